@@ -1,0 +1,105 @@
+# prism: one non-recursive Makefile. pkg-config for every library that ships a .pc file.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
+SAN      ?=
+BUILD    ?= build
+
+PKGS      := yaml-0.1 sqlite3 ncursesw
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libcsv ships no pkg-config file; STATIC_LIBS=1 links libyaml and libcsv statically
+# (for the device machine, which has neither).
+ifeq ($(STATIC_LIBS),1)
+PKG_LIBS := $(filter-out -lyaml,$(PKG_LIBS)) -Wl,-Bstatic -lyaml -lcsv -Wl,-Bdynamic
+else
+PKG_LIBS += -lcsv
+endif
+LDLIBS   += $(PKG_LIBS) -lm -ldl -lpthread
+
+ifneq ($(SAN),)
+CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SAN)
+endif
+
+# Optional parts, built only where their headers exist.
+CUDA_HOME ?= /usr/local/cuda
+HAVE_CUPTI := $(shell test -f $(CUDA_HOME)/include/cupti_profiler_host.h && echo 1)
+
+SRC_ALL  := $(wildcard src/util/*.c src/arch/*.c src/expr/*.c src/store/*.c src/analyze/*.c \
+              src/render/*.c src/profile/*.c)
+MAIN_SRC := src/main.c $(wildcard src/cmd_*.c)
+LIB_OBJ  := $(SRC_ALL:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+
+TEST_SRC := $(wildcard tests/t-*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+CPPFLAGS += -Isrc $(PKG_CFLAGS) -DPRISM_VERSION='"$(VERSION)"' -DPRISM_HAVE_CUPTI=$(if $(HAVE_CUPTI),1,0)
+VERSION  := 0.1.0
+
+.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan
+all: prism $(if $(HAVE_CUPTI),libprism-cupti.so)
+
+prism: $(MAIN_OBJ) $(BUILD)/libprism.a
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libprism.a $(LDLIBS)
+
+$(BUILD)/libprism.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libprism.a $(LDLIBS) -lcmocka
+
+# Debian 12 packages for building and testing (idempotent).
+DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev \
+        libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux
+deps:
+	@if dpkg -s $(DEPS) >/dev/null 2>&1; then echo "deps: all installed"; \
+	else $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
+	     $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq $(DEPS); fi
+
+# The main job on a bundled sample.
+SAMPLE ?= $(firstword $(wildcard workloads-sample/*/*/pmc_perf.csv ../shared/rocprof-workloads/vcopy/MI200/pmc_perf.csv))
+run: prism
+	./prism analyze -p $(dir $(SAMPLE))
+
+unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+
+test: prism $(TEST_BIN)
+	@./tests/run-all.sh $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan SAN=address,undefined CFLAGS="-O1 -g" test
+
+check-data: prism
+	./prism check-data
+
+bench: prism
+	./bench/analyze.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/prism
+	install -m755 prism $(DESTDIR)$(PREFIX)/bin/prism
+	cp -r metrics panels $(DESTDIR)$(PREFIX)/share/prism/
+	$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/)
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/prism $(DESTDIR)$(PREFIX)/share/prism $(DESTDIR)$(PREFIX)/lib/prism
+
+clean:
+	rm -rf build build-asan prism libprism-cupti.so
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# Optional parts keep their rules beside their sources.
+-include roofline/roofline.mk
+-include src/collect/cupti/cupti.mk

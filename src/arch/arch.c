@@ -1,0 +1,556 @@
+/* Load metrics/<family>.yaml files, resolve inheritance (root first, leaf last, merging
+ * metric by metric and field by field), and parse every formula once. */
+#include "arch.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamldoc.h"
+
+/* One metric file's header, read to find the chain. */
+struct family_file {
+        char *path;
+        char *family;
+        char *inherits;
+        char **archs;
+        size_t narchs;
+};
+
+static void family_files_free(struct family_file *ff, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(ff[i].path);
+                free(ff[i].family);
+                free(ff[i].inherits);
+                for (size_t j = 0; j < ff[i].narchs; j++)
+                        free(ff[i].archs[j]);
+                free(ff[i].archs);
+        }
+        free(ff);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read the headers of every .yaml file in dir. */
+static int scan_families(const char *dir, struct family_file **out, size_t *nout,
+                         struct err *err)
+{
+        DIR *d = opendir(dir);
+        if (!d)
+                return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
+        char **names = NULL;
+        size_t nn = 0, cap = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
+                        xgrow(&names, &cap, nn + 1, sizeof *names);
+                        names[nn++] = xstrdup(de->d_name);
+                }
+        }
+        closedir(d);
+        qsort(names, nn, sizeof *names, cmp_str);
+        struct family_file *ff = xcalloc(nn, sizeof *ff);
+        int rc = 0;
+        for (size_t i = 0; i < nn; i++) {
+                struct ydoc y;
+                ff[i].path = xasprintf("%s/%s", dir, names[i]);
+                if ((rc = ydoc_load(&y, ff[i].path, err)))
+                        goto out;
+                yaml_node_t *root = ydoc_root(&y);
+                const char *fam = ydoc_str(ydoc_get(&y, root, "family"));
+                const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
+                yaml_node_t *archs = ydoc_get(&y, root, "archs");
+                if (!root || root->type != YAML_MAPPING_NODE || !fam) {
+                        rc = err_set(err, ERR_INPUT, "%s: not a metric file (no 'family:')",
+                                     ff[i].path);
+                        ydoc_free(&y);
+                        goto out;
+                }
+                ff[i].family = xstrdup(fam);
+                ff[i].inherits = inh && *inh ? xstrdup(inh) : NULL;
+                if (archs && archs->type == YAML_SEQUENCE_NODE) {
+                        ff[i].narchs = ydoc_len(archs);
+                        ff[i].archs = xcalloc(ff[i].narchs, sizeof(char *));
+                        for (size_t j = 0; j < ff[i].narchs; j++) {
+                                const char *s = ydoc_str(ydoc_item(&y, archs, j));
+                                ff[i].archs[j] = xstrdup(s ? s : "");
+                        }
+                }
+                ydoc_free(&y);
+        }
+out:
+        for (size_t i = 0; i < nn; i++)
+                free(names[i]);
+        free(names);
+        if (rc) {
+                family_files_free(ff, nn);
+                return rc;
+        }
+        *out = ff;
+        *nout = nn;
+        return 0;
+}
+
+int arch_list(const char *dir, char ***targets, size_t *n, struct err *err)
+{
+        struct family_file *ff;
+        size_t nf;
+        int rc = scan_families(dir, &ff, &nf, err);
+        if (rc)
+                return rc;
+        char **t = NULL;
+        size_t nt = 0, cap = 0;
+        for (size_t i = 0; i < nf; i++)
+                for (size_t j = 0; j < ff[i].narchs; j++) {
+                        xgrow(&t, &cap, nt + 1, sizeof *t);
+                        t[nt++] = xstrdup(ff[i].archs[j]);
+                }
+        qsort(t, nt, sizeof *t, cmp_str);
+        family_files_free(ff, nf);
+        *targets = t;
+        *n = nt;
+        return 0;
+}
+
+/* ---- merging ---- */
+
+static void field_clear(struct metric_field *f)
+{
+        free(f->key);
+        free(f->src);
+        expr_free(f->expr);
+        memset(f, 0, sizeof *f);
+}
+
+static void field_set(struct metric_field *f, const char *key, const char *src,
+                      const char *file, yaml_node_t *n)
+{
+        char *k = key ? xstrdup(key) : NULL;
+        field_clear(f);
+        f->key = k;
+        f->src = src ? xstrdup(src) : NULL;
+        f->loc.file = file;
+        f->loc.line = ydoc_line(n);
+        f->loc.col = ydoc_col(n);
+}
+
+static void fields_free(struct metric_field *f, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                field_clear(&f[i]);
+        free(f);
+}
+
+static void metric_clear(struct metric *m)
+{
+        free(m->key);
+        free(m->name);
+        free(m->unit);
+        free(m->table);
+        field_clear(&m->expr);
+        field_clear(&m->peak);
+        fields_free(m->fields, m->nfields);
+        fields_free(m->texts, m->ntexts);
+        fields_free(m->overrides, m->noverrides);
+        memset(m, 0, sizeof *m);
+}
+
+/* Merge a mapping {key: formula} into a field list, key by key (null removes). */
+static void merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **arr, size_t *n,
+                      const char *file)
+{
+        size_t len = ydoc_len(map);
+        for (size_t i = 0; i < len; i++) {
+                const char *k = ydoc_str(ydoc_key(y, map, i));
+                yaml_node_t *v = ydoc_val(y, map, i);
+                if (!k)
+                        continue;
+                size_t j;
+                for (j = 0; j < *n; j++)
+                        if (!strcmp((*arr)[j].key, k))
+                                break;
+                if (ydoc_is_null(v)) {
+                        if (j < *n) {
+                                field_clear(&(*arr)[j]);
+                                memmove(&(*arr)[j], &(*arr)[j + 1],
+                                        (*n - j - 1) * sizeof **arr);
+                                (*n)--;
+                        }
+                        continue;
+                }
+                if (j == *n) {
+                        *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+                        memset(&(*arr)[j], 0, sizeof **arr);
+                        (*n)++;
+                }
+                field_set(&(*arr)[j], k, ydoc_str(v), file, v);
+        }
+}
+
+static void set_str(char **dst, yaml_node_t *v)
+{
+        free(*dst);
+        *dst = ydoc_is_null(v) ? NULL : xstrdup(ydoc_str(v) ? ydoc_str(v) : "");
+}
+
+static struct metric *metric_slot(struct arch *a, const char *key)
+{
+        int idx;
+        if (smap_get(&a->index, key, &idx) && idx >= 0)
+                return &a->metrics[idx];
+        a->metrics = xrealloc(a->metrics, (a->nmetrics + 1) * sizeof *a->metrics);
+        struct metric *m = &a->metrics[a->nmetrics];
+        memset(m, 0, sizeof *m);
+        m->key = xstrdup(key);
+        smap_put(&a->index, key, (int)a->nmetrics);
+        a->nmetrics++;
+        return m;
+}
+
+static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_node_t *v,
+                        const char *file, struct err *err)
+{
+        int idx;
+        if (ydoc_is_null(v)) {
+                if (smap_get(&a->index, key, &idx) && idx >= 0) {
+                        smap_put(&a->index, key, -1); /* tombstone, dropped by compact() */
+                }
+                return 0;
+        }
+        if (v->type != YAML_MAPPING_NODE)
+                return err_set(err, ERR_INPUT, "%s:%d:%d: metric '%s' must be a mapping",
+                               file, ydoc_line(v), ydoc_col(v), key);
+        struct metric *m = metric_slot(a, key);
+        size_t n = ydoc_len(v);
+        for (size_t i = 0; i < n; i++) {
+                const char *k = ydoc_str(ydoc_key(y, v, i));
+                yaml_node_t *val = ydoc_val(y, v, i);
+                if (!k)
+                        continue;
+                if (!strcmp(k, "name")) {
+                        set_str(&m->name, val);
+                } else if (!strcmp(k, "unit")) {
+                        set_str(&m->unit, val);
+                } else if (!strcmp(k, "table")) {
+                        set_str(&m->table, val);
+                } else if (!strcmp(k, "expr") || !strcmp(k, "peak")) {
+                        struct metric_field *f = !strcmp(k, "expr") ? &m->expr : &m->peak;
+                        if (ydoc_is_null(val))
+                                field_clear(f);
+                        else
+                                field_set(f, k, ydoc_str(val), file, val);
+                } else if (!strcmp(k, "fields") || !strcmp(k, "text") ||
+                           !strcmp(k, "override")) {
+                        if (val->type != YAML_MAPPING_NODE && !ydoc_is_null(val))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: '%s' of metric '%s' must be a mapping",
+                                               file, ydoc_line(val), ydoc_col(val), k, key);
+                        if (!strcmp(k, "fields"))
+                                merge_map(y, val, &m->fields, &m->nfields, file);
+                        else if (!strcmp(k, "text"))
+                                merge_map(y, val, &m->texts, &m->ntexts, file);
+                        else
+                                merge_map(y, val, &m->overrides, &m->noverrides, file);
+                } else if (k[0] == '_' || !strcmp(k, "description")) {
+                        /* comments */
+                } else {
+                        return err_set(err, ERR_INPUT, "%s:%d:%d: unknown key '%s' in metric '%s'",
+                                       file, ydoc_line(ydoc_key(y, v, i)),
+                                       ydoc_col(ydoc_key(y, v, i)), k, key);
+                }
+        }
+        return 0;
+}
+
+static void named_merge(struct named_expr **arr, size_t *n, const char *name, const char *src,
+                        const char *file, yaml_node_t *node)
+{
+        size_t j;
+        for (j = 0; j < *n; j++)
+                if (!strcmp((*arr)[j].name, name))
+                        break;
+        if (j == *n) {
+                *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+                memset(&(*arr)[j], 0, sizeof **arr);
+                (*arr)[j].name = xstrdup(name);
+                (*n)++;
+        }
+        free((*arr)[j].src);
+        (*arr)[j].src = xstrdup(src);
+        (*arr)[j].loc.file = file;
+        (*arr)[j].loc.line = ydoc_line(node);
+        (*arr)[j].loc.col = ydoc_col(node);
+}
+
+static int merge_file(struct arch *a, const char *path, struct err *err)
+{
+        struct ydoc y;
+        int rc = ydoc_load(&y, path, err);
+        if (rc)
+                return rc;
+        const char *file = a->files[a->nfiles - 1];
+        yaml_node_t *root = ydoc_root(&y);
+        yaml_node_t *sec;
+        if ((sec = ydoc_get(&y, root, "builtins"))) {
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        yaml_node_t *v = ydoc_val(&y, sec, i);
+                        if (k && ydoc_str(v))
+                                named_merge(&a->builtins, &a->nbuiltins, k, ydoc_str(v), file, v);
+                }
+        }
+        if ((sec = ydoc_get(&y, root, "normalizations"))) {
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        yaml_node_t *v = ydoc_val(&y, sec, i);
+                        if (k && ydoc_str(v))
+                                named_merge(&a->norms, &a->nnorms, k, ydoc_str(v), file, v);
+                }
+        }
+        if ((sec = ydoc_get(&y, root, "defaults"))) {
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        yaml_node_t *v = ydoc_val(&y, sec, i);
+                        if (k && ydoc_str(v))
+                                named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
+                }
+        }
+        if ((sec = ydoc_get(&y, root, "block_limits"))) {
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        const char *v = ydoc_str(ydoc_val(&y, sec, i));
+                        double d;
+                        if (!k || !v || parse_double(v, &d)) {
+                                rc = err_set(err, ERR_INPUT, "%s: bad block limit", path);
+                                goto out;
+                        }
+                        size_t j;
+                        for (j = 0; j < a->nlimits; j++)
+                                if (!strcmp(a->limits[j].block, k))
+                                        break;
+                        if (j == a->nlimits) {
+                                a->limits = xrealloc(a->limits, (j + 1) * sizeof *a->limits);
+                                a->limits[j].block = xstrdup(k);
+                                a->nlimits++;
+                        }
+                        a->limits[j].limit = (int)d;
+                }
+        }
+        if ((sec = ydoc_get(&y, root, "metrics"))) {
+                if (sec->type != YAML_MAPPING_NODE && !ydoc_is_null(sec)) {
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: 'metrics' must be a mapping",
+                                     path, ydoc_line(sec), ydoc_col(sec));
+                        goto out;
+                }
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        if (!k || k[0] == '_')
+                                continue;
+                        if ((rc = merge_metric(a, &y, k, ydoc_val(&y, sec, i), file, err)))
+                                goto out;
+                }
+        }
+out:
+        ydoc_free(&y);
+        return rc;
+}
+
+static int parse_field(struct metric_field *f, const char *what, struct err *err)
+{
+        if (!f->src || f->expr)
+                return 0;
+        f->expr = expr_parse(f->src, &f->loc, what, err);
+        return f->expr ? 0 : ERR_INPUT;
+}
+
+static int parse_all(struct arch *a, struct err *err)
+{
+        int rc;
+        for (size_t i = 0; i < a->nbuiltins; i++) {
+                struct named_expr *b = &a->builtins[i];
+                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                        return ERR_INPUT;
+        }
+        for (size_t i = 0; i < a->nnorms; i++) {
+                struct named_expr *b = &a->norms[i];
+                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                        return ERR_INPUT;
+        }
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                struct metric *m = &a->metrics[i];
+                m->is_template = (m->name && strchr(m->name, '@')) ||
+                                 (m->expr.src && strchr(m->expr.src, '@'));
+                for (size_t j = 0; j < m->nfields && !m->is_template; j++)
+                        m->is_template = strchr(m->fields[j].src, '@') != NULL;
+                if (m->is_template)
+                        continue; /* parsed per channel when instantiated */
+                if ((rc = parse_field(&m->expr, m->key, err)) ||
+                    (rc = parse_field(&m->peak, m->key, err)))
+                        return rc;
+                for (size_t j = 0; j < m->nfields; j++)
+                        if ((rc = parse_field(&m->fields[j], m->key, err)))
+                                return rc;
+                for (size_t j = 0; j < m->noverrides; j++)
+                        if ((rc = parse_field(&m->overrides[j], m->key, err)))
+                                return rc;
+        }
+        return 0;
+}
+
+/* Drop tombstones left by `null` (entries the index no longer points at) and rebuild
+ * the index. */
+static void compact(struct arch *a)
+{
+        size_t w = 0;
+        struct smap live = a->index;
+        memset(&a->index, 0, sizeof a->index);
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                struct metric *m = &a->metrics[i];
+                int idx;
+                if (!smap_get(&live, m->key, &idx) || idx != (int)i) {
+                        metric_clear(m);
+                        continue;
+                }
+                if (!m->name)
+                        m->name = xstrdup(m->key);
+                if (w != i)
+                        a->metrics[w] = *m;
+                smap_put(&a->index, a->metrics[w].key, (int)w);
+                w++;
+        }
+        smap_free(&live);
+        a->nmetrics = w;
+}
+
+int arch_load(const char *dir, const char *target, struct arch *a, struct err *err)
+{
+        struct family_file *ff = NULL;
+        size_t nf = 0;
+        int rc;
+        memset(a, 0, sizeof *a);
+        if ((rc = scan_families(dir, &ff, &nf, err)))
+                return rc;
+        int leaf = -1;
+        for (size_t i = 0; i < nf && leaf < 0; i++)
+                for (size_t j = 0; j < ff[i].narchs; j++)
+                        if (!strcmp(ff[i].archs[j], target))
+                                leaf = (int)i;
+        if (leaf < 0) {
+                struct strbuf sb = {0};
+                for (size_t i = 0; i < nf; i++)
+                        for (size_t j = 0; j < ff[i].narchs; j++)
+                                sb_addf(&sb, "%s%s", sb.len ? ", " : "", ff[i].archs[j]);
+                rc = err_set(err, ERR_INPUT, "unknown architecture '%s' (supported: %s)", target,
+                             sb.len ? sb.buf : "none");
+                sb_free(&sb);
+                goto out;
+        }
+        /* the chain, leaf first */
+        int chain[32];
+        size_t nc = 0;
+        for (int cur = leaf; cur >= 0;) {
+                if (nc == 32) {
+                        rc = err_set(err, ERR_INPUT, "%s: inheritance too deep or circular",
+                                     ff[leaf].path);
+                        goto out;
+                }
+                for (size_t k = 0; k < nc; k++)
+                        if (chain[k] == cur) {
+                                rc = err_set(err, ERR_INPUT, "%s: circular inheritance",
+                                             ff[cur].path);
+                                goto out;
+                        }
+                chain[nc++] = cur;
+                const char *parent = ff[cur].inherits;
+                if (!parent)
+                        break;
+                int found = -1;
+                for (size_t i = 0; i < nf; i++)
+                        if (!strcmp(ff[i].family, parent))
+                                found = (int)i;
+                if (found < 0) {
+                        rc = err_set(err, ERR_INPUT, "%s: inherits unknown family '%s'",
+                                     ff[cur].path, parent);
+                        goto out;
+                }
+                cur = found;
+        }
+        a->target = xstrdup(target);
+        a->family = xstrdup(ff[leaf].family);
+        struct strbuf sb = {0};
+        for (size_t k = 0; k < nc; k++)
+                sb_addf(&sb, "%s%s", k ? " < " : "", ff[chain[k]].family);
+        a->chain = sb_detach(&sb);
+        a->files = xcalloc(nc, sizeof *a->files);
+        for (size_t k = nc; k-- > 0;) {
+                a->files[a->nfiles++] = xstrdup(ff[chain[k]].path);
+                if ((rc = merge_file(a, ff[chain[k]].path, err)))
+                        goto out;
+        }
+        compact(a);
+        rc = parse_all(a, err);
+out:
+        family_files_free(ff, nf);
+        if (rc)
+                arch_free(a);
+        return rc;
+}
+
+void arch_free(struct arch *a)
+{
+        for (size_t i = 0; i < a->nmetrics; i++)
+                metric_clear(&a->metrics[i]);
+        free(a->metrics);
+        smap_free(&a->index);
+        struct named_expr *lists[3] = {a->builtins, a->norms, a->defaults};
+        size_t counts[3] = {a->nbuiltins, a->nnorms, a->ndefaults};
+        for (int l = 0; l < 3; l++) {
+                for (size_t i = 0; i < counts[l]; i++) {
+                        free(lists[l][i].name);
+                        free(lists[l][i].src);
+                        expr_free(lists[l][i].expr);
+                }
+                free(lists[l]);
+        }
+        for (size_t i = 0; i < a->nlimits; i++)
+                free(a->limits[i].block);
+        free(a->limits);
+        for (size_t i = 0; i < a->nfiles; i++)
+                free(a->files[i]);
+        free(a->files);
+        free(a->target);
+        free(a->family);
+        free(a->chain);
+        memset(a, 0, sizeof *a);
+}
+
+const struct metric *arch_metric(const struct arch *a, const char *key)
+{
+        int idx;
+        if (!smap_get(&a->index, key, &idx) || idx < 0)
+                return NULL;
+        return &a->metrics[idx];
+}
+
+double arch_default(const struct arch *a, const char *field)
+{
+        double v;
+        for (size_t i = 0; i < a->ndefaults; i++)
+                if (!strcmp(a->defaults[i].name, field) && !parse_double(a->defaults[i].src, &v))
+                        return v;
+        return NAN;
+}
+
+int arch_block_limit(const struct arch *a, const char *block)
+{
+        for (size_t i = 0; i < a->nlimits; i++)
+                if (!strcmp(a->limits[i].block, block))
+                        return a->limits[i].limit;
+        return -1;
+}

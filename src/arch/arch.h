@@ -1,0 +1,107 @@
+/* GPU architectures as data: the metric files of metrics/ with their inheritance
+ * resolved, for one gfx target (or NVIDIA sm_XX), and the shared panel catalogue. */
+#ifndef PRISM_ARCH_H
+#define PRISM_ARCH_H
+
+#include <stddef.h>
+
+#include "../expr/expr.h"
+#include "../util/util.h"
+
+struct metric_field {
+        char *key;          /* field name ("read req") */
+        char *src;          /* formula text */
+        struct expr *expr;  /* parsed */
+        struct expr_loc loc;
+};
+
+struct metric {
+        char *key;          /* "sol.valu_flops" */
+        char *name;         /* row label, may contain "@" for per-channel templates */
+        char *unit;         /* display unit, may contain "$normUnit"; NULL if none */
+        char *table;        /* accumulate table whose columns the names refer to; NULL: pmc_perf */
+        struct metric_field expr;   /* key "expr"; src NULL if the metric has none */
+        struct metric_field peak;   /* key "peak"; src NULL if none */
+        struct metric_field *fields; size_t nfields;     /* extra formulas */
+        struct metric_field *texts; size_t ntexts;       /* text cells: src is the text */
+        struct metric_field *overrides; size_t noverrides; /* key = column show name */
+        int is_template;    /* uses "@" (per-channel) */
+};
+
+struct named_expr {
+        char *name;
+        char *src;
+        struct expr *expr;
+        struct expr_loc loc;
+};
+
+struct block_limit {
+        char *block;
+        int limit;
+};
+
+struct arch {
+        char *target;       /* the gfx/sm name asked for */
+        char *family;       /* leaf family file name */
+        char *chain;        /* "cdna3 < cdna" for messages */
+        struct metric *metrics; size_t nmetrics;
+        struct smap index;  /* key -> metric index */
+        struct named_expr *builtins; size_t nbuiltins;  /* in evaluation order */
+        struct named_expr *norms; size_t nnorms;        /* per_wave, per_cycle, ... */
+        struct block_limit *limits; size_t nlimits;
+        struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
+        char **files; size_t nfiles;                    /* files of the chain, leaf first */
+};
+
+/* Load the architecture serving `target` (a gfx name such as those listed by
+ * arch_list) from the metric files in dir. Unknown target: a one-line error naming the
+ * supported ones. Formula errors carry file:line:col. */
+int arch_load(const char *dir, const char *target, struct arch *a, struct err *err);
+void arch_free(struct arch *a);
+
+/* The metric with that key, or NULL. */
+const struct metric *arch_metric(const struct arch *a, const char *key);
+
+/* All targets that leaf files in dir serve, sorted; malloc'd array of malloc'd strings. */
+int arch_list(const char *dir, char ***targets, size_t *n, struct err *err);
+
+/* The per-block counter limit (e.g. "SQ" -> 8), or -1 if the block is unknown. */
+int arch_block_limit(const struct arch *a, const char *block);
+
+/* A default sysinfo value (e.g. total_l2_chan for listings without a workload), or NaN. */
+double arch_default(const struct arch *a, const char *field);
+
+/* ---- panels ---- */
+
+struct panel_col {
+        char *title;
+        char *show;   /* name unit text avg min max median std sum q1 q3 peak pop */
+        char *field;  /* for show: text and aggregates of a field; NULL */
+        int round;    /* -1: none */
+};
+
+struct panel_table {
+        char *id;     /* "2.1" */
+        char *title;  /* may be NULL */
+        char *source; /* built-in source (top_kernels, dispatch_list, sysinfo, roofline); NULL */
+        char *repeat; /* sysinfo field giving the row count of template rows; NULL */
+        char **archs; size_t narchs; /* restrict to these targets; none: all */
+        struct panel_col *cols; size_t ncols;
+        char **rows; size_t nrows;   /* metric keys */
+};
+
+struct panel {
+        int id;
+        char *title;
+        char *file;
+        struct panel_table *tables; size_t ntables;
+};
+
+struct panel_set {
+        struct panel *panels; size_t npanels; /* sorted by id */
+};
+
+int panels_load(const char *dir, struct panel_set *ps, struct err *err);
+void panels_free(struct panel_set *ps);
+
+#endif

@@ -1,0 +1,188 @@
+/* Load the shared panel catalogue: panels/NN-name.yaml, one panel per file. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "yamldoc.h"
+
+static const char *const shows[] = {"name", "unit", "text", "avg", "min", "max", "median",
+                                    "std", "sum", "q1", "q3", "peak", "pop", NULL};
+
+static int load_table(struct ydoc *y, yaml_node_t *n, struct panel_table *t, const char *file,
+                      struct err *err)
+{
+        if (n->type != YAML_MAPPING_NODE)
+                return err_set(err, ERR_INPUT, "%s:%d:%d: a table must be a mapping", file,
+                               ydoc_line(n), ydoc_col(n));
+        const char *id = ydoc_str(ydoc_get(y, n, "id"));
+        if (!id)
+                return err_set(err, ERR_INPUT, "%s:%d:%d: table without 'id'", file,
+                               ydoc_line(n), ydoc_col(n));
+        t->id = xstrdup(id);
+        const char *s;
+        if ((s = ydoc_str(ydoc_get(y, n, "title"))) && *s)
+                t->title = xstrdup(s);
+        if ((s = ydoc_str(ydoc_get(y, n, "source"))) && *s)
+                t->source = xstrdup(s);
+        if ((s = ydoc_str(ydoc_get(y, n, "repeat"))) && *s)
+                t->repeat = xstrdup(s);
+        yaml_node_t *archs = ydoc_get(y, n, "archs");
+        if (archs && archs->type == YAML_SEQUENCE_NODE) {
+                t->narchs = ydoc_len(archs);
+                t->archs = xcalloc(t->narchs, sizeof *t->archs);
+                for (size_t i = 0; i < t->narchs; i++)
+                        t->archs[i] = xstrdup(ydoc_str(ydoc_item(y, archs, i)) ?: "");
+        }
+        yaml_node_t *cols = ydoc_get(y, n, "columns");
+        if (cols && cols->type == YAML_SEQUENCE_NODE) {
+                t->ncols = ydoc_len(cols);
+                t->cols = xcalloc(t->ncols, sizeof *t->cols);
+                for (size_t i = 0; i < t->ncols; i++) {
+                        yaml_node_t *c = ydoc_item(y, cols, i);
+                        struct panel_col *pc = &t->cols[i];
+                        const char *title = ydoc_str(ydoc_get(y, c, "title"));
+                        const char *show = ydoc_str(ydoc_get(y, c, "show"));
+                        const char *field = ydoc_str(ydoc_get(y, c, "field"));
+                        const char *round = ydoc_str(ydoc_get(y, c, "round"));
+                        pc->round = -1;
+                        if (!title || !show)
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: a column needs 'title' and 'show'",
+                                               file, ydoc_line(c), ydoc_col(c));
+                        size_t k;
+                        for (k = 0; shows[k]; k++)
+                                if (!strcmp(shows[k], show))
+                                        break;
+                        if (!shows[k])
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: unknown column kind '%s'", file,
+                                               ydoc_line(c), ydoc_col(c), show);
+                        pc->title = xstrdup(title);
+                        pc->show = xstrdup(show);
+                        pc->field = field && *field ? xstrdup(field) : NULL;
+                        if (round)
+                                pc->round = atoi(round);
+                }
+        }
+        yaml_node_t *rows = ydoc_get(y, n, "rows");
+        if (rows && rows->type == YAML_SEQUENCE_NODE) {
+                t->nrows = ydoc_len(rows);
+                t->rows = xcalloc(t->nrows, sizeof *t->rows);
+                for (size_t i = 0; i < t->nrows; i++)
+                        t->rows[i] = xstrdup(ydoc_str(ydoc_item(y, rows, i)) ?: "");
+        }
+        if (!t->source && !t->ncols)
+                return err_set(err, ERR_INPUT, "%s: table %s has neither columns nor a source",
+                               file, t->id);
+        return 0;
+}
+
+static int load_panel(const char *path, struct panel *p, struct err *err)
+{
+        struct ydoc y;
+        int rc = ydoc_load(&y, path, err);
+        if (rc)
+                return rc;
+        p->file = xstrdup(path);
+        yaml_node_t *root = ydoc_root(&y);
+        const char *id = ydoc_str(ydoc_get(&y, root, "id"));
+        const char *title = ydoc_str(ydoc_get(&y, root, "title"));
+        yaml_node_t *tables = ydoc_get(&y, root, "tables");
+        double d;
+        if (!id || parse_double(id, &d) || !title || !tables ||
+            tables->type != YAML_SEQUENCE_NODE) {
+                rc = err_set(err, ERR_INPUT, "%s: a panel needs 'id', 'title' and 'tables'",
+                             path);
+                goto out;
+        }
+        p->id = (int)d;
+        p->title = xstrdup(title);
+        p->ntables = ydoc_len(tables);
+        p->tables = xcalloc(p->ntables, sizeof *p->tables);
+        for (size_t i = 0; i < p->ntables; i++)
+                if ((rc = load_table(&y, ydoc_item(&y, tables, i), &p->tables[i], path, err)))
+                        goto out;
+out:
+        ydoc_free(&y);
+        return rc;
+}
+
+static int cmp_panel(const void *a, const void *b)
+{
+        const struct panel *x = a, *y = b;
+        return (x->id > y->id) - (x->id < y->id);
+}
+
+int panels_load(const char *dir, struct panel_set *ps, struct err *err)
+{
+        memset(ps, 0, sizeof *ps);
+        DIR *d = opendir(dir);
+        if (!d)
+                return err_set(err, ERR_INPUT, "cannot open panels directory '%s'", dir);
+        struct dirent *de;
+        size_t cap = 0;
+        int rc = 0;
+        while ((de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                if (l <= 5 || strcmp(de->d_name + l - 5, ".yaml"))
+                        continue;
+                xgrow(&ps->panels, &cap, ps->npanels + 1, sizeof *ps->panels);
+                struct panel *p = &ps->panels[ps->npanels++];
+                memset(p, 0, sizeof *p);
+                char *path = xasprintf("%s/%s", dir, de->d_name);
+                rc = load_panel(path, p, err);
+                free(path);
+                if (rc)
+                        break;
+        }
+        closedir(d);
+        if (rc) {
+                panels_free(ps);
+                return rc;
+        }
+        qsort(ps->panels, ps->npanels, sizeof *ps->panels, cmp_panel);
+        for (size_t i = 1; i < ps->npanels; i++)
+                if (ps->panels[i].id == ps->panels[i - 1].id) {
+                        rc = err_set(err, ERR_INPUT, "%s: panel id %d also used by %s",
+                                     ps->panels[i].file, ps->panels[i].id,
+                                     ps->panels[i - 1].file);
+                        panels_free(ps);
+                        return rc;
+                }
+        return 0;
+}
+
+static void table_clear(struct panel_table *t)
+{
+        free(t->id);
+        free(t->title);
+        free(t->source);
+        free(t->repeat);
+        for (size_t i = 0; i < t->narchs; i++)
+                free(t->archs[i]);
+        free(t->archs);
+        for (size_t i = 0; i < t->ncols; i++) {
+                free(t->cols[i].title);
+                free(t->cols[i].show);
+                free(t->cols[i].field);
+        }
+        free(t->cols);
+        for (size_t i = 0; i < t->nrows; i++)
+                free(t->rows[i]);
+        free(t->rows);
+}
+
+void panels_free(struct panel_set *ps)
+{
+        for (size_t i = 0; i < ps->npanels; i++) {
+                struct panel *p = &ps->panels[i];
+                for (size_t j = 0; j < p->ntables; j++)
+                        table_clear(&p->tables[j]);
+                free(p->tables);
+                free(p->title);
+                free(p->file);
+        }
+        free(ps->panels);
+        memset(ps, 0, sizeof *ps);
+}

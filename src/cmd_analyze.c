@@ -1,0 +1,354 @@
+/* prism analyze: parse options, load workloads and data, call the analysis and renderers. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "analyze/listing.h"
+#include "arch/arch.h"
+#include "cmds.h"
+#include "render/render.h"
+
+static const char usage_text[] =
+    "usage: prism analyze -p DIR [-p DIR2] [options]\n"
+    "\n"
+    "  -p, --path DIR          workload directory (twice: compare DIR2 against DIR)\n"
+    "  -b, --block ID...       panels, tables or metrics to show (2, 16.1, 2.1.3)\n"
+    "  -k, --kernel N...       kernels by index in --list-stats (or by exact name)\n"
+    "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
+    "      --gpu-id N          dispatches of one GPU\n"
+    "  -n, --normal-unit U     per_wave (default), per_cycle, per_second, per_kernel\n"
+    "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
+    "      --decimal N         digits shown after the point (default 2)\n"
+    "      --cols N...         columns of metric tables to show, by index\n"
+    "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
+    "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
+    "      --sort kernels|dispatches  order of the top kernels (default: by time)\n"
+    "      --list-stats        list the kernels (with their index) and dispatches\n"
+    "      --list-metrics [ARCH]  list panel, table and metric ids\n"
+    "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
+    "  -o, --output FILE       write the report to FILE\n";
+
+struct list {
+        char **v;
+        size_t n, cap;
+};
+
+static void list_add(struct list *l, char *s)
+{
+        xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+        l->v[l->n++] = s;
+}
+
+/* values after an option, up to the next option */
+static int take_values(int argc, char **argv, int *i, struct list *l)
+{
+        int got = 0;
+        while (*i + 1 < argc && argv[*i + 1][0] != '-') {
+                list_add(l, argv[++*i]);
+                got++;
+        }
+        return got;
+}
+
+static int parse_long(const char *s, long *out)
+{
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (!*s || *end || errno)
+                return -1;
+        *out = v;
+        return 0;
+}
+
+static int fail(const char *fmt, const char *arg)
+{
+        fprintf(stderr, "prism: ");
+        fprintf(stderr, fmt, arg);
+        fputc('\n', stderr);
+        return 2;
+}
+
+struct analyze_args {
+        struct list paths, blocks, kernels, dispatches, cols;
+        const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
+        int decimal, list_stats, list_metrics, kernel_verbose;
+        long max_stat_num;
+};
+
+static int parse_args(int argc, char **argv, struct analyze_args *a)
+{
+        memset(a, 0, sizeof *a);
+        a->norm = "per_wave";
+        a->time_unit = "ns";
+        a->decimal = 2;
+        a->max_stat_num = 10;
+        a->kernel_verbose = 5;
+        for (int i = 1; i < argc; i++) {
+                const char *o = argv[i];
+                const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VAL()                                                                             \
+        do {                                                                                   \
+                if (!val)                                                                      \
+                        return fail("option '%s' needs a value", o);                           \
+                i++;                                                                           \
+        } while (0)
+                if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+                        fputs(usage_text, stdout);
+                        return 1;
+                } else if (!strcmp(o, "-p") || !strcmp(o, "--path")) {
+                        NEED_VAL();
+                        list_add(&a->paths, argv[i]);
+                } else if (!strcmp(o, "-b") || !strcmp(o, "--block")) {
+                        if (!take_values(argc, argv, &i, &a->blocks))
+                                return fail("option '%s' needs at least one id", o);
+                } else if (!strcmp(o, "-k") || !strcmp(o, "--kernel")) {
+                        if (!take_values(argc, argv, &i, &a->kernels))
+                                return fail("option '%s' needs at least one kernel", o);
+                } else if (!strcmp(o, "-d") || !strcmp(o, "--dispatch")) {
+                        if (!take_values(argc, argv, &i, &a->dispatches))
+                                return fail("option '%s' needs at least one dispatch id", o);
+                } else if (!strcmp(o, "--cols")) {
+                        if (!take_values(argc, argv, &i, &a->cols))
+                                return fail("option '%s' needs at least one column index", o);
+                } else if (!strcmp(o, "--gpu-id")) {
+                        NEED_VAL();
+                        a->gpu_id = argv[i];
+                } else if (!strcmp(o, "-n") || !strcmp(o, "--normal-unit")) {
+                        NEED_VAL();
+                        a->norm = argv[i];
+                } else if (!strcmp(o, "-t") || !strcmp(o, "--time-unit")) {
+                        NEED_VAL();
+                        a->time_unit = argv[i];
+                } else if (!strcmp(o, "--decimal")) {
+                        long v;
+                        NEED_VAL();
+                        if (parse_long(argv[i], &v) || v < 0 || v > 15)
+                                return fail("--decimal needs a number from 0 to 15, not '%s'",
+                                            argv[i]);
+                        a->decimal = (int)v;
+                } else if (!strcmp(o, "--max-stat-num")) {
+                        NEED_VAL();
+                        if (parse_long(argv[i], &a->max_stat_num) || a->max_stat_num < 0)
+                                return fail("--max-stat-num needs a count, not '%s'", argv[i]);
+                } else if (!strcmp(o, "--kernel-verbose")) {
+                        long v;
+                        NEED_VAL();
+                        if (parse_long(argv[i], &v) || v < 0)
+                                return fail("--kernel-verbose needs a level, not '%s'", argv[i]);
+                        a->kernel_verbose = (int)v;
+                } else if (!strcmp(o, "--sort")) {
+                        NEED_VAL();
+                        a->sort = argv[i];
+                        if (strcmp(a->sort, "kernels") && strcmp(a->sort, "dispatches"))
+                                return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
+                                            a->sort);
+                } else if (!strcmp(o, "--list-stats")) {
+                        a->list_stats = 1;
+                } else if (!strcmp(o, "--list-metrics")) {
+                        a->list_metrics = 1;
+                        if (val && val[0] != '-')
+                                a->list_arch = argv[++i];
+                } else if (!strcmp(o, "--save-dfs")) {
+                        NEED_VAL();
+                        a->save_dfs = argv[i];
+                } else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+                        NEED_VAL();
+                        a->output = argv[i];
+                } else {
+                        return fail("unknown option '%s' (see 'prism analyze --help')", o);
+                }
+#undef NEED_VAL
+        }
+        static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
+                                            "per_kernel", NULL};
+        size_t k;
+        for (k = 0; norms[k] && strcmp(norms[k], a->norm); k++)
+                ;
+        if (!norms[k])
+                return fail("unknown normalization '%s' (per_wave, per_cycle, per_second, "
+                            "per_kernel)",
+                            a->norm);
+        if (strcmp(a->time_unit, "s") && strcmp(a->time_unit, "ms") &&
+            strcmp(a->time_unit, "us") && strcmp(a->time_unit, "ns"))
+                return fail("unknown time unit '%s' (s, ms, us, ns)", a->time_unit);
+        if (!a->paths.n && !(a->list_metrics && a->list_arch))
+                return fail("%s", "analyze needs a workload: -p DIR");
+        if (a->paths.n > 2)
+                return fail("%s", "analyze compares at most two workloads");
+        return 0;
+}
+
+/* data directories (metrics/, panels/) */
+static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err *err)
+{
+        *mdir = data_path("metrics");
+        *pdir = data_path("panels");
+        if (!*mdir || !*pdir)
+                return err_set(err, ERR_INPUT,
+                               "cannot find prism's metrics/ and panels/ (set PRISM_DATA_DIR)");
+        return panels_load(*pdir, ps, err);
+}
+
+static int open_one(const char *path, const char *mdir, struct workload *w, struct arch *a,
+                    struct err *err)
+{
+        int rc = workload_open(path, w, err);
+        if (rc)
+                return rc;
+        rc = arch_load(mdir, w->arch, a, err);
+        if (rc) {
+                err_wrap(err, "%s/sysinfo.csv", path);
+                workload_close(w);
+        }
+        return rc;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+        struct analyze_args args;
+        int prc = parse_args(argc, argv, &args);
+        if (prc)
+                return prc == 1 ? 0 : prc;
+        struct err err = {0};
+        char *mdir = NULL, *pdir = NULL;
+        struct panel_set ps = {0};
+        struct workload w[2];
+        struct arch a[2];
+        struct analysis an[2];
+        size_t nopen = 0, nan_ = 0;
+        long *kernels = NULL, *dispatches = NULL, *cols = NULL;
+        const char **knames = NULL;
+        FILE *out = stdout;
+        int rc = 2;
+        memset(w, 0, sizeof w);
+        memset(an, 0, sizeof an);
+
+        if (load_data(&mdir, &pdir, &ps, &err))
+                goto fail;
+        if (args.list_metrics && args.list_arch && !args.paths.n) {
+                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
+                if (rc)
+                        goto fail;
+                goto done;
+        }
+        for (size_t i = 0; i < args.paths.n; i++, nopen++)
+                if (open_one(args.paths.v[i], mdir, &w[i], &a[i], &err))
+                        goto fail;
+        if (args.list_metrics) {
+                if (list_metrics(stdout, mdir, &ps, args.list_arch ? args.list_arch : w[0].arch,
+                                 args.list_arch ? NULL : &w[0], &err))
+                        goto fail;
+                rc = 0;
+                goto done;
+        }
+
+        struct analysis_opts o = {.norm = args.norm,
+                                  .time_unit = args.time_unit,
+                                  .blocks = (const char *const *)args.blocks.v,
+                                  .nblocks = args.blocks.n,
+                                  .gpu_id = args.gpu_id,
+                                  .sort_by_kernel = args.sort && !strcmp(args.sort, "kernels"),
+                                  .kernel_verbose = args.kernel_verbose};
+        kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
+        knames = xcalloc(args.kernels.n + 1, sizeof *knames);
+        for (size_t i = 0; i < args.kernels.n; i++) {
+                long v;
+                if (parse_long(args.kernels.v[i], &v) == 0)
+                        kernels[o.nkernels++] = v;
+                else
+                        knames[o.nkernel_names++] = args.kernels.v[i];
+        }
+        o.kernels = kernels;
+        o.kernel_names = knames;
+        dispatches = xcalloc(args.dispatches.n + 1, sizeof *dispatches);
+        for (size_t i = 0; i < args.dispatches.n; i++)
+                if (parse_long(args.dispatches.v[i], &dispatches[o.ndispatches++])) {
+                        err_set(&err, ERR_USAGE, "-d takes dispatch ids, not '%s'",
+                                args.dispatches.v[i]);
+                        goto fail;
+                }
+        o.dispatches = dispatches;
+        cols = xcalloc(args.cols.n + 1, sizeof *cols);
+        for (size_t i = 0; i < args.cols.n; i++)
+                if (parse_long(args.cols.v[i], &cols[i])) {
+                        err_set(&err, ERR_USAGE, "--cols takes column indices, not '%s'",
+                                args.cols.v[i]);
+                        goto fail;
+                }
+        if (args.output && !(out = fopen(args.output, "w"))) {
+                err_set(&err, ERR_SYS, "cannot write '%s': %s", args.output, strerror(errno));
+                out = stdout;
+                goto fail;
+        }
+        if (args.list_stats) {
+                list_stats(out, &w[0], &o);
+                rc = 0;
+                goto done;
+        }
+        for (size_t i = 0; i < nopen; i++, nan_++)
+                if (analysis_run(&w[i], &a[i], &ps, &o, &an[i], &err)) {
+                        err_wrap(&err, "%s", w[i].path);
+                        goto fail;
+                }
+        if (an[0].nmissing) {
+                struct strbuf sb = {0};
+                for (size_t i = 0; i < an[0].nmissing && i < 5; i++)
+                        sb_addf(&sb, "%s%s", i ? ", " : "", an[0].missing[i]);
+                warnf("%s: %zu counter%s not collected (%s%s); the metrics that need them are "
+                      "n/a",
+                      w[0].path, an[0].nmissing, an[0].nmissing == 1 ? " was" : "s were",
+                      sb.buf, an[0].nmissing > 5 ? ", ..." : "");
+                sb_free(&sb);
+        }
+        struct render_opts ro = {.decimal = args.decimal,
+                                 .cols = cols,
+                                 .ncols = args.cols.n,
+                                 .max_stat_num = args.max_stat_num};
+        if (nopen == 2) {
+                if (strcmp(w[0].arch, w[1].arch))
+                        warnf("comparing %s (%s) with %s (%s): only the metrics both "
+                              "architectures have are compared",
+                              w[0].path, w[0].arch, w[1].path, w[1].arch);
+                render_compare(out, &an[0], &an[1], &ro);
+                if (args.save_dfs &&
+                    render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
+                        goto fail;
+        } else {
+                render_text(out, &an[0], &ro);
+                if (args.save_dfs && render_save_dfs(args.save_dfs, &an[0], &err))
+                        goto fail;
+        }
+        rc = 0;
+        goto done;
+fail:
+        fprintf(stderr, "prism: %s\n", err.msg);
+        rc = err.code == ERR_SYS ? 2 : 2;
+done:
+        if (out != stdout && fclose(out) != 0 && !rc) {
+                fprintf(stderr, "prism: cannot write '%s'\n", args.output);
+                rc = 2;
+        }
+        for (size_t i = 0; i < nan_; i++)
+                analysis_free(&an[i]);
+        for (size_t i = 0; i < nopen; i++) {
+                workload_close(&w[i]);
+                arch_free(&a[i]);
+        }
+        panels_free(&ps);
+        free(mdir);
+        free(pdir);
+        free(kernels);
+        free(knames);
+        free(dispatches);
+        free(cols);
+        free(args.paths.v);
+        free(args.blocks.v);
+        free(args.kernels.v);
+        free(args.dispatches.v);
+        free(args.cols.v);
+        return rc;
+}

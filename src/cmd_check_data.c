@@ -1,0 +1,127 @@
+/* prism check-data: load every architecture's metrics and the panels, parse every formula,
+ * and check that panels and metrics refer to things that exist. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/arch.h"
+#include "cmds.h"
+
+/* sysinfo fields a formula may read as $name */
+static const char *const sys_fields[] = {
+    "cu_per_gpu", "se_per_gpu", "simd_per_cu", "max_sclk", "max_mclk", "cur_sclk", "cur_mclk",
+    "total_l2_chan", "num_xcd", "hbm_bw", "wave_size", "max_waves_per_cu", "lds_banks_per_cu",
+    "sqc_per_gpu", "pipes_per_gpu", "gpu_l1", "gpu_l2", "workgroup_max_size", NULL};
+
+struct check {
+        const struct arch *a;
+        const char *what;
+        int bad;
+};
+
+static void check_name(void *p, const char *name, int dollar)
+{
+        struct check *c = p;
+        if (!dollar)
+                return;
+        if (!strcmp(name, "denom"))
+                return;
+        for (size_t i = 0; i < c->a->nbuiltins; i++)
+                if (!strcmp(c->a->builtins[i].name, name))
+                        return;
+        for (size_t i = 0; sys_fields[i]; i++)
+                if (!strcmp(sys_fields[i], name))
+                        return;
+        fprintf(stderr, "prism: %s: %s: unknown built-in '$%s'\n", c->a->target, c->what, name);
+        c->bad = 1;
+}
+
+int cmd_check_data(int argc, char **argv)
+{
+        if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+                puts("usage: prism check-data\n\nLoads metrics/ and panels/ for every "
+                     "architecture and reports formula and reference errors.");
+                return 0;
+        }
+        struct err err = {0};
+        char *mdir = data_path("metrics"), *pdir = data_path("panels");
+        struct panel_set ps = {0};
+        char **targets = NULL;
+        size_t nt = 0;
+        int bad = 0;
+        if (!mdir || !pdir) {
+                fprintf(stderr, "prism: cannot find metrics/ and panels/\n");
+                bad = 2;
+                goto out;
+        }
+        if (panels_load(pdir, &ps, &err) || arch_list(mdir, &targets, &nt, &err)) {
+                fprintf(stderr, "prism: %s\n", err.msg);
+                bad = 2;
+                goto out;
+        }
+        struct smap used = {0};
+        size_t nmetrics = 0;
+        for (size_t t = 0; t < nt; t++) {
+                struct arch a;
+                if (arch_load(mdir, targets[t], &a, &err)) {
+                        fprintf(stderr, "prism: %s\n", err.msg);
+                        bad = 2;
+                        continue;
+                }
+                struct check c = {.a = &a};
+                for (size_t i = 0; i < a.nmetrics; i++) {
+                        const struct metric *m = &a.metrics[i];
+                        c.what = m->key;
+                        if (m->expr.expr)
+                                expr_names(m->expr.expr, check_name, &c);
+                        if (m->peak.expr)
+                                expr_names(m->peak.expr, check_name, &c);
+                }
+                for (size_t i = 0; i < a.nbuiltins; i++) {
+                        c.what = a.builtins[i].name;
+                        expr_names(a.builtins[i].expr, check_name, &c);
+                }
+                if (c.bad)
+                        bad = 2;
+                /* each metric must be shown by some panel table */
+                for (size_t i = 0; i < a.nmetrics; i++) {
+                        int shown = 0;
+                        for (size_t p = 0; p < ps.npanels && !shown; p++)
+                                for (size_t j = 0; j < ps.panels[p].ntables && !shown; j++) {
+                                        const struct panel_table *pt = &ps.panels[p].tables[j];
+                                        for (size_t r = 0; r < pt->nrows && !shown; r++)
+                                                shown = !strcmp(pt->rows[r], a.metrics[i].key);
+                                }
+                        if (!shown)
+                                printf("%s: metric '%s' is in no panel\n", targets[t],
+                                       a.metrics[i].key);
+                        smap_put(&used, a.metrics[i].key, 1);
+                }
+                nmetrics += a.nmetrics;
+                printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);
+                arch_free(&a);
+        }
+        for (size_t p = 0; p < ps.npanels; p++)
+                for (size_t j = 0; j < ps.panels[p].ntables; j++) {
+                        const struct panel_table *pt = &ps.panels[p].tables[j];
+                        for (size_t r = 0; r < pt->nrows; r++)
+                                if (!smap_get(&used, pt->rows[r], NULL)) {
+                                        fprintf(stderr,
+                                                "prism: %s: table %s row '%s' is defined by no "
+                                                "architecture\n",
+                                                ps.panels[p].file, pt->id, pt->rows[r]);
+                                        bad = 2;
+                                }
+                }
+        smap_free(&used);
+        printf("%s: %zu architectures, %zu panels, %zu metric definitions\n",
+               bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics);
+out:
+        for (size_t i = 0; i < nt; i++)
+                free(targets[i]);
+        free(targets);
+        panels_free(&ps);
+        free(mdir);
+        free(pdir);
+        return bad;
+}

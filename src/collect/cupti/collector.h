@@ -1,0 +1,100 @@
+/* libprism-cupti.so: the CUPTI collector injected into a CUDA program (CUDA_INJECTION64_PATH).
+ * Internal interface between its parts: inject.c (callbacks, launch records, CSV output),
+ * range.c (Range Profiler per context), host.c (Profiler Host API), activity.c (timestamps). */
+#ifndef PRISM_CUPTI_COLLECTOR_H
+#define PRISM_CUPTI_COLLECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#define PC_EXPORT __attribute__((visibility("default")))
+/* A CUPTI parameter struct, zeroed, with its structSize set. */
+#define PC_PARAMS(type) {.structSize = type##_STRUCT_SIZE}
+
+/* One kernel launch, in launch order (its index is the Dispatch_ID). */
+struct pc_launch {
+        char *name;           /* demangled when possible; malloc'd */
+        uint32_t gpu;         /* device ordinal of the launch's context */
+        uint32_t correlation; /* CUPTI correlation id, joins activity records */
+        uint64_t grid_threads, block_threads;
+        uint64_t lds;     /* static + dynamic shared memory per block, bytes */
+        uint64_t scratch; /* local memory per thread, bytes */
+        int regs;         /* registers per thread, -1 unknown */
+        uint64_t start, end; /* ns, 0 unknown */
+        double *vals;        /* nmetrics values, NaN until decoded */
+};
+
+/* The collector's state; every field is guarded by lock (callbacks come from any thread). */
+struct pc_state {
+        const char **metrics; /* from PRISM_CUPTI_METRICS */
+        size_t nmetrics;
+        const char *out_path; /* PRISM_CUPTI_OUT */
+        size_t max_ranges;    /* launches per counter data image before a flush */
+        int debug;            /* PRISM_CUPTI_DEBUG=1: trace to stderr */
+        int api_timestamps;   /* 1: cuptiGetTimestamp around the launch, 0: activity records */
+        struct pc_launch *launches;
+        size_t nlaunches, cap_launches;
+};
+
+extern struct pc_state pc;
+
+/* Report an error: one line "prism-cupti: ..." to stderr, appended to PRISM_CUPTI_OUT.err. */
+void pc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A warning or a trace line: stderr only. */
+void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pc_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Check a CUPTI result: on failure report "WHAT: CUPTI_ERROR_..." (with a hint for missing
+ * profiling permission) through pc_error and return -1; 0 on success. */
+int pc_check(CUptiResult r, const char *what);
+/* Format a CUPTI failure into buf (for callers that must not write the .err file). */
+void pc_format_result(char *buf, size_t len, CUptiResult r, const char *what);
+
+/* CUDA driver entry points, resolved from the libcuda.so.1 the target loaded (the library
+ * does not link libcuda, so prism can dlopen it for pass counts on a machine with no GPU). */
+struct pc_cuda {
+        CUresult (*ctx_synchronize)(void);
+        CUresult (*ctx_push)(CUcontext);
+        CUresult (*ctx_pop)(CUcontext *);
+        CUresult (*ctx_get_device)(CUdevice *);
+        CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
+        CUresult (*kernel_get_attribute)(int *, CUfunction_attribute, CUkernel, CUdevice);
+};
+extern struct pc_cuda pc_cu;
+int pc_cuda_load(void);
+
+/* host.c: build the config image for metrics on chip (counter availability image optional).
+ * Fills *host (free with pc_host_free) and a malloc'd *config. On failure writes one line
+ * to errbuf and returns -1. */
+int pc_host_config(const char *chip, const uint8_t *avail, const char *const *metrics, size_t n,
+                   CUpti_Profiler_Host_Object **host, uint8_t **config, size_t *config_size,
+                   char *errbuf, size_t errlen);
+void pc_host_free(CUpti_Profiler_Host_Object *host);
+
+/* range.c: the Range Profiler, one state per CUDA context. */
+struct pc_ctx;
+/* Find or create the state of ctx (NULL when out of memory). */
+struct pc_ctx *pc_ctx_get(CUcontext ctx);
+/* Called under the lock on a launch's API entry in ctx (current on this thread): set up
+ * profiling on the first launch, flush a full counter data image, then queue dispatch id. */
+void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch);
+/* Decode what is pending and stop profiling ctx (context still alive). push: make the
+ * context current first (atexit runs with no guarantee about the current context). */
+void pc_ctx_finish(struct pc_ctx *c, int push);
+/* Finish every context still profiling. */
+void pc_ctx_finish_all(void);
+/* Forget a context being destroyed (after pc_ctx_finish). */
+void pc_ctx_forget(CUcontext ctx);
+
+/* activity.c: kernel start/end timestamps from CUPTI activity records. */
+int pc_activity_start(void);
+/* Flush the activity buffers and copy start/end into pc.launches by correlation id. */
+void pc_activity_finish(void);
+
+#endif

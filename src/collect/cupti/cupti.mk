@@ -1,0 +1,31 @@
+# The CUPTI collector library, injected into the profiled program (CUDA_INJECTION64_PATH).
+# It does not link libcuda (it resolves the driver the target loaded), so prism can dlopen it
+# for pass counts on a machine with no GPU driver. The rpath finds libcupti at run time.
+comma := ,
+CUPTI_SRC := $(wildcard src/collect/cupti/*.c)
+CUPTI_LIBDIRS := $(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64
+libprism-cupti.so: $(CUPTI_SRC) src/collect/cupti/collector.h
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fPIC -shared -fvisibility=hidden \
+	  -o $@ $(CUPTI_SRC) \
+	  -Isrc/collect/cupti/shim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include \
+	  $(addprefix -L,$(CUPTI_LIBDIRS)) -Wl,-rpath,'$$ORIGIN' \
+	  $(addprefix -Wl$(comma)-rpath$(comma),$(CUPTI_LIBDIRS)) \
+	  -Wl,--no-undefined -lcupti -ldl -lpthread -lm
+
+# GPU tests (opt-in, on a machine with an NVIDIA GPU): tests/gpu/run-cupti-check.sh.
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+NVCC_ARCH ?= sm_90
+tests/bin/vec_kernels: tests/gpu/vec_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
+
+# A small driver of backend_cupti.c alone (the full prism may not link everywhere);
+# static libcsv so that it runs on the device machine, which has none.
+tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
+                           src/store/table.c src/util/util.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
+	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
+
+.PHONY: gpu-tests
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti

@@ -1,0 +1,482 @@
+/* libprism-cupti.so entry: InitializeInjection (called by the CUDA driver when the library is
+ * named by CUDA_INJECTION64_PATH), the context and kernel-launch callbacks, and the CSV that
+ * PRISM_CUPTI_OUT names, one row per kernel launch in launch order, written at exit. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collector.h"
+
+#define DEFAULT_MAX_RANGES 256
+#define MAX_ERR_LINES 20
+
+struct pc_state pc;
+struct pc_cuda pc_cu;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t owner_pid;
+static char *err_path;
+static int err_lines;
+static unsigned char *failed; /* per launch: the launch call itself failed */
+static char *metrics_env;
+
+/* The launch this thread is inside (between API enter and exit). */
+static __thread size_t cur_dispatch;
+static __thread int in_launch;
+
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+        char line[1024];
+        vsnprintf(line, sizeof line, fmt, ap);
+        fprintf(stderr, "prism-cupti: %s%s\n", kind, line);
+        if (kind[0] || !err_path || err_lines >= MAX_ERR_LINES)
+                return;
+        err_lines++;
+        FILE *f = fopen(err_path, "a");
+        if (f) {
+                fprintf(f, "prism-cupti: %s\n", line);
+                fclose(f);
+        }
+}
+
+void pc_error(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vreport("", fmt, ap);
+        va_end(ap);
+}
+
+void pc_warn(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vreport("warning: ", fmt, ap);
+        va_end(ap);
+}
+
+void pc_debug(const char *fmt, ...)
+{
+        if (!pc.debug)
+                return;
+        va_list ap;
+        va_start(ap, fmt);
+        vreport("debug: ", fmt, ap);
+        va_end(ap);
+}
+
+int pc_check(CUptiResult r, const char *what)
+{
+        if (r == CUPTI_SUCCESS)
+                return 0;
+        char buf[512];
+        pc_format_result(buf, sizeof buf, r, what);
+        pc_error("%s", buf);
+        return -1;
+}
+
+/* cuda.h maps some names to versioned symbols (cuCtxPushCurrent -> cuCtxPushCurrent_v2):
+ * stringify after macro expansion to look up what the header means. */
+#define SYM_(x) #x
+#define SYM(x) SYM_(x)
+#define LOAD(h, field, name) (*(void **)(&pc_cu.field) = dlsym(h, SYM(name)))
+
+int pc_cuda_load(void)
+{
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (!h)
+                h = dlopen("libcuda.so.1", RTLD_NOW);
+        if (!h)
+                return -1;
+        LOAD(h, ctx_synchronize, cuCtxSynchronize);
+        LOAD(h, ctx_push, cuCtxPushCurrent);
+        LOAD(h, ctx_pop, cuCtxPopCurrent);
+        LOAD(h, ctx_get_device, cuCtxGetDevice);
+        LOAD(h, func_get_attribute, cuFuncGetAttribute);
+        LOAD(h, kernel_get_attribute, cuKernelGetAttribute);
+        return 0;
+}
+
+/* Itanium C++ names are demangled with the target's own libstdc++ when there is one. */
+static char *demangle(const char *s)
+{
+        static char *(*fn)(const char *, char *, size_t *, int *);
+        static int tried;
+        if (!tried) {
+                tried = 1;
+                *(void **)(&fn) = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+                if (!fn) {
+                        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+                        if (h)
+                                *(void **)(&fn) = dlsym(h, "__cxa_demangle");
+                }
+        }
+        if (fn && s[0] == '_' && s[1] == 'Z') {
+                int status = -1;
+                char *d = fn(s, NULL, NULL, &status);
+                if (d && status == 0)
+                        return d;
+                free(d);
+        }
+        return strdup(s);
+}
+
+static int func_attr(CUfunction f, CUfunction_attribute a)
+{
+        int v = -1;
+        if (pc_cu.func_get_attribute && pc_cu.func_get_attribute(&v, a, f) == CUDA_SUCCESS)
+                return v;
+        /* Runtime-loaded kernels may reach the driver as CUkernel handles. */
+        CUdevice d;
+        if (pc_cu.kernel_get_attribute && pc_cu.ctx_get_device &&
+            pc_cu.ctx_get_device(&d) == CUDA_SUCCESS &&
+            pc_cu.kernel_get_attribute(&v, a, (CUkernel)f, d) == CUDA_SUCCESS)
+                return v;
+        return -1;
+}
+
+/* The parameter blocks of the launch calls, as generated_cuda_meta.h lays them out (that
+ * header cannot be included on its own); the _ptsz variants share them. */
+struct launch_params {
+        CUfunction f;
+        unsigned int grid_x, grid_y, grid_z;
+        unsigned int block_x, block_y, block_z;
+        unsigned int shared_bytes;
+};
+struct launch_ex_params {
+        const CUlaunchConfig *config;
+        CUfunction f;
+};
+
+struct launch_cfg {
+        CUfunction f;
+        unsigned grid[3], block[3];
+        unsigned dyn_shared;
+};
+
+static int launch_cfg(CUpti_CallbackId cbid, const void *params, struct launch_cfg *g)
+{
+        switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+                const struct launch_params *p = params;
+                *g = (struct launch_cfg){p->f,
+                                         {p->grid_x, p->grid_y, p->grid_z},
+                                         {p->block_x, p->block_y, p->block_z},
+                                         p->shared_bytes};
+                return 0;
+        }
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+                const struct launch_ex_params *p = params;
+                const CUlaunchConfig *c = p->config;
+                if (!c)
+                        return -1;
+                *g = (struct launch_cfg){p->f,
+                                         {c->gridDimX, c->gridDimY, c->gridDimZ},
+                                         {c->blockDimX, c->blockDimY, c->blockDimZ},
+                                         c->sharedMemBytes};
+                return 0;
+        }
+        default:
+                return -1;
+        }
+}
+
+static const CUpti_CallbackId launch_cbids[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
+
+/* Append a launch record; returns its index or (size_t)-1 when out of memory. */
+static size_t launch_new(void)
+{
+        if (pc.nlaunches == pc.cap_launches) {
+                size_t cap = pc.cap_launches ? 2 * pc.cap_launches : 256;
+                struct pc_launch *n = realloc(pc.launches, cap * sizeof *n);
+                if (!n)
+                        return (size_t)-1;
+                pc.launches = n;
+                unsigned char *fl = realloc(failed, cap);
+                if (!fl)
+                        return (size_t)-1;
+                failed = fl;
+                pc.cap_launches = cap;
+        }
+        struct pc_launch *l = &pc.launches[pc.nlaunches];
+        memset(l, 0, sizeof *l);
+        l->vals = malloc((pc.nmetrics ? pc.nmetrics : 1) * sizeof *l->vals);
+        if (!l->vals)
+                return (size_t)-1;
+        for (size_t m = 0; m < pc.nmetrics; m++)
+                l->vals[m] = NAN;
+        failed[pc.nlaunches] = 0;
+        return pc.nlaunches++;
+}
+
+static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+        struct launch_cfg g;
+        if (launch_cfg(cbid, cb->functionParams, &g) < 0)
+                return;
+        pthread_mutex_lock(&lock);
+        size_t id = launch_new();
+        if (id == (size_t)-1) {
+                pc_error("out of memory recording kernel launch %zu", pc.nlaunches);
+                goto out;
+        }
+        struct pc_launch *l = &pc.launches[id];
+        l->name = demangle(cb->symbolName ? cb->symbolName : "unknown");
+        l->correlation = cb->correlationId;
+        if (cuptiGetDeviceId(cb->context, &l->gpu) != CUPTI_SUCCESS)
+                l->gpu = 0;
+        l->block_threads = (uint64_t)g.block[0] * g.block[1] * g.block[2];
+        l->grid_threads = (uint64_t)g.grid[0] * g.grid[1] * g.grid[2] * l->block_threads;
+        int stat_shared = func_attr(g.f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+        int local = func_attr(g.f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+        l->regs = func_attr(g.f, CU_FUNC_ATTRIBUTE_NUM_REGS);
+        l->lds = (uint64_t)(stat_shared > 0 ? stat_shared : 0) + g.dyn_shared;
+        l->scratch = local > 0 ? (uint64_t)local : 0;
+        pc_debug("launch %zu (cbid %u, correlation %u): %s grid %ux%ux%u block %ux%ux%u", id,
+                 (unsigned)cbid, cb->correlationId, l->name, g.grid[0], g.grid[1], g.grid[2],
+                 g.block[0], g.block[1], g.block[2]);
+        struct pc_ctx *c = pc_ctx_get(cb->context);
+        if (c)
+                pc_ctx_on_launch(c, id);
+        if (pc.api_timestamps)
+                cuptiGetTimestamp(&l->start);
+        cur_dispatch = id;
+        in_launch = 1;
+out:
+        pthread_mutex_unlock(&lock);
+}
+
+static void on_launch_exit(const CUpti_CallbackData *cb)
+{
+        if (!in_launch)
+                return;
+        in_launch = 0;
+        const CUresult *ret = cb->functionReturnValue;
+        /* With counters the launch is serialized already; without, wait so that the
+         * bracket covers the kernel. */
+        if (pc.api_timestamps && pc_cu.ctx_synchronize)
+                pc_cu.ctx_synchronize();
+        pthread_mutex_lock(&lock);
+        if (pc.api_timestamps)
+                cuptiGetTimestamp(&pc.launches[cur_dispatch].end);
+        if (ret && *ret != CUDA_SUCCESS)
+                failed[cur_dispatch] = 1;
+        pthread_mutex_unlock(&lock);
+}
+
+static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                              const void *data)
+{
+        (void)userdata;
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+                const CUpti_CallbackData *cb = data;
+                if (cb->callbackSite == CUPTI_API_ENTER)
+                        on_launch_enter(cbid, cb);
+                else
+                        on_launch_exit(cb);
+        } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+                const CUpti_ResourceData *rd = data;
+                pthread_mutex_lock(&lock);
+                if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+                        pc_debug("context %p created", (void *)rd->context);
+                        pc_ctx_get(rd->context);
+                } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+                        /* The last chance to read this context's counters. */
+                        struct pc_ctx *c = pc_ctx_get(rd->context);
+                        pc_debug("context %p being destroyed", (void *)rd->context);
+                        if (c)
+                                pc_ctx_finish(c, 1);
+                        pc_ctx_forget(rd->context);
+                }
+                pthread_mutex_unlock(&lock);
+        }
+}
+
+/* CSV field: quoted when it holds a comma, quote or line break. */
+static void put_field(FILE *f, const char *s)
+{
+        if (!strpbrk(s, ",\"\r\n")) {
+                fputs(s, f);
+                return;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+                if (*s == '"')
+                        fputc('"', f);
+                fputc(*s, f);
+        }
+        fputc('"', f);
+}
+
+static const char *const fixed_cols[] = {
+        "Dispatch_ID", "Kernel_Name", "GPU_ID",       "Grid_Size",      "Workgroup_Size",
+        "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
+        "wave_size", "Start_Timestamp", "End_Timestamp",
+};
+
+static int write_csv(void)
+{
+        struct stat st;
+        size_t nrows = 0;
+        for (size_t i = 0; i < pc.nlaunches; i++)
+                nrows += !failed[i];
+        /* A helper process of the target that launched nothing must not overwrite the
+         * rows of the process that did. */
+        if (nrows == 0 && stat(pc.out_path, &st) == 0)
+                return 0;
+        char *tmp = NULL;
+        if (asprintf(&tmp, "%s.tmp.%ld", pc.out_path, (long)getpid()) < 0)
+                return -1;
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+                pc_error("cannot write '%s': %s", tmp, strerror(errno));
+                free(tmp);
+                return -1;
+        }
+        for (size_t i = 0; i < sizeof fixed_cols / sizeof fixed_cols[0]; i++)
+                fprintf(f, "%s%s", i ? "," : "", fixed_cols[i]);
+        for (size_t m = 0; m < pc.nmetrics; m++) {
+                fputc(',', f);
+                put_field(f, pc.metrics[m]);
+        }
+        fputc('\n', f);
+        size_t row = 0;
+        for (size_t i = 0; i < pc.nlaunches; i++) {
+                const struct pc_launch *l = &pc.launches[i];
+                if (failed[i])
+                        continue;
+                fprintf(f, "%zu,", row++);
+                put_field(f, l->name);
+                fprintf(f, ",%u,%llu,%llu,%llu,%llu,", l->gpu, (unsigned long long)l->grid_threads,
+                        (unsigned long long)l->block_threads, (unsigned long long)l->lds,
+                        (unsigned long long)l->scratch);
+                if (l->regs >= 0)
+                        fprintf(f, "%d", l->regs);
+                fprintf(f, ",0,0,32,");
+                if (l->start)
+                        fprintf(f, "%llu", (unsigned long long)l->start);
+                fputc(',', f);
+                if (l->end)
+                        fprintf(f, "%llu", (unsigned long long)l->end);
+                for (size_t m = 0; m < pc.nmetrics; m++) {
+                        fputc(',', f);
+                        if (!isnan(l->vals[m]))
+                                fprintf(f, "%.15g", l->vals[m]);
+                }
+                fputc('\n', f);
+        }
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad || rename(tmp, pc.out_path) != 0) {
+                pc_error("cannot write '%s': %s", pc.out_path, strerror(errno));
+                unlink(tmp);
+                free(tmp);
+                return -1;
+        }
+        pc_debug("wrote %zu rows to %s", row, pc.out_path);
+        free(tmp);
+        return 0;
+}
+
+static void at_exit(void)
+{
+        if (getpid() != owner_pid)
+                return; /* a forked child of the target: the parent writes */
+        pthread_mutex_lock(&lock);
+        pc_ctx_finish_all();
+        if (!pc.api_timestamps)
+                pc_activity_finish();
+        write_csv();
+        pthread_mutex_unlock(&lock);
+}
+
+static void parse_env(void)
+{
+        const char *s = getenv("PRISM_CUPTI_OUT");
+        pc.out_path = s && *s ? s : "prism-cupti.csv";
+        if (asprintf(&err_path, "%s.err", pc.out_path) < 0)
+                err_path = NULL;
+        s = getenv("PRISM_CUPTI_DEBUG");
+        pc.debug = s && *s && strcmp(s, "0") != 0;
+        s = getenv("PRISM_CUPTI_TIMESTAMPS");
+        pc.api_timestamps = s && strcmp(s, "api") == 0;
+        pc.max_ranges = DEFAULT_MAX_RANGES;
+        s = getenv("PRISM_CUPTI_MAX_RANGES");
+        if (s && *s) {
+                char *end;
+                long v = strtol(s, &end, 10);
+                if (*end || v < 1 || v > 1000000)
+                        pc_warn("ignoring PRISM_CUPTI_MAX_RANGES='%s' (want 1..1000000)", s);
+                else
+                        pc.max_ranges = (size_t)v;
+        }
+        s = getenv("PRISM_CUPTI_METRICS");
+        metrics_env = strdup(s ? s : "");
+        size_t cap = 1;
+        for (const char *p = metrics_env ? metrics_env : ""; *p; p++)
+                cap += *p == ',';
+        pc.metrics = calloc(cap, sizeof *pc.metrics);
+        if (!metrics_env || !pc.metrics)
+                return;
+        char *save = NULL;
+        for (char *tok = strtok_r(metrics_env, ", \t\n", &save); tok;
+             tok = strtok_r(NULL, ", \t\n", &save)) {
+                if (pc.nmetrics < cap)
+                        pc.metrics[pc.nmetrics++] = tok;
+        }
+}
+
+PC_EXPORT int InitializeInjection(void)
+{
+        static int done;
+        CUpti_SubscriberHandle sub;
+
+        if (done)
+                return 1;
+        done = 1;
+        owner_pid = getpid();
+        parse_env();
+        if (pc_cuda_load() < 0)
+                pc_warn("cannot open libcuda.so.1: %s", dlerror());
+        /* Never fail the target: on error report and let it run without us. */
+        if (pc_check(cuptiSubscribe(&sub, callback, NULL), "cannot subscribe to CUDA callbacks") <
+            0)
+                return 1;
+        for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
+                if (pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+                                                 launch_cbids[i]),
+                             "cannot enable the kernel launch callback") < 0)
+                        return 1;
+        if (pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                         CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+                     "cannot enable the context callback") < 0 ||
+            pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
+                     "cannot enable the context callback") < 0)
+                return 1;
+        if (!pc.api_timestamps && pc_activity_start() < 0) {
+                pc_warn("falling back to API timestamps");
+                pc.api_timestamps = 1;
+        }
+        atexit(at_exit);
+        pc_debug("injected into pid %ld: %zu metrics, output '%s'", (long)owner_pid, pc.nmetrics,
+                 pc.out_path);
+        return 1;
+}

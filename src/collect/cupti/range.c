@@ -1,0 +1,326 @@
+/* The CUPTI Range Profiler per CUDA context: auto range (one range per kernel launch, the
+ * launches serialized) with kernel replay, a counter data image of pc.max_ranges ranges that
+ * is decoded and re-armed whenever it fills, and at context teardown or exit. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector.h"
+
+enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
+
+struct pc_ctx {
+        CUcontext ctx;
+        uint32_t dev;
+        int state;
+        char chip[64];
+        uint8_t *avail;
+        CUpti_Profiler_Host_Object *host;
+        uint8_t *config;
+        size_t config_size;
+        CUpti_RangeProfiler_Object *rp;
+        uint8_t *cd; /* the counter data image */
+        size_t cd_size;
+        size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
+        size_t nbatch;
+        size_t nflushes;
+};
+
+static struct pc_ctx **ctxs;
+static size_t nctxs, cap_ctxs;
+
+struct pc_ctx *pc_ctx_get(CUcontext ctx)
+{
+        for (size_t i = 0; i < nctxs; i++)
+                if (ctxs[i]->ctx == ctx)
+                        return ctxs[i];
+        if (nctxs == cap_ctxs) {
+                size_t cap = cap_ctxs ? 2 * cap_ctxs : 4;
+                struct pc_ctx **n = realloc(ctxs, cap * sizeof *n);
+                if (!n)
+                        return NULL;
+                ctxs = n;
+                cap_ctxs = cap;
+        }
+        struct pc_ctx *c = calloc(1, sizeof *c);
+        if (!c)
+                return NULL;
+        c->ctx = ctx;
+        c->state = pc.nmetrics ? CTX_NEW : CTX_OFF;
+        if (cuptiGetDeviceId(ctx, &c->dev) != CUPTI_SUCCESS)
+                c->dev = 0;
+        ctxs[nctxs++] = c;
+        return c;
+}
+
+static void ctx_release(struct pc_ctx *c)
+{
+        pc_host_free(c->host);
+        c->host = NULL;
+        free(c->config);
+        c->config = NULL;
+        free(c->avail);
+        c->avail = NULL;
+        free(c->cd);
+        c->cd = NULL;
+        free(c->batch);
+        c->batch = NULL;
+}
+
+/* Report on the first failure of ctx only; later calls fail quietly. */
+static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
+{
+        if (r == CUPTI_SUCCESS)
+                return 0;
+        char buf[160];
+        snprintf(buf, sizeof buf, "device %u: %s", c->dev, what);
+        pc_check(r, buf);
+        return -1;
+}
+
+static CUptiResult arm(struct pc_ctx *c)
+{
+        CUptiResult r;
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip = PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+        ip.pRangeProfilerObject = c->rp;
+        ip.counterDataSize = c->cd_size;
+        ip.pCounterData = c->cd;
+        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&ip)) != CUPTI_SUCCESS)
+                return r;
+        CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+        sp.pRangeProfilerObject = c->rp;
+        sp.configSize = c->config_size;
+        sp.pConfig = c->config;
+        sp.counterDataImageSize = c->cd_size;
+        sp.pCounterDataImage = c->cd;
+        sp.range = CUPTI_AutoRange;
+        sp.replayMode = CUPTI_KernelReplay;
+        sp.maxRangesPerPass = pc.max_ranges;
+        sp.numNestingLevels = 1;
+        sp.minNestingLevel = 1;
+        sp.passIndex = 0;
+        sp.targetNestingLevel = 1;
+        if ((r = cuptiRangeProfilerSetConfig(&sp)) != CUPTI_SUCCESS)
+                return r;
+        CUpti_RangeProfiler_Start_Params st = PC_PARAMS(CUpti_RangeProfiler_Start_Params);
+        st.pRangeProfilerObject = c->rp;
+        return cuptiRangeProfilerStart(&st);
+}
+
+static CUptiResult enable(struct pc_ctx *c)
+{
+        CUpti_RangeProfiler_Enable_Params ep = PC_PARAMS(CUpti_RangeProfiler_Enable_Params);
+        ep.ctx = c->ctx;
+        CUptiResult r = cuptiRangeProfilerEnable(&ep);
+        c->rp = ep.pRangeProfilerObject;
+        return r;
+}
+
+static void disable(struct pc_ctx *c)
+{
+        if (!c->rp)
+                return;
+        CUpti_RangeProfiler_Disable_Params dp = PC_PARAMS(CUpti_RangeProfiler_Disable_Params);
+        dp.pRangeProfilerObject = c->rp;
+        cuptiRangeProfilerDisable(&dp);
+        c->rp = NULL;
+}
+
+static int setup(struct pc_ctx *c)
+{
+        static int initialized;
+        char msg[512];
+
+        if (!initialized) {
+                CUpti_Profiler_Initialize_Params pi = PC_PARAMS(CUpti_Profiler_Initialize_Params);
+                if (pc_check(cuptiProfilerInitialize(&pi), "cannot initialize the profiler") < 0)
+                        return -1;
+                initialized = 1;
+        }
+        CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
+        cn.deviceIndex = c->dev;
+        if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
+                return -1;
+        snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
+
+        CUpti_Profiler_GetCounterAvailability_Params ap = PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+        ap.ctx = c->ctx;
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") < 0)
+                return -1;
+        c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
+        if (!c->avail)
+                return -1;
+        ap.pCounterAvailabilityImage = c->avail;
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") < 0)
+                return -1;
+
+        if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
+                           &c->config_size, msg, sizeof msg) < 0) {
+                pc_error("device %u: %s", c->dev, msg);
+                return -1;
+        }
+        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+                return -1;
+
+        CUpti_RangeProfiler_GetCounterDataSize_Params sp = PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+        sp.pRangeProfilerObject = c->rp;
+        sp.pMetricNames = pc.metrics;
+        sp.numMetrics = pc.nmetrics;
+        sp.maxNumOfRanges = pc.max_ranges;
+        sp.maxNumRangeTreeNodes = (uint32_t)pc.max_ranges;
+        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+                return -1;
+        c->cd_size = sp.counterDataSize;
+        c->cd = malloc(c->cd_size);
+        c->batch = malloc(pc.max_ranges * sizeof *c->batch);
+        if (!c->cd || !c->batch) {
+                pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
+                         c->cd_size);
+                return -1;
+        }
+        if (ck(c, arm(c), "cannot start the range profiler") < 0)
+                return -1;
+        pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)",
+                 c->dev, c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
+        return 0;
+}
+
+/* Stop, decode and evaluate the ranges in the image into their launches. */
+static int flush(struct pc_ctx *c)
+{
+        CUptiResult r;
+
+        if (pc_cu.ctx_synchronize)
+                pc_cu.ctx_synchronize();
+        CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
+        st.pRangeProfilerObject = c->rp;
+        if (ck(c, cuptiRangeProfilerStop(&st), "cannot stop the range profiler") < 0)
+                return -1;
+        if (!st.isAllPassSubmitted)
+                pc_warn("device %u: not all passes were submitted (pass index %zu)", c->dev,
+                        st.passIndex);
+        CUpti_RangeProfiler_DecodeData_Params dp = PC_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+        dp.pRangeProfilerObject = c->rp;
+        if (ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
+                return -1;
+        CUpti_RangeProfiler_GetCounterDataInfo_Params ip = PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+        ip.pCounterDataImage = c->cd;
+        ip.counterDataImageSize = c->cd_size;
+        if (ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
+                return -1;
+        size_t nr = ip.numTotalRanges;
+        pc_debug("device %u: flush %zu: %zu launches, %zu ranges, %zu dropped", c->dev,
+                 c->nflushes, c->nbatch, nr, dp.numOfRangeDropped);
+        if (nr != c->nbatch || dp.numOfRangeDropped)
+                pc_warn("device %u: %zu kernel launches gave %zu ranges (%zu dropped); the "
+                        "values of the launches without a range are left empty",
+                        c->dev, c->nbatch, nr, dp.numOfRangeDropped);
+        if (nr > c->nbatch)
+                nr = c->nbatch;
+        for (size_t i = 0; i < nr; i++) {
+                struct pc_launch *l = &pc.launches[c->batch[i]];
+                if (pc.debug) {
+                        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp = PC_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+                        gp.pCounterDataImage = c->cd;
+                        gp.counterDataImageSize = c->cd_size;
+                        gp.rangeIndex = i;
+                        gp.rangeDelimiter = "/";
+                        if (cuptiRangeProfilerCounterDataGetRangeInfo(&gp) == CUPTI_SUCCESS)
+                                pc_debug("range %zu -> dispatch %zu: '%s' (launch '%s')", i,
+                                         c->batch[i], gp.rangeName ? gp.rangeName : "",
+                                         l->name);
+                }
+                CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = PC_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+                ev.pHostObject = c->host;
+                ev.pCounterDataImage = c->cd;
+                ev.counterDataImageSize = c->cd_size;
+                ev.rangeIndex = i;
+                ev.ppMetricNames = pc.metrics;
+                ev.numMetrics = pc.nmetrics;
+                ev.pMetricValues = l->vals;
+                r = cuptiProfilerHostEvaluateToGpuValues(&ev);
+                if (r != CUPTI_SUCCESS) {
+                        for (size_t m = 0; m < pc.nmetrics; m++)
+                                l->vals[m] = NAN;
+                        ck(c, r, "cannot evaluate the metrics");
+                        return -1;
+                }
+        }
+        c->nbatch = 0;
+        c->nflushes++;
+        return 0;
+}
+
+/* Re-arm after a flush. If the profiler object refuses a second SetConfig, start over with
+ * a fresh one (Disable + Enable) before giving up. */
+static int rearm(struct pc_ctx *c)
+{
+        CUptiResult r = arm(c);
+        if (r == CUPTI_SUCCESS)
+                return 0;
+        pc_debug("device %u: re-arming failed (%d), re-enabling the range profiler", c->dev,
+                 (int)r);
+        disable(c);
+        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+                return -1;
+        return ck(c, arm(c), "cannot restart the range profiler");
+}
+
+static void turn_off(struct pc_ctx *c)
+{
+        disable(c);
+        ctx_release(c);
+        c->state = CTX_OFF;
+}
+
+void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
+{
+        if (c->state == CTX_NEW) {
+                if (setup(c) < 0) {
+                        turn_off(c);
+                        return;
+                }
+                c->state = CTX_RUNNING;
+        }
+        if (c->state != CTX_RUNNING)
+                return;
+        if (c->nbatch == pc.max_ranges) {
+                if (flush(c) < 0 || rearm(c) < 0) {
+                        turn_off(c);
+                        return;
+                }
+        }
+        c->batch[c->nbatch++] = dispatch;
+}
+
+void pc_ctx_finish(struct pc_ctx *c, int push)
+{
+        if (c->state != CTX_RUNNING)
+                return;
+        int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
+        flush(c);
+        turn_off(c);
+        if (pushed) {
+                CUcontext old;
+                pc_cu.ctx_pop(&old);
+        }
+}
+
+void pc_ctx_finish_all(void)
+{
+        for (size_t i = 0; i < nctxs; i++)
+                pc_ctx_finish(ctxs[i], 1);
+}
+
+void pc_ctx_forget(CUcontext ctx)
+{
+        for (size_t i = 0; i < nctxs; i++) {
+                if (ctxs[i]->ctx != ctx)
+                        continue;
+                ctx_release(ctxs[i]);
+                free(ctxs[i]);
+                ctxs[i] = ctxs[--nctxs];
+                return;
+        }
+}

@@ -1,0 +1,110 @@
+/* The metric expression language: a formula is parsed once into an AST, its names are
+ * bound to integer slots, and it is evaluated over all selected dispatches at once
+ * (a column of values per counter), without any string work at evaluation time.
+ *
+ * Syntax (a small subset of Python expressions, as rocprof-compute's formulas use):
+ *   numbers (1, 2.5, 1e9), None (= NaN), names (SQ_WAVES, TCC_HIT_sum, TCC_HIT[3],
+ *   End_Timestamp), built-ins with a dollar ($max_sclk, $denom, $numActiveCUs),
+ *   + - * / %, unary -, comparisons == != < <= > >=, `A if COND else B`,
+ *   parentheses, and calls:
+ *     aggregates over dispatches (a column -> one value, NaN rows skipped):
+ *       AVG(x) MEDIAN(x) STD(x) (sample, n-1) SUM(x) QUANTILE(x, q) (linear interpolation)
+ *       MIN(x) MAX(x) with one argument
+ *     element-wise: MIN(a, b) MAX(a, b), ROUND(x, n) (half to even), TO_INT(x) (truncates),
+ *       MOD(a, b) (floored, like Python's %)
+ *
+ * Numeric semantics (the reference tool's, kept in one place, expr_eval.c):
+ *   - a value is either a scalar or a column of n doubles; scalars broadcast;
+ *   - a missing counter is a column of NaN (the caller binds it so), NaN propagates;
+ *   - division follows IEEE: x/0 = +-inf, 0/0 = NaN;
+ *   - comparisons give 1.0 or 0.0; NaN != x is true, every other comparison with NaN false;
+ *   - `A if C else B` takes A where C is non-zero (NaN counts as true, as in C), else B;
+ *   - aggregates skip NaN rows; an aggregate of no non-NaN rows is NaN; an aggregate of a
+ *     scalar is that scalar; STD of fewer than 2 rows is NaN.
+ */
+#ifndef PRISM_EXPR_H
+#define PRISM_EXPR_H
+
+#include <stddef.h>
+
+#include "../util/util.h"
+
+struct expr; /* opaque AST */
+
+/* Where a formula came from, for messages "file:line:col: ...". line/col are 1-based
+ * and point at the first character of the formula text; NULL file is allowed. */
+struct expr_loc {
+        const char *file;
+        int line, col;
+};
+
+/* Parse src. Returns NULL and fills err ("file:line:col: unexpected ')' in 'name'") on a
+ * syntax error. `what` names the formula in messages (a metric name), may be NULL.
+ * The AST keeps its own copy of everything it needs. */
+struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
+                        struct err *err);
+void expr_free(struct expr *e);
+
+/* A deep copy. */
+struct expr *expr_clone(const struct expr *e);
+
+/* Visit every name the formula uses, once per occurrence, in source order. `name` is the
+ * name without '$' and with any index kept ("TCC_HIT[3]"); dollar is 1 for $names. */
+typedef void (*expr_name_fn)(void *ctx, const char *name, int dollar);
+void expr_names(const struct expr *e, expr_name_fn fn, void *ctx);
+
+/* Binding: for every name, resolve(ctx, name, dollar, err) returns a slot >= 0 or a
+ * negative code with err filled (expr_bind then prefixes "file:line:col: "). */
+typedef int (*expr_resolve_fn)(void *ctx, const char *name, int dollar, struct err *err);
+int expr_bind(struct expr *e, expr_resolve_fn resolve, void *ctx, struct err *err);
+
+/* One slot's value at evaluation time. */
+struct expr_slot {
+        const double *col; /* n values, or NULL for a scalar */
+        double s;          /* the scalar, when col == NULL */
+};
+
+struct expr_env {
+        size_t n; /* number of rows (dispatches) */
+        const struct expr_slot *slots;
+        size_t nslots;
+};
+
+/* An evaluation result: a scalar or a column of env->n values (owned, free with
+ * expr_val_free). */
+struct expr_val {
+        double *col; /* NULL for a scalar */
+        double s;
+};
+void expr_val_free(struct expr_val *v);
+
+/* Evaluate a bound expression. Never fails on numeric grounds (NaN/inf are values);
+ * returns a negative code only for an unbound name or a bad call (wrong argument count),
+ * with err filled. */
+int expr_eval(const struct expr *e, const struct expr_env *env, struct expr_val *out,
+              struct err *err);
+
+/* Evaluate and reduce to one number with `agg` applied if the result is a column
+ * ("avg", "min", "max", "median", "std", "sum", "q1", "q3"; NULL means "avg").
+ * NaN when nothing can be computed. */
+double expr_eval_agg(const struct expr *e, const struct expr_env *env, const char *agg,
+                     struct err *err);
+
+/* Aggregate helpers on a plain column (NaN rows skipped), shared with the renderer. */
+double agg_avg(const double *v, size_t n);
+double agg_min(const double *v, size_t n);
+double agg_max(const double *v, size_t n);
+double agg_sum(const double *v, size_t n);
+double agg_median(const double *v, size_t n);
+double agg_std(const double *v, size_t n);
+double agg_quantile(const double *v, size_t n, double q);
+/* by name as above; returns NaN for an unknown name */
+double agg_by_name(const char *agg, const double *v, size_t n);
+
+/* A canonical text form (fully parenthesised), malloc'd. For messages and tests. */
+char *expr_to_string(const struct expr *e);
+
+/* 1 if the formula contains an aggregate call (its value does not depend on one row). */
+int expr_has_aggregate(const struct expr *e);
+
+#endif

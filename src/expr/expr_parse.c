@@ -1,0 +1,754 @@
+/* The parser of the metric expression language (recursive descent, Python precedence)
+ * and everything that walks the AST without computing: free, clone, names, bind,
+ * to_string, has_aggregate. The numbers themselves are computed in expr_eval.c. */
+#include "expr_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deeper nesting than this is refused rather than risking the C stack. */
+#define MAX_DEPTH 200
+
+struct func_def {
+        const char *name;
+        int fn;      /* with one argument */
+        int fn2;     /* with two arguments */
+        int min, max; /* argument counts */
+};
+
+static const struct func_def funcs[] = {
+        {"AVG", EF_AVG, EF_AVG, 1, 1},
+        {"MEDIAN", EF_MEDIAN, EF_MEDIAN, 1, 1},
+        {"STD", EF_STD, EF_STD, 1, 1},
+        {"SUM", EF_SUM, EF_SUM, 1, 1},
+        {"QUANTILE", EF_QUANTILE, EF_QUANTILE, 2, 2},
+        {"MIN", EF_MIN, EF_MIN2, 1, 2},
+        {"MAX", EF_MAX, EF_MAX2, 1, 2},
+        {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
+        {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
+        {"MOD", EF_MOD, EF_MOD, 2, 2},
+};
+
+static const char *const fn_names[EF_COUNT] = {
+        [EF_AVG] = "AVG",   [EF_MEDIAN] = "MEDIAN", [EF_STD] = "STD",     [EF_SUM] = "SUM",
+        [EF_QUANTILE] = "QUANTILE", [EF_MIN] = "MIN", [EF_MAX] = "MAX",   [EF_MIN2] = "MIN",
+        [EF_MAX2] = "MAX",  [EF_ROUND] = "ROUND",   [EF_TO_INT] = "TO_INT", [EF_MOD] = "MOD",
+};
+
+const char *expr_fn_name(int fn)
+{
+        return fn >= 0 && fn < EF_COUNT ? fn_names[fn] : "?";
+}
+
+int expr_fn_is_aggregate(int fn)
+{
+        switch (fn) {
+        case EF_AVG:
+        case EF_MEDIAN:
+        case EF_STD:
+        case EF_SUM:
+        case EF_QUANTILE:
+        case EF_MIN:
+        case EF_MAX:
+                return 1;
+        default:
+                return 0;
+        }
+}
+
+/* ---- messages ---- */
+
+static int loc_err(struct err *err, int code, const char *file, const char *what, int line,
+                   int col, const char *msg)
+{
+        return err_set(err, code, "%s%s%d:%d: %s%s%s%s", file ? file : "", file ? ":" : "",
+                       line, col, msg, what ? " in '" : "", what ? what : "", what ? "'" : "");
+}
+
+int expr_node_err(const struct expr *e, const struct expr_node *n, struct err *err, int code,
+                  const char *fmt, ...)
+{
+        char msg[sizeof err->msg];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        return loc_err(err, code, e->file, e->what, n->line, n->col, msg);
+}
+
+/* ---- parser ---- */
+
+struct parser {
+        struct lexer lx;
+        struct token tok; /* the lookahead */
+        const char *src;
+        const char *file, *what;
+        int line0, col0;
+        /* the last position turned into line:col, to scan forward from */
+        size_t cpos;
+        int cline, ccol;
+        int depth;
+        int failed;
+        struct err *err;
+};
+
+/* Byte offset in the formula -> line:col in the file. A newline in the formula moves to
+ * the next line, whose column restarts at 1 (YAML indentation is not known here). */
+static void linecol(struct parser *p, size_t pos, int *line, int *col)
+{
+        size_t i;
+
+        if (pos < p->cpos) {
+                p->cpos = 0;
+                p->cline = p->line0;
+                p->ccol = p->col0;
+        }
+        for (i = p->cpos; i < pos && p->src[i]; i++) {
+                if (p->src[i] == '\n') {
+                        p->cline++;
+                        p->ccol = 1;
+                } else {
+                        p->ccol++;
+                }
+        }
+        p->cpos = i;
+        *line = p->cline;
+        *col = p->ccol;
+}
+
+static void *perr(struct parser *p, size_t pos, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static void *perr(struct parser *p, size_t pos, const char *fmt, ...)
+{
+        char msg[512];
+        va_list ap;
+        int line, col;
+
+        if (p->failed)
+                return NULL;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        linecol(p, pos, &line, &col);
+        loc_err(p->err, ERR_INPUT, p->file, p->what, line, col, msg);
+        p->failed = 1;
+        return NULL;
+}
+
+static void *unexpected(struct parser *p)
+{
+        char what[64];
+
+        lex_describe(p->src, &p->tok, what, sizeof what);
+        if (p->tok.kind == T_BADNUM)
+                return perr(p, p->tok.pos, "invalid number %s", what);
+        if (p->tok.kind == T_BADCHAR)
+                return perr(p, p->tok.pos, "unexpected character %s", what);
+        return perr(p, p->tok.pos, "unexpected %s", what);
+}
+
+static void advance(struct parser *p)
+{
+        lex_next(&p->lx, &p->tok);
+}
+
+static int enter(struct parser *p)
+{
+        if (++p->depth > MAX_DEPTH) {
+                perr(p, p->tok.pos, "formula nested too deeply");
+                return -1;
+        }
+        return 0;
+}
+
+static struct expr_node *node_new(struct parser *p, enum expr_kind kind, size_t pos)
+{
+        struct expr_node *n = xcalloc(1, sizeof *n);
+
+        n->kind = kind;
+        n->slot = -1;
+        linecol(p, pos, &n->line, &n->col);
+        return n;
+}
+
+static void node_free(struct expr_node *n)
+{
+        int i;
+
+        if (!n)
+                return;
+        for (i = 0; i < n->nkids; i++)
+                node_free(n->kids[i]);
+        free(n->name);
+        free(n);
+}
+
+/* A node with kids; takes them, frees them when one is missing (a failed parse). */
+static struct expr_node *node_op(struct parser *p, enum expr_kind kind, int op, size_t pos,
+                                 int nk, struct expr_node *a, struct expr_node *b,
+                                 struct expr_node *c)
+{
+        struct expr_node *n;
+
+        if (!a || (nk >= 2 && !b) || (nk >= 3 && !c) || p->failed) {
+                node_free(a);
+                node_free(b);
+                node_free(c);
+                return NULL;
+        }
+        n = node_new(p, kind, pos);
+        n->op = op;
+        n->nkids = nk;
+        n->kids[0] = a;
+        n->kids[1] = b;
+        n->kids[2] = c;
+        return n;
+}
+
+static struct expr_node *parse_test(struct parser *p);
+static struct expr_node *parse_factor(struct parser *p);
+
+/* NAME '[' (digits | '@') ']': the index becomes part of the name. */
+static char *parse_index(struct parser *p, const char *base, size_t blen)
+{
+        struct token idx;
+        char *name;
+
+        advance(p); /* '[' */
+        idx = p->tok;
+        if (idx.kind == T_NUM) {
+                size_t i;
+                for (i = 0; i < idx.len; i++)
+                        if (p->src[idx.pos + i] < '0' || p->src[idx.pos + i] > '9')
+                                return perr(p, idx.pos, "index must be an integer or '@'");
+        } else if (idx.kind != T_AT) {
+                return unexpected(p);
+        }
+        advance(p);
+        if (p->tok.kind != T_RBRACK)
+                return unexpected(p);
+        advance(p);
+        name = xmalloc(blen + idx.len + 3);
+        memcpy(name, base, blen);
+        name[blen] = '[';
+        memcpy(name + blen + 1, p->src + idx.pos, idx.len);
+        name[blen + 1 + idx.len] = ']';
+        name[blen + idx.len + 2] = '\0';
+        return name;
+}
+
+static struct expr_node *parse_call(struct parser *p, const struct token *ft)
+{
+        const struct func_def *f = NULL;
+        struct expr_node **args = NULL, *n = NULL;
+        size_t nargs = 0, cap = 0, k;
+
+        for (k = 0; k < sizeof funcs / sizeof funcs[0]; k++)
+                if (strlen(funcs[k].name) == ft->len &&
+                    !memcmp(funcs[k].name, p->src + ft->pos, ft->len))
+                        f = &funcs[k];
+        if (!f)
+                return perr(p, ft->pos, "unknown function '%.*s'", (int)ft->len,
+                            p->src + ft->pos);
+        advance(p); /* '(' */
+        while (p->tok.kind != T_RPAREN) {
+                struct expr_node *a = parse_test(p);
+                if (!a)
+                        goto out;
+                xgrow(&args, &cap, nargs + 1, sizeof *args);
+                args[nargs++] = a;
+                if (p->tok.kind == T_COMMA)
+                        advance(p);
+                else if (p->tok.kind != T_RPAREN) {
+                        unexpected(p);
+                        goto out;
+                }
+        }
+        advance(p); /* ')' */
+        if (nargs < (size_t)f->min || nargs > (size_t)f->max) {
+                if (f->min == f->max)
+                        perr(p, ft->pos, "'%s' takes %d argument%s, got %zu", f->name, f->min,
+                             f->min == 1 ? "" : "s", nargs);
+                else
+                        perr(p, ft->pos, "'%s' takes %d or %d arguments, got %zu", f->name,
+                             f->min, f->max, nargs);
+                goto out;
+        }
+        n = node_new(p, EK_CALL, ft->pos);
+        n->op = nargs == 1 ? f->fn : f->fn2;
+        n->nkids = (int)nargs;
+        for (k = 0; k < nargs; k++)
+                n->kids[k] = args[k];
+        nargs = 0;
+out:
+        for (k = 0; k < nargs; k++)
+                node_free(args[k]);
+        free(args);
+        return n;
+}
+
+static struct expr_node *parse_atom(struct parser *p)
+{
+        struct token t = p->tok;
+        struct expr_node *n;
+        char *name;
+
+        switch (t.kind) {
+        case T_NUM:
+        case T_NONE:
+                n = node_new(p, EK_NUM, t.pos);
+                n->num = t.kind == T_NUM ? t.num : NAN;
+                advance(p);
+                return n;
+        case T_LPAREN:
+                advance(p);
+                n = parse_test(p);
+                if (!n)
+                        return NULL;
+                if (p->tok.kind != T_RPAREN) {
+                        node_free(n);
+                        return unexpected(p);
+                }
+                advance(p);
+                return n;
+        case T_NAME:
+        case T_DOLLAR:
+                advance(p);
+                if (t.kind == T_NAME && p->tok.kind == T_LPAREN)
+                        return parse_call(p, &t);
+                {
+                        const char *base = p->src + t.pos + (t.kind == T_DOLLAR);
+                        size_t blen = t.len - (t.kind == T_DOLLAR);
+                        if (p->tok.kind == T_LBRACK)
+                                name = parse_index(p, base, blen);
+                        else
+                                name = xstrndup(base, blen);
+                }
+                if (!name)
+                        return NULL;
+                n = node_new(p, EK_NAME, t.pos);
+                n->name = name;
+                n->dollar = t.kind == T_DOLLAR;
+                return n;
+        default:
+                return unexpected(p);
+        }
+}
+
+/* power := atom ['**' factor]  (right-assoc, binds tighter than unary minus on its left) */
+static struct expr_node *parse_power(struct parser *p)
+{
+        struct expr_node *a = parse_atom(p);
+        size_t pos;
+
+        if (!a || p->tok.kind != T_POW)
+                return a;
+        pos = p->tok.pos;
+        advance(p);
+        return node_op(p, EK_BIN, EOP_POW, pos, 2, a, parse_factor(p), NULL);
+}
+
+/* factor := ('-' | '+') factor | power */
+static struct expr_node *parse_factor(struct parser *p)
+{
+        struct expr_node *n;
+        size_t pos = p->tok.pos;
+
+        if (enter(p))
+                return NULL;
+        if (p->tok.kind == T_MINUS) {
+                advance(p);
+                n = node_op(p, EK_UN, EOP_NEG, pos, 1, parse_factor(p), NULL, NULL);
+        } else if (p->tok.kind == T_PLUS) {
+                advance(p);
+                n = parse_factor(p);
+        } else {
+                n = parse_power(p);
+        }
+        p->depth--;
+        return n;
+}
+
+static struct expr_node *parse_term(struct parser *p)
+{
+        struct expr_node *n = parse_factor(p);
+
+        while (n) {
+                int op;
+                size_t pos = p->tok.pos;
+                switch (p->tok.kind) {
+                case T_STAR: op = EOP_MUL; break;
+                case T_SLASH: op = EOP_DIV; break;
+                case T_PERCENT: op = EOP_MOD; break;
+                default: return n;
+                }
+                advance(p);
+                n = node_op(p, EK_BIN, op, pos, 2, n, parse_factor(p), NULL);
+        }
+        return n;
+}
+
+static struct expr_node *parse_arith(struct parser *p)
+{
+        struct expr_node *n = parse_term(p);
+
+        while (n && (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS)) {
+                int op = p->tok.kind == T_PLUS ? EOP_ADD : EOP_SUB;
+                size_t pos = p->tok.pos;
+                advance(p);
+                n = node_op(p, EK_BIN, op, pos, 2, n, parse_term(p), NULL);
+        }
+        return n;
+}
+
+static int cmp_op(enum tok_kind k)
+{
+        switch (k) {
+        case T_EQ: return EOP_EQ;
+        case T_NE: return EOP_NE;
+        case T_LT: return EOP_LT;
+        case T_LE: return EOP_LE;
+        case T_GT: return EOP_GT;
+        case T_GE: return EOP_GE;
+        default: return -1;
+        }
+}
+
+/* cmp := arith [cmpop arith]. Python chains a < b < c into (a < b and b < c); the
+ * reference tool cannot evaluate that on columns, so it is refused here. */
+static struct expr_node *parse_cmp(struct parser *p)
+{
+        struct expr_node *n = parse_arith(p);
+        int op;
+        size_t pos;
+
+        if (!n || (op = cmp_op(p->tok.kind)) < 0)
+                return n;
+        pos = p->tok.pos;
+        advance(p);
+        n = node_op(p, EK_BIN, op, pos, 2, n, parse_arith(p), NULL);
+        if (n && cmp_op(p->tok.kind) >= 0) {
+                node_free(n);
+                return perr(p, p->tok.pos, "chained comparison is not supported");
+        }
+        return n;
+}
+
+static struct expr_node *parse_not(struct parser *p)
+{
+        struct expr_node *n;
+        size_t pos = p->tok.pos;
+
+        if (p->tok.kind != T_NOT)
+                return parse_cmp(p);
+        if (enter(p))
+                return NULL;
+        advance(p);
+        n = node_op(p, EK_UN, EOP_NOT, pos, 1, parse_not(p), NULL, NULL);
+        p->depth--;
+        return n;
+}
+
+static struct expr_node *parse_and(struct parser *p)
+{
+        struct expr_node *n = parse_not(p);
+
+        while (n && p->tok.kind == T_AND) {
+                size_t pos = p->tok.pos;
+                advance(p);
+                n = node_op(p, EK_BIN, EOP_AND, pos, 2, n, parse_not(p), NULL);
+        }
+        return n;
+}
+
+static struct expr_node *parse_or(struct parser *p)
+{
+        struct expr_node *n = parse_and(p);
+
+        while (n && p->tok.kind == T_OR) {
+                size_t pos = p->tok.pos;
+                advance(p);
+                n = node_op(p, EK_BIN, EOP_OR, pos, 2, n, parse_and(p), NULL);
+        }
+        return n;
+}
+
+/* test := or ['if' or 'else' test]  (lowest precedence, right-assoc) */
+static struct expr_node *parse_test(struct parser *p)
+{
+        struct expr_node *body, *cond, *alt, *n = NULL;
+        size_t pos;
+
+        if (enter(p))
+                return NULL;
+        body = parse_or(p);
+        if (!body || p->tok.kind != T_IF) {
+                n = body;
+                goto out;
+        }
+        pos = p->tok.pos;
+        advance(p);
+        cond = parse_or(p);
+        if (cond && p->tok.kind != T_ELSE)
+                unexpected(p);
+        if (!cond || p->failed) {
+                node_free(body);
+                node_free(cond);
+                goto out;
+        }
+        advance(p);
+        alt = parse_test(p);
+        n = node_op(p, EK_COND, 0, pos, 3, body, cond, alt);
+out:
+        p->depth--;
+        return n;
+}
+
+struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
+                        struct err *err)
+{
+        struct parser p = {0};
+        struct expr_node *root = NULL;
+        struct expr *e = NULL;
+
+        p.src = src ? src : "";
+        p.file = loc ? loc->file : NULL;
+        p.what = what;
+        p.line0 = p.cline = loc && loc->line > 0 ? loc->line : 1;
+        p.col0 = p.ccol = loc && loc->col > 0 ? loc->col : 1;
+        p.err = err;
+        lex_init(&p.lx, p.src);
+        advance(&p);
+        if (p.tok.kind == T_END) {
+                perr(&p, p.tok.pos, "empty formula");
+                goto out;
+        }
+        root = parse_test(&p);
+        if (root && p.tok.kind != T_END)
+                unexpected(&p);
+        if (!root || p.failed)
+                goto out;
+        e = xcalloc(1, sizeof *e);
+        e->root = root;
+        e->file = p.file ? xstrdup(p.file) : NULL;
+        e->what = what ? xstrdup(what) : NULL;
+        root = NULL;
+out:
+        node_free(root);
+        return e;
+}
+
+void expr_free(struct expr *e)
+{
+        if (!e)
+                return;
+        node_free(e->root);
+        free(e->file);
+        free(e->what);
+        free(e);
+}
+
+/* ---- walks ---- */
+
+static struct expr_node *node_clone(const struct expr_node *n)
+{
+        struct expr_node *c = xmalloc(sizeof *c);
+        int i;
+
+        *c = *n;
+        c->name = n->name ? xstrdup(n->name) : NULL;
+        for (i = 0; i < n->nkids; i++)
+                c->kids[i] = node_clone(n->kids[i]);
+        return c;
+}
+
+struct expr *expr_clone(const struct expr *e)
+{
+        struct expr *c;
+
+        if (!e)
+                return NULL;
+        c = xcalloc(1, sizeof *c);
+        c->root = node_clone(e->root);
+        c->file = e->file ? xstrdup(e->file) : NULL;
+        c->what = e->what ? xstrdup(e->what) : NULL;
+        return c;
+}
+
+/* Kids are stored in source order (the conditional's body, test, else), so a
+ * depth-first walk visits names in source order. */
+static void node_names(const struct expr_node *n, expr_name_fn fn, void *ctx)
+{
+        int i;
+
+        if (n->kind == EK_NAME)
+                fn(ctx, n->name, n->dollar);
+        for (i = 0; i < n->nkids; i++)
+                node_names(n->kids[i], fn, ctx);
+}
+
+void expr_names(const struct expr *e, expr_name_fn fn, void *ctx)
+{
+        if (e && fn)
+                node_names(e->root, fn, ctx);
+}
+
+static int node_bind(const struct expr *e, struct expr_node *n, expr_resolve_fn resolve,
+                     void *ctx, struct err *err)
+{
+        int i, rc;
+
+        if (n->kind == EK_NAME) {
+                struct err rerr = {0};
+                rc = resolve(ctx, n->name, n->dollar, &rerr);
+                if (rc < 0) {
+                        if (!rerr.msg[0])
+                                snprintf(rerr.msg, sizeof rerr.msg, "unknown name '%s%s'",
+                                         n->dollar ? "$" : "", n->name);
+                        expr_node_err(e, n, err, rc, "%s", rerr.msg);
+                        return rc;
+                }
+                n->slot = rc;
+        }
+        for (i = 0; i < n->nkids; i++) {
+                rc = node_bind(e, n->kids[i], resolve, ctx, err);
+                if (rc < 0)
+                        return rc;
+        }
+        return 0;
+}
+
+int expr_bind(struct expr *e, expr_resolve_fn resolve, void *ctx, struct err *err)
+{
+        if (!e || !resolve)
+                return err_set(err, ERR_USAGE, "expr_bind: no expression or resolver");
+        return node_bind(e, e->root, resolve, ctx, err);
+}
+
+static const char *op_text(int op)
+{
+        switch (op) {
+        case EOP_ADD: return "+";
+        case EOP_SUB: return "-";
+        case EOP_MUL: return "*";
+        case EOP_DIV: return "/";
+        case EOP_MOD: return "%";
+        case EOP_POW: return "**";
+        case EOP_EQ: return "==";
+        case EOP_NE: return "!=";
+        case EOP_LT: return "<";
+        case EOP_LE: return "<=";
+        case EOP_GT: return ">";
+        case EOP_GE: return ">=";
+        case EOP_AND: return "and";
+        case EOP_OR: return "or";
+        case EOP_NEG: return "-";
+        case EOP_NOT: return "not ";
+        default: return "?";
+        }
+}
+
+/* Integers in full, others in the shortest %g form that reads back the same. */
+static void add_number(struct strbuf *sb, double v)
+{
+        char buf[40];
+        int prec;
+
+        if (isnan(v)) {
+                sb_add(sb, "None");
+                return;
+        }
+        if (isinf(v)) {
+                sb_add(sb, v > 0 ? "inf" : "-inf");
+                return;
+        }
+        if (v == floor(v) && fabs(v) < 1e15) {
+                snprintf(buf, sizeof buf, "%.0f", v);
+                sb_add(sb, buf);
+                return;
+        }
+        for (prec = 1; prec <= 17; prec++) {
+                snprintf(buf, sizeof buf, "%.*g", prec, v);
+                if (strtod(buf, NULL) == v)
+                        break;
+        }
+        sb_add(sb, buf);
+}
+
+static void node_string(struct strbuf *sb, const struct expr_node *n)
+{
+        int i;
+
+        switch (n->kind) {
+        case EK_NUM:
+                add_number(sb, n->num);
+                break;
+        case EK_NAME:
+                if (n->dollar)
+                        sb_addc(sb, '$');
+                sb_add(sb, n->name);
+                break;
+        case EK_UN:
+                sb_addc(sb, '(');
+                sb_add(sb, op_text(n->op));
+                node_string(sb, n->kids[0]);
+                sb_addc(sb, ')');
+                break;
+        case EK_BIN:
+                sb_addc(sb, '(');
+                node_string(sb, n->kids[0]);
+                sb_addf(sb, " %s ", op_text(n->op));
+                node_string(sb, n->kids[1]);
+                sb_addc(sb, ')');
+                break;
+        case EK_COND:
+                sb_addc(sb, '(');
+                node_string(sb, n->kids[0]);
+                sb_add(sb, " if ");
+                node_string(sb, n->kids[1]);
+                sb_add(sb, " else ");
+                node_string(sb, n->kids[2]);
+                sb_addc(sb, ')');
+                break;
+        case EK_CALL:
+                sb_add(sb, expr_fn_name(n->op));
+                sb_addc(sb, '(');
+                for (i = 0; i < n->nkids; i++) {
+                        if (i)
+                                sb_add(sb, ", ");
+                        node_string(sb, n->kids[i]);
+                }
+                sb_addc(sb, ')');
+                break;
+        }
+}
+
+char *expr_to_string(const struct expr *e)
+{
+        struct strbuf sb = {0};
+
+        if (e)
+                node_string(&sb, e->root);
+        return sb_detach(&sb);
+}
+
+static int node_has_aggregate(const struct expr_node *n)
+{
+        int i;
+
+        if (n->kind == EK_CALL && expr_fn_is_aggregate(n->op))
+                return 1;
+        for (i = 0; i < n->nkids; i++)
+                if (node_has_aggregate(n->kids[i]))
+                        return 1;
+        return 0;
+}
+
+int expr_has_aggregate(const struct expr *e)
+{
+        return e ? node_has_aggregate(e->root) : 0;
+}

@@ -1,0 +1,180 @@
+/* The tokenizer of the metric expression language: Python-like numbers, names,
+ * $built-ins, operators and the keywords if/else/None/and/or/not. */
+#include "expr_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct keyword {
+        const char *word;
+        enum tok_kind kind;
+};
+
+static const struct keyword keywords[] = {
+        {"if", T_IF},   {"else", T_ELSE}, {"None", T_NONE},
+        {"and", T_AND}, {"or", T_OR},     {"not", T_NOT},
+};
+
+void lex_init(struct lexer *lx, const char *src)
+{
+        lx->src = src;
+        lx->pos = 0;
+}
+
+static int is_ident_start(int c)
+{
+        return isalpha((unsigned char)c) || c == '_';
+}
+
+static int is_ident(int c)
+{
+        return isalnum((unsigned char)c) || c == '_';
+}
+
+static size_t scan_digits(const char *s, size_t i)
+{
+        while (isdigit((unsigned char)s[i]))
+                i++;
+        return i;
+}
+
+/* digits ['.' digits] [e [+-] digits], or '.' digits ...; at least one mantissa digit. */
+static void scan_number(struct lexer *lx, struct token *t)
+{
+        const char *s = lx->src;
+        size_t start = lx->pos, i = start, mant;
+        char buf[128];
+        int bad = 0;
+
+        i = scan_digits(s, i);
+        mant = i - start;
+        if (s[i] == '.') {
+                size_t j = scan_digits(s, i + 1);
+                mant += j - (i + 1);
+                i = j;
+        }
+        if (mant == 0)
+                bad = 1;
+        if (s[i] == 'e' || s[i] == 'E') {
+                size_t j = i + 1, k;
+                if (s[j] == '+' || s[j] == '-')
+                        j++;
+                k = scan_digits(s, j);
+                if (k == j)
+                        bad = 1;
+                i = k;
+        }
+        /* "12abc", "1.2.3": Python rejects these as well */
+        if (is_ident(s[i]) || s[i] == '.') {
+                bad = 1;
+                while (is_ident(s[i]) || s[i] == '.')
+                        i++;
+        }
+        t->pos = start;
+        t->len = i - start;
+        lx->pos = i;
+        if (bad || t->len >= sizeof buf) {
+                t->kind = T_BADNUM;
+                return;
+        }
+        memcpy(buf, s + start, t->len);
+        buf[t->len] = '\0';
+        t->kind = T_NUM;
+        t->num = strtod(buf, NULL);
+}
+
+static void scan_word(struct lexer *lx, struct token *t)
+{
+        const char *s = lx->src;
+        size_t i = lx->pos;
+        size_t k;
+
+        while (is_ident(s[i]))
+                i++;
+        t->kind = T_NAME;
+        t->pos = lx->pos;
+        t->len = i - lx->pos;
+        lx->pos = i;
+        for (k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
+                if (strlen(keywords[k].word) == t->len &&
+                    !memcmp(keywords[k].word, s + t->pos, t->len)) {
+                        t->kind = keywords[k].kind;
+                        return;
+                }
+        }
+}
+
+struct punct {
+        const char *text;
+        enum tok_kind kind;
+};
+
+/* Longest first, so that "**" wins over "*" and "<=" over "<". */
+static const struct punct puncts[] = {
+        {"**", T_POW}, {"==", T_EQ},   {"!=", T_NE},     {"<=", T_LE},    {">=", T_GE},
+        {"<", T_LT},   {">", T_GT},    {"(", T_LPAREN},  {")", T_RPAREN}, {"[", T_LBRACK},
+        {"]", T_RBRACK}, {",", T_COMMA}, {"@", T_AT},    {"+", T_PLUS},   {"-", T_MINUS},
+        {"*", T_STAR}, {"/", T_SLASH}, {"%", T_PERCENT},
+};
+
+void lex_next(struct lexer *lx, struct token *t)
+{
+        const char *s = lx->src;
+        size_t k;
+
+        /* whitespace, newlines included: formulas span lines in YAML block scalars */
+        while (s[lx->pos] && isspace((unsigned char)s[lx->pos]))
+                lx->pos++;
+        t->pos = lx->pos;
+        t->len = 0;
+        t->num = 0;
+        if (!s[lx->pos]) {
+                t->kind = T_END;
+                return;
+        }
+        if (isdigit((unsigned char)s[lx->pos]) ||
+            (s[lx->pos] == '.' && isdigit((unsigned char)s[lx->pos + 1]))) {
+                scan_number(lx, t);
+                return;
+        }
+        if (is_ident_start(s[lx->pos])) {
+                scan_word(lx, t);
+                return;
+        }
+        if (s[lx->pos] == '$' && is_ident_start(s[lx->pos + 1])) {
+                size_t i = lx->pos + 1;
+                while (is_ident(s[i]))
+                        i++;
+                t->kind = T_DOLLAR;
+                t->len = i - lx->pos;
+                lx->pos = i;
+                return;
+        }
+        for (k = 0; k < sizeof puncts / sizeof puncts[0]; k++) {
+                size_t n = strlen(puncts[k].text);
+                if (!strncmp(s + lx->pos, puncts[k].text, n)) {
+                        t->kind = puncts[k].kind;
+                        t->len = n;
+                        lx->pos += n;
+                        return;
+                }
+        }
+        t->kind = T_BADCHAR;
+        t->len = 1;
+        lx->pos++;
+}
+
+void lex_describe(const char *src, const struct token *t, char *buf, size_t size)
+{
+        size_t len = t->len;
+
+        if (t->kind == T_END) {
+                snprintf(buf, size, "end of formula");
+                return;
+        }
+        if (len > 40)
+                len = 40;
+        snprintf(buf, size, "'%.*s'", (int)len, src + t->pos);
+}

@@ -1,0 +1,50 @@
+/* The counter-collection interface: one small struct of function pointers per vendor
+ * backend (rocprof for AMD, cupti for NVIDIA). The core never #ifdefs per vendor. */
+#ifndef PRISM_BACKEND_H
+#define PRISM_BACKEND_H
+
+#include <stddef.h>
+
+#include "../store/table.h"
+#include "../util/util.h"
+
+/* One pass: run the target once, collecting these counters. */
+struct backend_pass {
+        int index;                /* 0-based pass number */
+        const char *const *counters;
+        size_t ncounters;
+        char *const *argv;        /* the target command, NULL-terminated */
+        const char *workdir;      /* a scratch directory for this pass (exists, empty) */
+        const char *const *kernels; /* kernel name filters (substring), may be NULL */
+        size_t nkernels;
+        const long *dispatches;   /* dispatch ids to keep, may be NULL */
+        size_t ndispatches;
+        int timeout_s;            /* 0: none */
+};
+
+struct backend {
+        const char *name;
+        /* 1 if the backend can run on this machine (tool or library present, GPU seen). */
+        int (*available)(void);
+        /* Fill si (one row, the sysinfo.csv columns: gpu_model, gpu_arch, cu_per_gpu, ...)
+         * for the GPU the target will run on. */
+        int (*detect)(struct table *si, struct err *err);
+        /* Run one pass; fill out with one row per dispatch in launch order: the columns
+         * Dispatch_ID, Kernel_Name, GPU_ID, Grid_Size, Workgroup_Size, LDS_Per_Workgroup,
+         * Scratch_Per_Workitem, Arch_VGPR, Accum_VGPR, SGPR, wave_size, Start_Timestamp,
+         * End_Timestamp, then one column per counter. A target that fails or is killed
+         * gives an error naming the pass. */
+        int (*run_pass)(const struct backend_pass *pass, struct table *out, struct err *err);
+        /* NVIDIA only (NULL elsewhere): how many hardware passes this counter set needs
+         * on chip (e.g. "GH100"); <0 with err on failure. */
+        int (*num_passes)(const char *chip, const char *const *counters, size_t n,
+                          struct err *err);
+};
+
+extern const struct backend backend_rocprof;
+extern const struct backend backend_cupti;
+
+/* Look a backend up by name; NULL if unknown. */
+const struct backend *backend_find(const char *name);
+
+#endif

@@ -1,0 +1,61 @@
+/* --save-dfs: one CSV per table, values at full precision (via the table writer). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../store/table.h"
+#include "render.h"
+
+static char *dfs_name(const char *dir, const struct rtable *t)
+{
+        struct strbuf sb = {0};
+        sb_addf(&sb, "%s/%s", dir, t->id);
+        if (t->pt->title) {
+                sb_addc(&sb, '_');
+                for (const char *p = t->pt->title; *p; p++)
+                        sb_addc(&sb, *p == ' ' ? '_' : *p == '/' ? '-' : *p);
+        }
+        sb_add(&sb, ".csv");
+        return sb_detach(&sb);
+}
+
+static void put_cell(struct table *out, int col, size_t row, const struct cell *cl)
+{
+        char buf[48];
+        if (cl->text)
+                table_set_str(out, col, row, cl->text);
+        else if (!isnan(cl->v))
+                table_set_str(out, col, row, fmt_num(cl->v, buf));
+}
+
+int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
+{
+        int rc = make_dir(dir, err);
+        for (size_t i = 0; i < an->ntables && !rc; i++) {
+                const struct rtable *t = &an->tables[i];
+                struct table out;
+                table_init(&out);
+                table_add_col(&out, t->key_title);
+                for (size_t c = 0; c < t->ncols; c++) {
+                        /* a repeated title would merge columns: keep them apart */
+                        if (table_col(&out, t->cols[c]) >= 0) {
+                                char *alt = xasprintf("%s.%zu", t->cols[c], c);
+                                table_add_col(&out, alt);
+                                free(alt);
+                        } else {
+                                table_add_col(&out, t->cols[c]);
+                        }
+                }
+                for (size_t r = 0; r < t->nrows; r++) {
+                        size_t row = table_add_row(&out);
+                        table_set_str(&out, 0, row, t->keys[r]);
+                        for (size_t c = 0; c < t->ncols; c++)
+                                put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c]);
+                }
+                char *path = dfs_name(dir, t);
+                rc = table_write_csv(&out, path, err);
+                free(path);
+                table_free(&out);
+        }
+        return rc;
+}

@@ -1,0 +1,249 @@
+/* Text tables with box-drawing characters, panels in catalogue order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+const char *fmt_num(double v, char *buf)
+{
+        if (isnan(v)) {
+                buf[0] = 0;
+                return buf;
+        }
+        if (isinf(v)) {
+                strcpy(buf, v > 0 ? "inf" : "-inf");
+                return buf;
+        }
+        for (int p = 1; p <= 17; p++) {
+                snprintf(buf, 40, "%.*g", p, v);
+                if (strtod(buf, NULL) == v)
+                        break;
+        }
+        /* integers print as "3.0", like Python floats, unless in exponent form */
+        if (!strpbrk(buf, ".eEn"))
+                strcat(buf, ".0");
+        return buf;
+}
+
+static double round_half_even(double x, int nd)
+{
+        if (!isfinite(x))
+                return x;
+        double s = pow(10.0, nd);
+        return nearbyint(x * s) / s;
+}
+
+/* display width of UTF-8 text: count of lead bytes */
+static size_t u8len(const char *s, size_t n)
+{
+        size_t w = 0;
+        for (size_t i = 0; i < n; i++)
+                w += ((unsigned char)s[i] & 0xC0) != 0x80;
+        return w;
+}
+
+static size_t line_count(const char *s)
+{
+        size_t n = 1;
+        for (; *s; s++)
+                n += *s == '\n';
+        return n;
+}
+
+/* the k-th line of s: start and length */
+static const char *line_at(const char *s, size_t k, size_t *len)
+{
+        while (k && s) {
+                s = strchr(s, '\n');
+                if (s)
+                        s++;
+                k--;
+        }
+        if (!s) {
+                *len = 0;
+                return "";
+        }
+        const char *e = strchr(s, '\n');
+        *len = e ? (size_t)(e - s) : strlen(s);
+        return s;
+}
+
+static void hline(FILE *f, const size_t *w, size_t ncols, const char *l, const char *m,
+                  const char *r, const char *fill)
+{
+        fputs(l, f);
+        for (size_t c = 0; c < ncols; c++) {
+                for (size_t i = 0; i < w[c] + 2; i++)
+                        fputs(fill, f);
+                fputs(c + 1 < ncols ? m : r, f);
+        }
+        fputc('\n', f);
+}
+
+void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
+{
+        size_t *w = xcalloc(ncols, sizeof *w);
+        for (size_t r = 0; r < nrows; r++)
+                for (size_t c = 0; c < ncols; c++) {
+                        const char *s = cells[r * ncols + c];
+                        for (size_t k = 0, n = line_count(s); k < n; k++) {
+                                size_t len;
+                                const char *ln = line_at(s, k, &len);
+                                size_t cw = u8len(ln, len);
+                                if (cw > w[c])
+                                        w[c] = cw;
+                        }
+                }
+        hline(f, w, ncols, "╒", "╤", "╕", "═");
+        for (size_t r = 0; r < nrows; r++) {
+                size_t lines = 1;
+                for (size_t c = 0; c < ncols; c++) {
+                        size_t n = line_count(cells[r * ncols + c]);
+                        if (n > lines)
+                                lines = n;
+                }
+                for (size_t k = 0; k < lines; k++) {
+                        fputs("│", f);
+                        for (size_t c = 0; c < ncols; c++) {
+                                size_t len;
+                                const char *ln = line_at(cells[r * ncols + c], k, &len);
+                                size_t pad = w[c] - u8len(ln, len);
+                                if (align[c] == 'r' && r > 0)
+                                        fprintf(f, " %*s%.*s │", (int)pad, "", (int)len, ln);
+                                else
+                                        fprintf(f, " %.*s%*s │", (int)len, ln, (int)pad, "");
+                        }
+                        fputc('\n', f);
+                }
+                if (r == 0)
+                        hline(f, w, ncols, "╞", "╪", "╡", "═");
+                else if (r + 1 < nrows)
+                        hline(f, w, ncols, "├", "┼", "┤", "─");
+        }
+        hline(f, w, ncols, "╘", "╧", "╛", "═");
+        free(w);
+}
+
+/* wrap text into lines of at most width characters, at most maxl lines ("..." if cut) */
+static char *wrap(const char *s, size_t width, size_t maxl)
+{
+        struct strbuf sb = {0};
+        size_t len = strlen(s), i = 0, lines = 0;
+        while (i < len && lines < maxl) {
+                size_t n = len - i < width ? len - i : width;
+                if (lines)
+                        sb_addc(&sb, '\n');
+                if (lines + 1 == maxl && i + n < len && n > 3) {
+                        sb_addn(&sb, s + i, n - 3);
+                        sb_add(&sb, "...");
+                } else {
+                        sb_addn(&sb, s + i, n);
+                }
+                i += n;
+                lines++;
+        }
+        return sb_detach(&sb);
+}
+
+static int col_shown(const struct rtable *t, const struct render_opts *o, size_t c)
+{
+        if (!o->ncols || !t->metric_table)
+                return 1;
+        for (size_t i = 0; i < o->ncols; i++)
+                if (o->cols[i] == (long)c)
+                        return 1;
+        return 0;
+}
+
+static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal)
+{
+        char buf[48];
+        if (cl->text)
+                return xstrdup(cl->text);
+        if (isnan(cl->v))
+                return xstrdup("");
+        if (t->metric_table)
+                return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
+        snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
+        return xstrdup(buf);
+}
+
+static int is_top_stats(const struct rtable *t)
+{
+        return t->pt->source && (!strcmp(t->pt->source, "top_kernels") ||
+                                 !strcmp(t->pt->source, "dispatch_list"));
+}
+
+static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
+{
+        size_t nrows = t->nrows;
+        if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
+                nrows = (size_t)o->max_stat_num;
+        size_t ncols = 1;
+        for (size_t c = 0; c < t->ncols; c++)
+                ncols += col_shown(t, o, c);
+        char **cells = xcalloc((nrows + 1) * ncols, sizeof *cells);
+        char *align = xcalloc(ncols + 1, 1);
+        int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
+        cells[0] = xstrdup(t->metric_table ? t->key_title : "");
+        align[0] = 'l';
+        size_t k = 1;
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (!col_shown(t, o, c))
+                        continue;
+                cells[k] = xstrdup(t->cols[c]);
+                /* numbers right-aligned in built-in tables, as the reference shows them */
+                align[k] = 'l';
+                if (!t->metric_table && !sysinfo) {
+                        int num = 1;
+                        for (size_t r = 0; r < t->nrows; r++)
+                                num &= t->cells[r * t->ncols + c].text == NULL;
+                        align[k] = num ? 'r' : 'l';
+                }
+                k++;
+        }
+        if (!t->metric_table && !sysinfo)
+                align[0] = 'r';
+        for (size_t r = 0; r < nrows; r++) {
+                char **row = &cells[(r + 1) * ncols];
+                row[0] = xstrdup(t->keys[r]);
+                k = 1;
+                for (size_t c = 0; c < t->ncols; c++) {
+                        if (!col_shown(t, o, c))
+                                continue;
+                        const struct cell *cl = &t->cells[r * t->ncols + c];
+                        if (cl->text && is_top_stats(t) && !strcmp(t->cols[c], "Kernel_Name"))
+                                row[k] = !strcmp(t->pt->source, "top_kernels")
+                                             ? wrap(cl->text, 40, 3)
+                                             : wrap(cl->text, 80, 4);
+                        else
+                                row[k] = cell_text(t, cl, o->decimal);
+                        k++;
+                }
+        }
+        render_grid(f, cells, nrows + 1, ncols, align);
+        for (size_t i = 0; i < (nrows + 1) * ncols; i++)
+                free(cells[i]);
+        free(cells);
+        free(align);
+}
+
+void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
+{
+        const struct panel *cur = NULL;
+        for (size_t i = 0; i < an->ntables; i++) {
+                const struct rtable *t = &an->tables[i];
+                if (t->panel != cur) {
+                        cur = t->panel;
+                        fprintf(f, "\n%s\n%d. %s\n",
+                                "--------------------------------------------------------"
+                                "------------------------",
+                                cur->id, cur->title);
+                }
+                if (t->pt->title)
+                        fprintf(f, "%s %s\n", t->id, t->pt->title);
+                render_table(f, t, o);
+                fputc('\n', f);
+        }
+}

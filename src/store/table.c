@@ -1,0 +1,311 @@
+/* CSV tables through libcsv: parse into columns of doubles, keep text where needed. */
+#include "table.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void table_init(struct table *t)
+{
+        memset(t, 0, sizeof *t);
+}
+
+void table_free(struct table *t)
+{
+        for (size_t c = 0; c < t->ncols; c++) {
+                free(t->names[c]);
+                free(t->num[c]);
+                if (t->str[c]) {
+                        for (size_t r = 0; r < t->nrows; r++)
+                                free(t->str[c][r]);
+                        free(t->str[c]);
+                }
+        }
+        free(t->names);
+        free(t->num);
+        free(t->str);
+        smap_free(&t->index);
+        memset(t, 0, sizeof *t);
+}
+
+int table_col(const struct table *t, const char *name)
+{
+        int v;
+        return smap_get(&t->index, name, &v) ? v : -1;
+}
+
+static void grow_rows(struct table *t, size_t need)
+{
+        if (need <= t->cap_rows)
+                return;
+        size_t n = t->cap_rows ? t->cap_rows : 16;
+        while (n < need)
+                n *= 2;
+        for (size_t c = 0; c < t->ncols; c++) {
+                t->num[c] = xrealloc(t->num[c], n * sizeof(double));
+                if (t->str[c]) {
+                        t->str[c] = xrealloc(t->str[c], n * sizeof(char *));
+                        memset(t->str[c] + t->cap_rows, 0, (n - t->cap_rows) * sizeof(char *));
+                }
+        }
+        t->cap_rows = n;
+}
+
+int table_add_col(struct table *t, const char *name)
+{
+        int have = table_col(t, name);
+        if (have >= 0)
+                return have;
+        if (t->ncols == t->cap_cols) {
+                size_t n = t->cap_cols ? t->cap_cols * 2 : 32;
+                t->names = xrealloc(t->names, n * sizeof *t->names);
+                t->num = xrealloc(t->num, n * sizeof *t->num);
+                t->str = xrealloc(t->str, n * sizeof *t->str);
+                t->cap_cols = n;
+        }
+        size_t c = t->ncols++;
+        t->names[c] = xstrdup(name);
+        t->num[c] = xmalloc((t->cap_rows ? t->cap_rows : 1) * sizeof(double));
+        for (size_t r = 0; r < t->nrows; r++)
+                t->num[c][r] = NAN;
+        t->str[c] = NULL;
+        smap_put(&t->index, name, (int)c);
+        return (int)c;
+}
+
+size_t table_add_row(struct table *t)
+{
+        grow_rows(t, t->nrows + 1);
+        size_t r = t->nrows++;
+        for (size_t c = 0; c < t->ncols; c++) {
+                t->num[c][r] = NAN;
+                if (t->str[c])
+                        t->str[c][r] = NULL;
+        }
+        return r;
+}
+
+void table_set_num(struct table *t, int col, size_t row, double v)
+{
+        t->num[col][row] = v;
+}
+
+void table_set_str(struct table *t, int col, size_t row, const char *s)
+{
+        if (!t->str[col])
+                t->str[col] = xcalloc(t->cap_rows ? t->cap_rows : 1, sizeof(char *));
+        free(t->str[col][row]);
+        t->str[col][row] = xstrdup(s);
+}
+
+const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len)
+{
+        if (t->str[col] && t->str[col][row])
+                return t->str[col][row];
+        double v = t->num[col][row];
+        if (isnan(v))
+                return "";
+        if (v == floor(v) && fabs(v) < 1e17)
+                snprintf(buf, len, "%.0f", v);
+        else
+                snprintf(buf, len, "%.17g", v);
+        return buf;
+}
+
+/* libcsv callback state */
+struct loader {
+        struct table *t;
+        const char *path;
+        size_t line;   /* data line number, 1-based, for messages */
+        size_t field;  /* field index within the current record */
+        int header;    /* still reading the header */
+        int failed;
+        int warned_short;
+        struct err *err;
+};
+
+static void on_field(void *data, size_t len, void *p)
+{
+        struct loader *ld = p;
+        struct table *t = ld->t;
+        if (ld->failed)
+                return;
+        char *s = xstrndup(data ? data : "", len);
+        if (ld->header) {
+                /* strip a UTF-8 byte order mark from the first name */
+                char *name = s;
+                if (ld->field == 0 && !strncmp(name, "\xEF\xBB\xBF", 3))
+                        name += 3;
+                if (table_col(t, name) >= 0) {
+                        /* duplicate header: keep the first, but keep positions */
+                        char *alt = xasprintf("%s#%zu", name, ld->field);
+                        table_add_col(t, alt);
+                        free(alt);
+                } else {
+                        table_add_col(t, name);
+                }
+                ld->field++;
+                free(s);
+                return;
+        }
+        if (ld->field >= t->ncols) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->line, ld->field + 1, t->ncols);
+                ld->failed = 1;
+                free(s);
+                return;
+        }
+        if (ld->field == 0)
+                table_add_row(t);
+        size_t r = t->nrows - 1;
+        int c = (int)ld->field++;
+        double v;
+        if (len == 0) {
+                t->num[c][r] = NAN;
+        } else if (parse_double(s, &v) == 0) {
+                t->num[c][r] = v;
+                if (t->str[c])
+                        table_set_str(t, c, r, s);
+        } else {
+                t->num[c][r] = NAN;
+                if (!t->str[c]) {
+                        /* first text cell: keep the text of earlier numeric cells too */
+                        t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
+                        char buf[64];
+                        for (size_t i = 0; i < r; i++)
+                                if (!isnan(t->num[c][i]))
+                                        t->str[c][i] = xstrdup(
+                                            table_cell(t, c, i, buf, sizeof buf));
+                }
+                table_set_str(t, c, r, s);
+        }
+        free(s);
+}
+
+static void on_record(int ch, void *p)
+{
+        struct loader *ld = p;
+        (void)ch;
+        if (ld->failed)
+                return;
+        if (ld->header) {
+                ld->header = 0;
+        } else if (ld->field == 0) {
+                /* a blank line: libcsv reports no fields; skip it */
+        } else if (ld->field < ld->t->ncols) {
+                if (!ld->warned_short) {
+                        warnf("%s:%zu: %zu fields, but the header has %zu; the rest are empty",
+                              ld->path, ld->line, ld->field, ld->t->ncols);
+                        ld->warned_short = 1;
+                }
+        }
+        ld->line++;
+        ld->field = 0;
+}
+
+int table_load_csv(struct table *t, const char *path, struct err *err)
+{
+        struct csv_parser p;
+        struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err};
+        int rc = 0;
+        FILE *f = NULL;
+        table_init(t);
+        if (csv_init(&p, CSV_APPEND_NULL) != 0)
+                return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
+        if (is_dir(path)) {
+                rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
+                goto out;
+        }
+        f = fopen(path, "rb");
+        if (!f) {
+                rc = err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+                goto out;
+        }
+        char buf[1 << 16];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !ld.failed) {
+                if (csv_parse(&p, buf, n, on_field, on_record, &ld) != n) {
+                        rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
+                                     csv_strerror(csv_error(&p)));
+                        goto out;
+                }
+        }
+        if (ferror(f)) {
+                rc = err_set(err, ERR_INPUT, "cannot read '%s'", path);
+                goto out;
+        }
+        csv_fini(&p, on_field, on_record, &ld);
+        if (ld.failed) {
+                rc = ERR_INPUT;
+                goto out;
+        }
+        if (t->ncols == 0) {
+                rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
+                goto out;
+        }
+out:
+        if (f)
+                fclose(f);
+        csv_free(&p);
+        if (rc)
+                table_free(t);
+        return rc;
+}
+
+static void write_field(FILE *f, const char *s)
+{
+        if (!strpbrk(s, ",\"\n\r")) {
+                fputs(s, f);
+                return;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+                if (*s == '"')
+                        fputc('"', f);
+                fputc(*s, f);
+        }
+        fputc('"', f);
+}
+
+int table_write_csv(const struct table *t, const char *path, struct err *err)
+{
+        char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+        FILE *f = fopen(tmp, "wb");
+        int rc = 0;
+        if (!f) {
+                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
+                goto out;
+        }
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (c)
+                        fputc(',', f);
+                write_field(f, t->names[c]);
+        }
+        fputc('\n', f);
+        char buf[64];
+        for (size_t r = 0; r < t->nrows; r++) {
+                for (size_t c = 0; c < t->ncols; c++) {
+                        if (c)
+                                fputc(',', f);
+                        write_field(f, table_cell(t, (int)c, r, buf, sizeof buf));
+                }
+                fputc('\n', f);
+        }
+        if (fclose(f) != 0) {
+                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
+                unlink(tmp);
+                goto out;
+        }
+        if (rename(tmp, path) != 0) {
+                rc = err_set(err, ERR_SYS, "cannot rename '%s' to '%s': %s", tmp, path,
+                             strerror(errno));
+                unlink(tmp);
+        }
+out:
+        free(tmp);
+        return rc;
+}

@@ -1,0 +1,43 @@
+/* An in-memory table of one CSV file: named columns of doubles, with the original text
+ * kept for columns that hold text (kernel names, sysinfo strings). */
+#ifndef PRISM_TABLE_H
+#define PRISM_TABLE_H
+
+#include <stddef.h>
+
+#include "../util/util.h"
+
+struct table {
+        size_t nrows, ncols;
+        size_t cap_rows, cap_cols;
+        char **names;  /* ncols column names */
+        double **num;  /* num[col][row]: the value, NaN when empty or not a number */
+        char ***str;   /* str[col] is NULL for all-numeric columns, else str[col][row] */
+        struct smap index;
+};
+
+void table_init(struct table *t);
+void table_free(struct table *t);
+
+/* Load a CSV file with a header row (libcsv). A missing or empty file, a row with more
+ * fields than the header, or an unreadable file fill err with "FILE:LINE: ..." and return
+ * a negative code. A UTF-8 BOM and CRLF line ends are accepted; short rows are padded
+ * with empty cells (a warning names the first). */
+int table_load_csv(struct table *t, const char *path, struct err *err);
+
+/* Column index by name, or -1. */
+int table_col(const struct table *t, const char *name);
+/* Add a column (all NaN), returning its index; an existing name returns that column. */
+int table_add_col(struct table *t, const char *name);
+/* Append an empty row (all NaN), returning its index. */
+size_t table_add_row(struct table *t);
+void table_set_num(struct table *t, int col, size_t row, double v);
+void table_set_str(struct table *t, int col, size_t row, const char *s);
+/* Text of a cell: the original text for text columns, else the number formatted with
+ * %.17g into buf (NULL/empty for NaN -> ""). */
+const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len);
+
+/* Write as CSV (quoted where needed) to path via a temporary file and rename. */
+int table_write_csv(const struct table *t, const char *path, struct err *err);
+
+#endif

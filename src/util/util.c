@@ -1,0 +1,361 @@
+/* Error reports, aborting allocation, string buffers and the string map. */
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int warn_quiet;
+
+int err_set(struct err *err, int code, const char *fmt, ...)
+{
+        if (err) {
+                va_list ap;
+                va_start(ap, fmt);
+                vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+                va_end(ap);
+                err->code = code;
+        }
+        return code;
+}
+
+int err_wrap(struct err *err, const char *fmt, ...)
+{
+        if (!err)
+                return ERR_INPUT;
+        char old[sizeof err->msg];
+        memcpy(old, err->msg, sizeof old);
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < sizeof err->msg - 2) {
+                size_t used = (size_t)n;
+                memcpy(err->msg + used, ": ", 2);
+                used += 2;
+                size_t room = sizeof err->msg - used - 1;
+                size_t ol = strnlen(old, sizeof old);
+                if (ol > room)
+                        ol = room;
+                memcpy(err->msg + used, old, ol);
+                err->msg[used + ol] = 0;
+        }
+        return err->code ? err->code : ERR_INPUT;
+}
+
+void warnf(const char *fmt, ...)
+{
+        if (warn_quiet)
+                return;
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("prism: warning: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+}
+
+static void oom(void)
+{
+        fputs("prism: out of memory\n", stderr);
+        abort();
+}
+
+void *xmalloc(size_t n)
+{
+        void *p = malloc(n ? n : 1);
+        if (!p)
+                oom();
+        return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+        void *p = calloc(n ? n : 1, size ? size : 1);
+        if (!p)
+                oom();
+        return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+        p = realloc(p, n ? n : 1);
+        if (!p)
+                oom();
+        return p;
+}
+
+char *xstrdup(const char *s)
+{
+        return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+        char *p = xmalloc(n + 1);
+        memcpy(p, s, n);
+        p[n] = 0;
+        return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+        va_list ap;
+        char *p;
+        va_start(ap, fmt);
+        if (vasprintf(&p, fmt, ap) < 0)
+                oom();
+        va_end(ap);
+        return p;
+}
+
+void xgrow(void *arrp, size_t *cap, size_t need, size_t elem)
+{
+        void **arr = arrp;
+        if (need <= *cap)
+                return;
+        size_t n = *cap ? *cap : 8;
+        while (n < need)
+                n *= 2;
+        *arr = xrealloc(*arr, n * elem);
+        *cap = n;
+}
+
+void sb_addn(struct strbuf *sb, const char *s, size_t n)
+{
+        xgrow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
+        memcpy(sb->buf + sb->len, s, n);
+        sb->len += n;
+        sb->buf[sb->len] = 0;
+}
+
+void sb_add(struct strbuf *sb, const char *s)
+{
+        sb_addn(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+        sb_addn(sb, &c, 1);
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(NULL, 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return;
+        xgrow(&sb->buf, &sb->cap, sb->len + (size_t)n + 1, 1);
+        va_start(ap, fmt);
+        vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        sb->len += (size_t)n;
+}
+
+void sb_reset(struct strbuf *sb)
+{
+        sb->len = 0;
+        if (sb->buf)
+                sb->buf[0] = 0;
+}
+
+void sb_free(struct strbuf *sb)
+{
+        free(sb->buf);
+        sb->buf = NULL;
+        sb->len = sb->cap = 0;
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+        char *p = sb->buf ? sb->buf : xstrdup("");
+        sb->buf = NULL;
+        sb->len = sb->cap = 0;
+        return p;
+}
+
+static uint64_t hash_str(const char *s)
+{
+        uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+        for (; *s; s++)
+                h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+        return h;
+}
+
+static void smap_rehash(struct smap *m, size_t ncap)
+{
+        char **ok = m->keys;
+        int *ov = m->vals;
+        size_t ocap = m->cap;
+        m->keys = xcalloc(ncap, sizeof *m->keys);
+        m->vals = xcalloc(ncap, sizeof *m->vals);
+        m->cap = ncap;
+        for (size_t i = 0; i < ocap; i++) {
+                if (!ok[i])
+                        continue;
+                size_t j = hash_str(ok[i]) & (ncap - 1);
+                while (m->keys[j])
+                        j = (j + 1) & (ncap - 1);
+                m->keys[j] = ok[i];
+                m->vals[j] = ov[i];
+        }
+        free(ok);
+        free(ov);
+}
+
+void smap_put(struct smap *m, const char *key, int val)
+{
+        if ((m->len + 1) * 2 > m->cap)
+                smap_rehash(m, m->cap ? m->cap * 2 : 64);
+        size_t j = hash_str(key) & (m->cap - 1);
+        while (m->keys[j]) {
+                if (!strcmp(m->keys[j], key)) {
+                        m->vals[j] = val;
+                        return;
+                }
+                j = (j + 1) & (m->cap - 1);
+        }
+        m->keys[j] = xstrdup(key);
+        m->vals[j] = val;
+        m->len++;
+}
+
+int smap_get(const struct smap *m, const char *key, int *val)
+{
+        if (!m->cap)
+                return 0;
+        size_t j = hash_str(key) & (m->cap - 1);
+        while (m->keys[j]) {
+                if (!strcmp(m->keys[j], key)) {
+                        if (val)
+                                *val = m->vals[j];
+                        return 1;
+                }
+                j = (j + 1) & (m->cap - 1);
+        }
+        return 0;
+}
+
+void smap_free(struct smap *m)
+{
+        for (size_t i = 0; i < m->cap; i++)
+                free(m->keys[i]);
+        free(m->keys);
+        free(m->vals);
+        memset(m, 0, sizeof *m);
+}
+
+int parse_double(const char *s, double *out)
+{
+        while (*s == ' ' || *s == '\t')
+                s++;
+        if (!*s)
+                return -1;
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        if (end == s)
+                return -1;
+        while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+                end++;
+        if (*end)
+                return -1;
+        *out = v;
+        return 0;
+}
+
+char *read_file(const char *path, size_t *len, struct err *err)
+{
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+                err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+                return NULL;
+        }
+        struct strbuf sb = {0};
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+                sb_addn(&sb, buf, n);
+        int bad = ferror(f);
+        fclose(f);
+        if (bad) {
+                sb_free(&sb);
+                err_set(err, ERR_INPUT, "cannot read '%s'", path);
+                return NULL;
+        }
+        if (len)
+                *len = sb.len;
+        return sb_detach(&sb);
+}
+
+int make_dir(const char *dir, struct err *err)
+{
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+                return err_set(err, ERR_SYS, "cannot create '%s': %s", dir, strerror(errno));
+        if (!is_dir(dir))
+                return err_set(err, ERR_INPUT, "'%s' exists and is not a directory", dir);
+        return 0;
+}
+
+int is_dir(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int is_file(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *exe_dir(void)
+{
+        static char dir[PATH_MAX];
+        static int done;
+        if (!done) {
+                done = 1;
+                ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+                if (n <= 0) {
+                        dir[0] = 0;
+                } else {
+                        dir[n] = 0;
+                        char *slash = strrchr(dir, '/');
+                        if (slash)
+                                *slash = 0;
+                }
+        }
+        return dir[0] ? dir : NULL;
+}
+
+char *data_path(const char *name)
+{
+        const char *ed = exe_dir();
+        if (ed) {
+                /* build tree: the binary sits at the repository root */
+                char *p = xasprintf("%s/%s", ed, name);
+                if (is_dir(p))
+                        return p;
+                free(p);
+                p = xasprintf("%s/../share/prism/%s", ed, name);
+                if (is_dir(p))
+                        return p;
+                free(p);
+        }
+        const char *env = getenv("PRISM_DATA_DIR");
+        if (env && *env) {
+                char *p = xasprintf("%s/%s", env, name);
+                if (is_dir(p))
+                        return p;
+                free(p);
+        }
+        return NULL;
+}

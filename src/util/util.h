@@ -1,0 +1,86 @@
+/* Small shared helpers: error reports, allocation that aborts on failure,
+ * a growable string buffer and a string-keyed hash map. */
+#ifndef PRISM_UTIL_H
+#define PRISM_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* An error report filled below the command layer; only main/cmd_* print it.
+ * Functions return 0 on success or a negative code and fill *err. */
+struct err {
+        int code;       /* 0: none; ERR_INPUT for bad input, ERR_SYS for system errors */
+        char msg[1024]; /* one line, lowercase, no trailing period */
+};
+
+enum { ERR_OK = 0, ERR_INPUT = -2, ERR_SYS = -3, ERR_USAGE = -4 };
+
+/* Fill err (if non-NULL) and return code. */
+int err_set(struct err *err, int code, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Prefix an existing message: "prefix: old message". */
+int err_wrap(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print a one-line warning "prism: warning: ..." to stderr (never for errors). */
+void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Set to 1 to silence warnings (tests). */
+extern int warn_quiet;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *arr (of *cap elements of size elem) so that it holds at least need. */
+void xgrow(void *arrp, size_t *cap, size_t need, size_t elem);
+
+struct strbuf {
+        char *buf; /* always NUL-terminated once anything was added */
+        size_t len, cap;
+};
+void sb_add(struct strbuf *sb, const char *s);
+void sb_addn(struct strbuf *sb, const char *s, size_t n);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_addc(struct strbuf *sb, char c);
+void sb_reset(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+/* Hand over the buffer (caller frees); sb is empty afterwards. Never NULL. */
+char *sb_detach(struct strbuf *sb);
+
+/* Open-addressing hash map from strings to ints (slots, indices).
+ * Keys are copied. */
+struct smap {
+        char **keys;
+        int *vals;
+        size_t cap, len;
+};
+void smap_put(struct smap *m, const char *key, int val);
+/* Returns 1 and sets *val when found, else 0. */
+int smap_get(const struct smap *m, const char *key, int *val);
+void smap_free(struct smap *m);
+
+/* Parse a whole string as a double; returns 0 on success. Accepts leading/trailing blanks,
+ * "nan", "inf". Empty string fails. */
+int parse_double(const char *s, double *out);
+
+/* Read a whole file into memory (NUL-terminated). Returns NULL and fills err. */
+char *read_file(const char *path, size_t *len, struct err *err);
+
+/* mkdir that accepts an existing directory. */
+int make_dir(const char *dir, struct err *err);
+
+/* 1 if path is a directory / regular file. */
+int is_dir(const char *path);
+int is_file(const char *path);
+
+/* Directory holding the running executable (for data lookup), or NULL. */
+const char *exe_dir(void);
+
+/* Find a data directory ("metrics", "panels") for prism: $PRISM_DATA_DIR/name,
+ * then <exe_dir>/name (build tree), then <exe_dir>/../share/prism/name (installed).
+ * Returns a malloc'd path or NULL. */
+char *data_path(const char *name);
+
+#endif
