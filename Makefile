@@ -60,7 +60,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
 
 # Debian 12 packages for building and testing (idempotent).
 DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev \
-        libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux
+        libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc
 deps:
 	@if dpkg -s $(DEPS) >/dev/null 2>&1; then echo "deps: all installed"; \
 	else $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \

@@ -174,10 +174,10 @@ template <int T> __global__ void rf_mma_kernel(long iters, int4 *out)
                 out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = make_int4(1, 1, 1, 1);
 }
 
-/* FP64 tensor cores (DMMA): m16n8k16 is the sm_90 shape; m8n8k4 the sm_80 one. */
-__global__ void rf_dmma_kernel(long iters, int4 *out)
+/* FP64 tensor cores (DMMA), shape m16n8k16 (sm_90), with ACC independent accumulators. */
+template <int ACC> __global__ void rf_dmma_kernel(long iters, int4 *out)
 {
-        double a[8], b[4], c[MMA_ACC][4];
+        double a[8], b[4], c[ACC][4];
 #pragma unroll
         for (int i = 0; i < 8; i++)
                 a[i] = 0.5 + 0.001 * ((threadIdx.x + i) & 31);
@@ -185,13 +185,13 @@ __global__ void rf_dmma_kernel(long iters, int4 *out)
         for (int i = 0; i < 4; i++)
                 b[i] = 0.75 - 0.001 * ((threadIdx.x + 3 * i) & 31);
 #pragma unroll
-        for (int j = 0; j < MMA_ACC; j++)
+        for (int j = 0; j < ACC; j++)
 #pragma unroll
                 for (int k = 0; k < 4; k++)
                         c[j][k] = 0.0;
         for (long i = 0; i < iters; i++) {
 #pragma unroll
-                for (int j = 0; j < MMA_ACC; j++)
+                for (int j = 0; j < ACC; j++)
                         asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
                                      "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
                                      "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
@@ -202,7 +202,7 @@ __global__ void rf_dmma_kernel(long iters, int4 *out)
         }
         double s = 0;
 #pragma unroll
-        for (int j = 0; j < MMA_ACC; j++)
+        for (int j = 0; j < ACC; j++)
 #pragma unroll
                 for (int k = 0; k < 4; k++)
                         s += c[j][k];
@@ -214,11 +214,8 @@ template <int T> static int rf_prep_mma(struct rf_run *r)
 {
         if (r->dev->prop.major < 8)
                 return -1;
-        if (T == T_F64 && r->dev->prop.major < 9)
-                return -1; /* m16n8k16.f64 needs sm_90 */
-        const void *fn = T == T_F64 ? (const void *)rf_dmma_kernel : (const void *)rf_mma_kernel<T>;
         r->block = RF_BLOCK;
-        r->grid = rf_occupancy_grid(r->dev, fn, r->block, 0);
+        r->grid = rf_occupancy_grid(r->dev, (const void *)rf_mma_kernel<T>, r->block, 0);
         r->iters = 64;
         r->scalable = 1;
         return 0;
@@ -226,10 +223,24 @@ template <int T> static int rf_prep_mma(struct rf_run *r)
 
 template <int T> static void rf_launch_mma(const struct rf_run *r, cudaStream_t s)
 {
-        if (T == T_F64)
-                rf_dmma_kernel<<<r->grid, r->block, 0, s>>>(r->iters, (int4 *)r->out);
-        else
-                rf_mma_kernel<T><<<r->grid, r->block, 0, s>>>(r->iters, (int4 *)r->out);
+        rf_mma_kernel<T><<<r->grid, r->block, 0, s>>>(r->iters, (int4 *)r->out);
+}
+
+template <int ACC> static int rf_prep_dmma(struct rf_run *r)
+{
+        if (r->dev->prop.major < 9)
+                return -1; /* m16n8k16.f64 needs sm_90 */
+        const void *fn = (const void *)rf_dmma_kernel<ACC>;
+        r->block = RF_BLOCK;
+        r->grid = rf_occupancy_grid(r->dev, fn, r->block, 0);
+        r->iters = 64;
+        r->scalable = 1;
+        return 0;
+}
+
+template <int ACC> static void rf_launch_dmma(const struct rf_run *r, cudaStream_t s)
+{
+        rf_dmma_kernel<ACC><<<r->grid, r->block, 0, s>>>(r->iters, (int4 *)r->out);
 }
 
 /* ---- Hopper wgmma (sm_90a only) ----
@@ -378,6 +389,8 @@ static const struct rf_bench rf_table[] = {
      "ld.global.cg over an eighth of L2"},
     {"l2_read_s", "L2Bw", 128.0, 0, rf_prep_l2<16>, rf_launch_read<1, 8>,
      "ld.global.cg over a sixteenth of L2"},
+    {"l2_read_t", "L2Bw", 128.0, 0, rf_prep_l2<32>, rf_launch_read<1, 8>,
+     "ld.global.cg over a thirty-second of L2"},
     {"l1_read", "L1Bw", 128.0, 0, rf_prep_l1<16>, rf_launch_local<2>,
      "ld.global.ca, each block re-reads the same 16 KiB"},
     {"l1_read_nc", "L1Bw", 128.0, 0, rf_prep_l1<16>, rf_launch_local<3>,
@@ -402,8 +415,12 @@ static const struct rf_bench rf_table[] = {
      "mma.sync m16n8k8 tf32 -> f32"},
     {"mma_i8", "MFMAI8Ops", 0, MMA_STEP(8192), rf_prep_mma<T_I8>, rf_launch_mma<T_I8>,
      "mma.sync m16n8k32 s8 -> s32"},
-    {"dmma_f64", "MFMAF64Flops", 0, MMA_STEP(4096), rf_prep_mma<T_F64>, rf_launch_mma<T_F64>,
-     "mma.sync m16n8k16 f64 (DMMA)"},
+    {"dmma_f64", "MFMAF64Flops", 0, 8 * 4096 / 32.0, rf_prep_dmma<8>, rf_launch_dmma<8>,
+     "mma.sync m16n8k16 f64 (DMMA), 8 accumulators a warp"},
+    {"dmma_f64_a4", "MFMAF64Flops", 0, 4 * 4096 / 32.0, rf_prep_dmma<4>, rf_launch_dmma<4>,
+     "mma.sync m16n8k16 f64 (DMMA), 4 accumulators a warp"},
+    {"dmma_f64_a2", "MFMAF64Flops", 0, 2 * 4096 / 32.0, rf_prep_dmma<2>, rf_launch_dmma<2>,
+     "mma.sync m16n8k16 f64 (DMMA), 2 accumulators a warp"},
     {"wgmma_bf16", "MFMABF16Flops", 0, WG_STEP(524288), rf_prep_wgmma<T_BF16>,
      rf_launch_wgmma<T_BF16>, "wgmma m64n256k16 bf16 -> f32, operands in shared memory"},
     {"wgmma_f16", "MFMAF16Flops", 0, WG_STEP(524288), rf_prep_wgmma<T_F16>,

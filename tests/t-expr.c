@@ -33,15 +33,15 @@ struct binding {
 };
 
 static const struct binding bindings[] = {
-        {"a", 0, col_a, 0},
-        {"b", 0, col_b, 0},
-        {"z", 0, col_z, 0},
-        {"nn", 0, col_nan, 0},
-        {"TCC_HIT[3]", 0, col_hit3, 0},
-        {"TCC_HIT[@]", 0, NULL, 5},
-        {"K", 0, NULL, 2},
-        {"max_sclk", 1, NULL, 1700},
-        {"denom", 1, NULL, 4},
+    {"a", 0, col_a, 0},
+    {"b", 0, col_b, 0},
+    {"z", 0, col_z, 0},
+    {"nn", 0, col_nan, 0},
+    {"TCC_HIT[3]", 0, col_hit3, 0},
+    {"TCC_HIT[@]", 0, NULL, 5},
+    {"K", 0, NULL, 2},
+    {"max_sclk", 1, NULL, 1700},
+    {"denom", 1, NULL, 4},
 };
 
 #define NBIND (sizeof bindings / sizeof bindings[0])
@@ -111,135 +111,135 @@ struct val_case {
 };
 
 static const struct val_case val_cases[] = {
-        /* precedence and associativity, as in Python */
-        {"1 + 2 * 3", ENV4, 0, {7}},
-        {"(1 + 2) * 3", ENV4, 0, {9}},
-        {"10 - 4 - 3", ENV4, 0, {3}},
-        {"16 / 4 / 2", ENV4, 0, {2}},
-        {"7 % 3 * 2", ENV4, 0, {2}},
-        {"2 ** 3 ** 2", ENV4, 0, {512}},
-        {"-2 ** 2", ENV4, 0, {-4}},
-        {"2 ** -1", ENV4, 0, {0.5}},
-        {"- - 3", ENV4, 0, {3}},
-        {"1 + 2 < 4", ENV4, 0, {1}},
-        {"1 + 2 > 3 * 1", ENV4, 0, {0}},
-        {"1 + 1 if 0 else 5", ENV4, 0, {5}},
-        {"1 if 0 else 2 if 1 else 3", ENV4, 0, {2}},
-        {"not 0 and 1 or 0", ENV4, 0, {1}},
-        {"not 1 == 1", ENV4, 0, {0}},
-        {"1e3 + .5 + 2. + 1.5E-1", ENV4, 0, {1002.65}},
-        {"None", ENV4, 0, {NaN}},
-        {"None + 1", ENV4, 0, {NaN}},
-        /* names, indexed names, $names, broadcasting */
-        {"a + 1", ENV4, 1, {2, 3, 4, 5}},
-        {"a * K", ENV4, 1, {2, 4, 6, 8}},
-        {"K - a", ENV4, 1, {1, 0, -1, -2}},
-        {"a * a - a", ENV4, 1, {0, 2, 6, 12}},
-        {"$max_sclk / 1000", ENV4, 0, {1.7}},
-        {"TCC_HIT[3] - a", ENV4, 1, {9, 18, 27, 36}},
-        {"TCC_HIT [ 3 ] / $denom", ENV4, 1, {2.5, 5, 7.5, 10}},
-        {"TCC_HIT[@] * 2", ENV4, 0, {10}},
-        {"a\n    +\n    1", ENV4, 1, {2, 3, 4, 5}},
-        /* IEEE division */
-        {"1 / 0", ENV4, 0, {INF}},
-        {"-1 / 0", ENV4, 0, {-INF}},
-        {"0 / 0", ENV4, 0, {NaN}},
-        {"a / z", ENV4, 1, {INF, INF, INF, INF}},
-        {"-a / z", ENV4, 1, {-INF, -INF, -INF, -INF}},
-        {"z / z", ENV4, 1, {NaN, NaN, NaN, NaN}},
-        {"b / a", ENV4, 1, {2, 0, -1.0 / 3, NaN}},
-        {"a / b", ENV4, 1, {0.5, INF, -3, NaN}},
-        /* NaN propagates; comparisons follow IEEE */
-        {"nn * 0", ENV4, 1, {NaN, NaN, NaN, NaN}},
-        {"b + 1", ENV4, 1, {3, 1, 0, NaN}},
-        {"b != b", ENV4, 1, {0, 0, 0, 1}},
-        {"b == b", ENV4, 1, {1, 1, 1, 0}},
-        {"b < 1", ENV4, 1, {0, 1, 1, 0}},
-        {"b >= 0", ENV4, 1, {1, 1, 0, 0}},
-        {"None != None", ENV4, 0, {1}},
-        {"None == None", ENV4, 0, {0}},
-        /* aggregates skip NaN rows */
-        {"AVG(b)", ENV4, 0, {1.0 / 3}},
-        {"MIN(b)", ENV4, 0, {-1}},
-        {"MAX(b)", ENV4, 0, {2}},
-        {"MEDIAN(b)", ENV4, 0, {0}},
-        {"MEDIAN(a)", ENV4, 0, {2.5}},
-        {"SUM(b)", ENV4, 0, {1}},
-        {"SUM(a)", ENV4, 0, {10}},
-        {"STD(a)", ENV4, 0, {1.2909944487358056}},
-        {"STD(b)", ENV4, 0, {1.5275252316519468}},
-        {"a - AVG(a)", ENV4, 1, {-1.5, -0.5, 0.5, 1.5}},
-        {"AVG(nn)", ENV4, 0, {NaN}},
-        {"SUM(nn)", ENV4, 0, {NaN}},
-        {"MIN(nn)", ENV4, 0, {NaN}},
-        {"MAX(nn)", ENV4, 0, {NaN}},
-        {"MEDIAN(nn)", ENV4, 0, {NaN}},
-        {"AVG(K)", ENV4, 0, {2}},
-        {"STD(K)", ENV4, 0, {2}},
-        {"STD(a)", ENV1, 0, {NaN}},
-        {"STD(a if b > 1 else None)", ENV4, 0, {NaN}},
-        {"AVG(a)", ENV1, 0, {1}},
-        {"AVG(a)", ENV0, 0, {NaN}},
-        {"SUM(a)", ENV0, 0, {NaN}},
-        {"MAX(a)", ENV0, 0, {NaN}},
-        /* QUANTILE: linear interpolation between the sorted non-NaN values */
-        {"QUANTILE(a, 0.25)", ENV4, 0, {1.75}},
-        {"QUANTILE(a, 0.75)", ENV4, 0, {3.25}},
-        {"QUANTILE(a, 0)", ENV4, 0, {1}},
-        {"QUANTILE(a, 1)", ENV4, 0, {4}},
-        {"QUANTILE(b, 0.5)", ENV4, 0, {0}},
-        {"QUANTILE(b, 0.75)", ENV4, 0, {1}},
-        {"QUANTILE(TCC_HIT[3], 0.1)", ENV4, 0, {13}},
-        {"QUANTILE(a, 1.5)", ENV4, 0, {NaN}},
-        {"QUANTILE(nn, 0.5)", ENV4, 0, {NaN}},
-        /* ROUND: numpy's half to even at n decimals */
-        {"ROUND(0.5, 0)", ENV4, 0, {0}},
-        {"ROUND(1.5, 0)", ENV4, 0, {2}},
-        {"ROUND(2.5, 0)", ENV4, 0, {2}},
-        {"ROUND(-2.5, 0)", ENV4, 0, {-2}},
-        {"ROUND(2.5)", ENV4, 0, {2}},
-        {"ROUND(2.675, 2)", ENV4, 0, {2.68}},
-        {"ROUND(1.005, 2)", ENV4, 0, {1.0}},
-        {"ROUND(0.125, 2)", ENV4, 0, {0.12}},
-        {"ROUND(25, -1)", ENV4, 0, {20}},
-        {"ROUND(35, -1)", ENV4, 0, {40}},
-        {"ROUND(None, 1)", ENV4, 0, {NaN}},
-        {"ROUND(a / 3, 1)", ENV4, 1, {0.3, 0.7, 1.0, 1.3}},
-        /* TO_INT truncates toward zero */
-        {"TO_INT(2.7)", ENV4, 0, {2}},
-        {"TO_INT(-2.7)", ENV4, 0, {-2}},
-        {"TO_INT(None)", ENV4, 0, {NaN}},
-        {"TO_INT(1 / 0)", ENV4, 0, {INF}},
-        {"TO_INT(-1 / 0)", ENV4, 0, {-INF}},
-        {"TO_INT(b * 4 / 3)", ENV4, 1, {2, 0, -1, NaN}},
-        /* floored modulo, like Python */
-        {"MOD(7, 3)", ENV4, 0, {1}},
-        {"MOD(-7, 3)", ENV4, 0, {2}},
-        {"MOD(7, -3)", ENV4, 0, {-2}},
-        {"MOD(-7, -3)", ENV4, 0, {-1}},
-        {"MOD(-7.5, 2)", ENV4, 0, {0.5}},
-        {"-7 % 3", ENV4, 0, {2}},
-        {"MOD(7, 0)", ENV4, 0, {NaN}},
-        {"MOD(-3, 1 / 0)", ENV4, 0, {INF}},
-        {"a % 3", ENV4, 1, {1, 2, 0, 1}},
-        {"MOD(-a, K)", ENV4, 1, {1, 0, 1, 0}},
-        /* the conditional: element-wise, NaN counts as true */
-        {"a if b else 100", ENV4, 1, {1, 100, 3, 4}},
-        {"a if b > 0 else -a", ENV4, 1, {1, -2, -3, -4}},
-        {"100 if b == 0 else a", ENV4, 1, {1, 100, 3, 4}},
-        {"1 if None else 2", ENV4, 0, {1}},
-        {"a if 0 else 7", ENV4, 0, {7}},
-        {"K if 1 else a", ENV4, 0, {2}},
-        /* element-wise MIN/MAX: NaN wins, as numpy.minimum/maximum */
-        {"MAX(b, 0)", ENV4, 1, {2, 0, 0, NaN}},
-        {"MIN(a, b)", ENV4, 1, {1, 0, -1, NaN}},
-        {"MAX(1, 2)", ENV4, 0, {2}},
-        {"MIN(None, 1)", ENV4, 0, {NaN}},
-        {"MAX(1, None)", ENV4, 0, {NaN}},
-        /* and/or/not: 1.0 or 0.0, NaN counts as true */
-        {"b and a", ENV4, 1, {1, 0, 1, 1}},
-        {"b or z", ENV4, 1, {1, 0, 1, 1}},
-        {"not b", ENV4, 1, {0, 1, 0, 0}},
+    /* precedence and associativity, as in Python */
+    {"1 + 2 * 3", ENV4, 0, {7}},
+    {"(1 + 2) * 3", ENV4, 0, {9}},
+    {"10 - 4 - 3", ENV4, 0, {3}},
+    {"16 / 4 / 2", ENV4, 0, {2}},
+    {"7 % 3 * 2", ENV4, 0, {2}},
+    {"2 ** 3 ** 2", ENV4, 0, {512}},
+    {"-2 ** 2", ENV4, 0, {-4}},
+    {"2 ** -1", ENV4, 0, {0.5}},
+    {"- - 3", ENV4, 0, {3}},
+    {"1 + 2 < 4", ENV4, 0, {1}},
+    {"1 + 2 > 3 * 1", ENV4, 0, {0}},
+    {"1 + 1 if 0 else 5", ENV4, 0, {5}},
+    {"1 if 0 else 2 if 1 else 3", ENV4, 0, {2}},
+    {"not 0 and 1 or 0", ENV4, 0, {1}},
+    {"not 1 == 1", ENV4, 0, {0}},
+    {"1e3 + .5 + 2. + 1.5E-1", ENV4, 0, {1002.65}},
+    {"None", ENV4, 0, {NaN}},
+    {"None + 1", ENV4, 0, {NaN}},
+    /* names, indexed names, $names, broadcasting */
+    {"a + 1", ENV4, 1, {2, 3, 4, 5}},
+    {"a * K", ENV4, 1, {2, 4, 6, 8}},
+    {"K - a", ENV4, 1, {1, 0, -1, -2}},
+    {"a * a - a", ENV4, 1, {0, 2, 6, 12}},
+    {"$max_sclk / 1000", ENV4, 0, {1.7}},
+    {"TCC_HIT[3] - a", ENV4, 1, {9, 18, 27, 36}},
+    {"TCC_HIT [ 3 ] / $denom", ENV4, 1, {2.5, 5, 7.5, 10}},
+    {"TCC_HIT[@] * 2", ENV4, 0, {10}},
+    {"a\n    +\n    1", ENV4, 1, {2, 3, 4, 5}},
+    /* IEEE division */
+    {"1 / 0", ENV4, 0, {INF}},
+    {"-1 / 0", ENV4, 0, {-INF}},
+    {"0 / 0", ENV4, 0, {NaN}},
+    {"a / z", ENV4, 1, {INF, INF, INF, INF}},
+    {"-a / z", ENV4, 1, {-INF, -INF, -INF, -INF}},
+    {"z / z", ENV4, 1, {NaN, NaN, NaN, NaN}},
+    {"b / a", ENV4, 1, {2, 0, -1.0 / 3, NaN}},
+    {"a / b", ENV4, 1, {0.5, INF, -3, NaN}},
+    /* NaN propagates; comparisons follow IEEE */
+    {"nn * 0", ENV4, 1, {NaN, NaN, NaN, NaN}},
+    {"b + 1", ENV4, 1, {3, 1, 0, NaN}},
+    {"b != b", ENV4, 1, {0, 0, 0, 1}},
+    {"b == b", ENV4, 1, {1, 1, 1, 0}},
+    {"b < 1", ENV4, 1, {0, 1, 1, 0}},
+    {"b >= 0", ENV4, 1, {1, 1, 0, 0}},
+    {"None != None", ENV4, 0, {1}},
+    {"None == None", ENV4, 0, {0}},
+    /* aggregates skip NaN rows */
+    {"AVG(b)", ENV4, 0, {1.0 / 3}},
+    {"MIN(b)", ENV4, 0, {-1}},
+    {"MAX(b)", ENV4, 0, {2}},
+    {"MEDIAN(b)", ENV4, 0, {0}},
+    {"MEDIAN(a)", ENV4, 0, {2.5}},
+    {"SUM(b)", ENV4, 0, {1}},
+    {"SUM(a)", ENV4, 0, {10}},
+    {"STD(a)", ENV4, 0, {1.2909944487358056}},
+    {"STD(b)", ENV4, 0, {1.5275252316519468}},
+    {"a - AVG(a)", ENV4, 1, {-1.5, -0.5, 0.5, 1.5}},
+    {"AVG(nn)", ENV4, 0, {NaN}},
+    {"SUM(nn)", ENV4, 0, {NaN}},
+    {"MIN(nn)", ENV4, 0, {NaN}},
+    {"MAX(nn)", ENV4, 0, {NaN}},
+    {"MEDIAN(nn)", ENV4, 0, {NaN}},
+    {"AVG(K)", ENV4, 0, {2}},
+    {"STD(K)", ENV4, 0, {2}},
+    {"STD(a)", ENV1, 0, {NaN}},
+    {"STD(a if b > 1 else None)", ENV4, 0, {NaN}},
+    {"AVG(a)", ENV1, 0, {1}},
+    {"AVG(a)", ENV0, 0, {NaN}},
+    {"SUM(a)", ENV0, 0, {NaN}},
+    {"MAX(a)", ENV0, 0, {NaN}},
+    /* QUANTILE: linear interpolation between the sorted non-NaN values */
+    {"QUANTILE(a, 0.25)", ENV4, 0, {1.75}},
+    {"QUANTILE(a, 0.75)", ENV4, 0, {3.25}},
+    {"QUANTILE(a, 0)", ENV4, 0, {1}},
+    {"QUANTILE(a, 1)", ENV4, 0, {4}},
+    {"QUANTILE(b, 0.5)", ENV4, 0, {0}},
+    {"QUANTILE(b, 0.75)", ENV4, 0, {1}},
+    {"QUANTILE(TCC_HIT[3], 0.1)", ENV4, 0, {13}},
+    {"QUANTILE(a, 1.5)", ENV4, 0, {NaN}},
+    {"QUANTILE(nn, 0.5)", ENV4, 0, {NaN}},
+    /* ROUND: numpy's half to even at n decimals */
+    {"ROUND(0.5, 0)", ENV4, 0, {0}},
+    {"ROUND(1.5, 0)", ENV4, 0, {2}},
+    {"ROUND(2.5, 0)", ENV4, 0, {2}},
+    {"ROUND(-2.5, 0)", ENV4, 0, {-2}},
+    {"ROUND(2.5)", ENV4, 0, {2}},
+    {"ROUND(2.675, 2)", ENV4, 0, {2.68}},
+    {"ROUND(1.005, 2)", ENV4, 0, {1.0}},
+    {"ROUND(0.125, 2)", ENV4, 0, {0.12}},
+    {"ROUND(25, -1)", ENV4, 0, {20}},
+    {"ROUND(35, -1)", ENV4, 0, {40}},
+    {"ROUND(None, 1)", ENV4, 0, {NaN}},
+    {"ROUND(a / 3, 1)", ENV4, 1, {0.3, 0.7, 1.0, 1.3}},
+    /* TO_INT truncates toward zero */
+    {"TO_INT(2.7)", ENV4, 0, {2}},
+    {"TO_INT(-2.7)", ENV4, 0, {-2}},
+    {"TO_INT(None)", ENV4, 0, {NaN}},
+    {"TO_INT(1 / 0)", ENV4, 0, {INF}},
+    {"TO_INT(-1 / 0)", ENV4, 0, {-INF}},
+    {"TO_INT(b * 4 / 3)", ENV4, 1, {2, 0, -1, NaN}},
+    /* floored modulo, like Python */
+    {"MOD(7, 3)", ENV4, 0, {1}},
+    {"MOD(-7, 3)", ENV4, 0, {2}},
+    {"MOD(7, -3)", ENV4, 0, {-2}},
+    {"MOD(-7, -3)", ENV4, 0, {-1}},
+    {"MOD(-7.5, 2)", ENV4, 0, {0.5}},
+    {"-7 % 3", ENV4, 0, {2}},
+    {"MOD(7, 0)", ENV4, 0, {NaN}},
+    {"MOD(-3, 1 / 0)", ENV4, 0, {INF}},
+    {"a % 3", ENV4, 1, {1, 2, 0, 1}},
+    {"MOD(-a, K)", ENV4, 1, {1, 0, 1, 0}},
+    /* the conditional: element-wise, NaN counts as true */
+    {"a if b else 100", ENV4, 1, {1, 100, 3, 4}},
+    {"a if b > 0 else -a", ENV4, 1, {1, -2, -3, -4}},
+    {"100 if b == 0 else a", ENV4, 1, {1, 100, 3, 4}},
+    {"1 if None else 2", ENV4, 0, {1}},
+    {"a if 0 else 7", ENV4, 0, {7}},
+    {"K if 1 else a", ENV4, 0, {2}},
+    /* element-wise MIN/MAX: NaN wins, as numpy.minimum/maximum */
+    {"MAX(b, 0)", ENV4, 1, {2, 0, 0, NaN}},
+    {"MIN(a, b)", ENV4, 1, {1, 0, -1, NaN}},
+    {"MAX(1, 2)", ENV4, 0, {2}},
+    {"MIN(None, 1)", ENV4, 0, {NaN}},
+    {"MAX(1, None)", ENV4, 0, {NaN}},
+    /* and/or/not: 1.0 or 0.0, NaN counts as true */
+    {"b and a", ENV4, 1, {1, 0, 1, 1}},
+    {"b or z", ENV4, 1, {1, 0, 1, 1}},
+    {"not b", ENV4, 1, {0, 1, 0, 0}},
 };
 
 static void check_val(const struct val_case *c)
@@ -257,8 +257,8 @@ static void check_val(const struct val_case *c)
                         fail_msg("'%s': got scalar %g, want a column", c->src, v.s);
                 for (i = 0; i < env.n; i++)
                         if (!same(v.col[i], c->v[i]))
-                                fail_msg("'%s' row %zu: got %.17g, want %.17g", c->src, i,
-                                         v.col[i], c->v[i]);
+                                fail_msg("'%s' row %zu: got %.17g, want %.17g", c->src, i, v.col[i],
+                                         c->v[i]);
         } else {
                 if (v.col)
                         fail_msg("'%s': got a column, want scalar %g", c->src, c->v[0]);
@@ -286,31 +286,31 @@ struct err_case {
 };
 
 static const struct err_case err_cases[] = {
-        {"a + )", "metrics/cdna.yaml:41:14: unexpected ')' in 'm'"},
-        {"AVGX(a)", "metrics/cdna.yaml:41:10: unknown function 'AVGX' in 'm'"},
-        {"1 + avg(a)", "metrics/cdna.yaml:41:14: unknown function 'avg' in 'm'"},
-        {"AVG(a, b)", "metrics/cdna.yaml:41:10: 'AVG' takes 1 argument, got 2 in 'm'"},
-        {"AVG()", "metrics/cdna.yaml:41:10: 'AVG' takes 1 argument, got 0 in 'm'"},
-        {"MIN(a, b, 1)", "metrics/cdna.yaml:41:10: 'MIN' takes 1 or 2 arguments, got 3 in 'm'"},
-        {"QUANTILE(a)", "metrics/cdna.yaml:41:10: 'QUANTILE' takes 2 arguments, got 1 in 'm'"},
-        {"(a + b", "metrics/cdna.yaml:41:16: unexpected end of formula in 'm'"},
-        {"a +\n  b * )", "metrics/cdna.yaml:42:7: unexpected ')' in 'm'"},
-        {"a\n\n  + AVGX(b)", "metrics/cdna.yaml:43:5: unknown function 'AVGX' in 'm'"},
-        {"1e + 2", "metrics/cdna.yaml:41:10: invalid number '1e' in 'm'"},
-        {"12abc", "metrics/cdna.yaml:41:10: invalid number '12abc' in 'm'"},
-        {"a # b", "metrics/cdna.yaml:41:12: unexpected character '#' in 'm'"},
-        {"$ a", "metrics/cdna.yaml:41:10: unexpected character '$' in 'm'"},
-        {"  \n ", "metrics/cdna.yaml:42:2: empty formula in 'm'"},
-        {"a < b < 1", "metrics/cdna.yaml:41:16: chained comparison is not supported in 'm'"},
-        {"1 if a", "metrics/cdna.yaml:41:16: unexpected end of formula in 'm'"},
-        {"1 if a then 2", "metrics/cdna.yaml:41:17: unexpected 'then' in 'm'"},
-        {"TCC_HIT[x]", "metrics/cdna.yaml:41:18: unexpected 'x' in 'm'"},
-        {"TCC_HIT[1.5]", "metrics/cdna.yaml:41:18: index must be an integer or '@' in 'm'"},
-        {"TCC_HIT[3", "metrics/cdna.yaml:41:19: unexpected end of formula in 'm'"},
-        {"a b", "metrics/cdna.yaml:41:12: unexpected 'b' in 'm'"},
-        {"AVG(a b)", "metrics/cdna.yaml:41:16: unexpected 'b' in 'm'"},
-        {"a * * b", "metrics/cdna.yaml:41:14: unexpected '*' in 'm'"},
-        {"a = b", "metrics/cdna.yaml:41:12: unexpected character '=' in 'm'"},
+    {"a + )", "metrics/cdna.yaml:41:14: unexpected ')' in 'm'"},
+    {"AVGX(a)", "metrics/cdna.yaml:41:10: unknown function 'AVGX' in 'm'"},
+    {"1 + avg(a)", "metrics/cdna.yaml:41:14: unknown function 'avg' in 'm'"},
+    {"AVG(a, b)", "metrics/cdna.yaml:41:10: 'AVG' takes 1 argument, got 2 in 'm'"},
+    {"AVG()", "metrics/cdna.yaml:41:10: 'AVG' takes 1 argument, got 0 in 'm'"},
+    {"MIN(a, b, 1)", "metrics/cdna.yaml:41:10: 'MIN' takes 1 or 2 arguments, got 3 in 'm'"},
+    {"QUANTILE(a)", "metrics/cdna.yaml:41:10: 'QUANTILE' takes 2 arguments, got 1 in 'm'"},
+    {"(a + b", "metrics/cdna.yaml:41:16: unexpected end of formula in 'm'"},
+    {"a +\n  b * )", "metrics/cdna.yaml:42:7: unexpected ')' in 'm'"},
+    {"a\n\n  + AVGX(b)", "metrics/cdna.yaml:43:5: unknown function 'AVGX' in 'm'"},
+    {"1e + 2", "metrics/cdna.yaml:41:10: invalid number '1e' in 'm'"},
+    {"12abc", "metrics/cdna.yaml:41:10: invalid number '12abc' in 'm'"},
+    {"a # b", "metrics/cdna.yaml:41:12: unexpected character '#' in 'm'"},
+    {"$ a", "metrics/cdna.yaml:41:10: unexpected character '$' in 'm'"},
+    {"  \n ", "metrics/cdna.yaml:42:2: empty formula in 'm'"},
+    {"a < b < 1", "metrics/cdna.yaml:41:16: chained comparison is not supported in 'm'"},
+    {"1 if a", "metrics/cdna.yaml:41:16: unexpected end of formula in 'm'"},
+    {"1 if a then 2", "metrics/cdna.yaml:41:17: unexpected 'then' in 'm'"},
+    {"TCC_HIT[x]", "metrics/cdna.yaml:41:18: unexpected 'x' in 'm'"},
+    {"TCC_HIT[1.5]", "metrics/cdna.yaml:41:18: index must be an integer or '@' in 'm'"},
+    {"TCC_HIT[3", "metrics/cdna.yaml:41:19: unexpected end of formula in 'm'"},
+    {"a b", "metrics/cdna.yaml:41:12: unexpected 'b' in 'm'"},
+    {"AVG(a b)", "metrics/cdna.yaml:41:16: unexpected 'b' in 'm'"},
+    {"a * * b", "metrics/cdna.yaml:41:14: unexpected '*' in 'm'"},
+    {"a = b", "metrics/cdna.yaml:41:12: unexpected character '=' in 'm'"},
 };
 
 static void test_parse_errors(void **state)
@@ -324,8 +324,8 @@ static void test_parse_errors(void **state)
                 if (e)
                         fail_msg("'%s' parsed, want an error", err_cases[i].src);
                 if (err.code != ERR_INPUT || strcmp(err.msg, err_cases[i].msg))
-                        fail_msg("'%s': got \"%s\" (%d), want \"%s\"", err_cases[i].src,
-                                 err.msg, err.code, err_cases[i].msg);
+                        fail_msg("'%s': got \"%s\" (%d), want \"%s\"", err_cases[i].src, err.msg,
+                                 err.code, err_cases[i].msg);
         }
 }
 
@@ -385,11 +385,10 @@ static void test_names(void **state)
         static const struct {
                 const char *src, *names;
         } cases[] = {
-                {"AVG(TCC_HIT[3]) / $denom + (x if y > 0 else z) + x",
-                 "TCC_HIT[3] $denom x y z x"},
-                {"MIN(b, a) * TCC_HIT [ @ ]", "b a TCC_HIT[@]"},
-                {"1 + 2", ""},
-                {"-q ** r", "q r"},
+            {"AVG(TCC_HIT[3]) / $denom + (x if y > 0 else z) + x", "TCC_HIT[3] $denom x y z x"},
+            {"MIN(b, a) * TCC_HIT [ @ ]", "b a TCC_HIT[@]"},
+            {"1 + 2", ""},
+            {"-q ** r", "q r"},
         };
         size_t i;
 
@@ -418,8 +417,8 @@ static void test_bind_error(void **state)
         (void)state;
         assert_non_null(e);
         assert_int_equal(expr_bind(e, resolve, NULL, &err), ERR_INPUT);
-        assert_string_equal(err.msg,
-                            "metrics/cdna3.yaml:41:14: unknown counter 'TCC_HITS' in 'l2_hit_rate'");
+        assert_string_equal(
+            err.msg, "metrics/cdna3.yaml:41:14: unknown counter 'TCC_HITS' in 'l2_hit_rate'");
         expr_free(e);
 }
 
@@ -428,13 +427,13 @@ static void test_unbound(void **state)
         struct err err = {0};
         struct expr_env env = make_env(ENV4);
         struct expr_val v = {0};
-        struct expr *e = expr_parse("a +\n q", &loc, "m", &err);
+        struct expr *e = expr_parse("1 +\n  q", &loc, "m", &err);
 
         (void)state;
         assert_non_null(e);
         assert_true(expr_eval(e, &env, &v, &err) < 0);
         assert_null(v.col);
-        assert_string_equal(err.msg, "metrics/cdna.yaml:41:10: unbound name 'a' in 'm'");
+        assert_string_equal(err.msg, "metrics/cdna.yaml:42:3: unbound name 'q' in 'm'");
         assert_true(isnan(expr_eval_agg(e, &env, "avg", &err)));
         assert_int_equal(err.code, ERR_INPUT);
         expr_free(e);
@@ -447,16 +446,16 @@ static void test_to_string(void **state)
         static const struct {
                 const char *src, *text;
         } cases[] = {
-                {"1 + 2 * 3", "(1 + (2 * 3))"},
-                {"(1 + 2) * 3", "((1 + 2) * 3)"},
-                {"-a ** 2", "(-(a ** 2))"},
-                {"a if b > 0 else c if d else e", "(a if (b > 0) else (c if d else e))"},
-                {"MIN(a,$k) + MAX(b)", "(MIN(a, $k) + MAX(b))"},
-                {"TCC_HIT[ 3 ]", "TCC_HIT[3]"},
-                {"None", "None"},
-                {"1e9 + 0.1", "(1000000000 + 0.1)"},
-                {"not a and b or c", "(((not a) and b) or c)"},
-                {"a % 3 != 1", "((a % 3) != 1)"},
+            {"1 + 2 * 3", "(1 + (2 * 3))"},
+            {"(1 + 2) * 3", "((1 + 2) * 3)"},
+            {"-a ** 2", "(-(a ** 2))"},
+            {"a if b > 0 else c if d else e", "(a if (b > 0) else (c if d else e))"},
+            {"MIN(a,$k) + MAX(b)", "(MIN(a, $k) + MAX(b))"},
+            {"TCC_HIT[ 3 ]", "TCC_HIT[3]"},
+            {"None", "None"},
+            {"1e9 + 0.1", "(1000000000 + 0.1)"},
+            {"not a and b or c", "(((not a) and b) or c)"},
+            {"a % 3 != 1", "((a % 3) != 1)"},
         };
         size_t i;
 
@@ -469,8 +468,7 @@ static void test_to_string(void **state)
                         fail_msg("'%s': %s", cases[i].src, err.msg);
                 s = expr_to_string(e);
                 if (strcmp(s, cases[i].text))
-                        fail_msg("'%s': text \"%s\", want \"%s\"", cases[i].src, s,
-                                 cases[i].text);
+                        fail_msg("'%s': text \"%s\", want \"%s\"", cases[i].src, s, cases[i].text);
                 free(s);
                 expr_free(e);
         }
@@ -482,9 +480,14 @@ static void test_has_aggregate(void **state)
                 const char *src;
                 int agg;
         } cases[] = {
-                {"a + 1", 0},          {"AVG(a)", 1},       {"MIN(a, b)", 0},
-                {"MIN(a)", 1},         {"MAX(a, MAX(b))", 1}, {"ROUND(QUANTILE(a, .5), 1)", 1},
-                {"TO_INT(MOD(a, 2))", 0}, {"1 if STD(a) else 0", 1},
+            {"a + 1", 0},
+            {"AVG(a)", 1},
+            {"MIN(a, b)", 0},
+            {"MIN(a)", 1},
+            {"MAX(a, MAX(b))", 1},
+            {"ROUND(QUANTILE(a, .5), 1)", 1},
+            {"TO_INT(MOD(a, 2))", 0},
+            {"1 if STD(a) else 0", 1},
         };
         size_t i;
 
@@ -506,11 +509,11 @@ static void test_eval_agg(void **state)
                 const char *src, *agg;
                 double want;
         } cases[] = {
-                {"a", NULL, 2.5},      {"a", "avg", 2.5},   {"a", "min", 1},
-                {"a", "max", 4},       {"a", "median", 2.5}, {"a", "std", 1.2909944487358056},
-                {"a", "sum", 10},      {"a", "q1", 1.75},   {"a", "q3", 3.25},
-                {"b", "min", -1},      {"b", "sum", 1},     {"K", "max", 2},
-                {"AVG(b) * 3", "min", 1},
+            {"a", NULL, 2.5},         {"a", "avg", 2.5},    {"a", "min", 1},
+            {"a", "max", 4},          {"a", "median", 2.5}, {"a", "std", 1.2909944487358056},
+            {"a", "sum", 10},         {"a", "q1", 1.75},    {"a", "q3", 3.25},
+            {"b", "min", -1},         {"b", "sum", 1},      {"K", "max", 2},
+            {"AVG(b) * 3", "min", 1},
         };
         struct expr_env env = make_env(ENV4);
         struct err err = {0};
@@ -524,8 +527,7 @@ static void test_eval_agg(void **state)
                 r = expr_eval_agg(e, &env, cases[i].agg, &err);
                 if (!same(r, cases[i].want) || err.code)
                         fail_msg("'%s' %s: got %.17g, want %.17g (%s)", cases[i].src,
-                                 cases[i].agg ? cases[i].agg : "NULL", r, cases[i].want,
-                                 err.msg);
+                                 cases[i].agg ? cases[i].agg : "NULL", r, cases[i].want, err.msg);
                 expr_free(e);
         }
         e = parse_bound("a");
@@ -589,18 +591,18 @@ static void test_agg_bits(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_values),
-                cmocka_unit_test(test_parse_errors),
-                cmocka_unit_test(test_error_without_file),
-                cmocka_unit_test(test_deep_nesting),
-                cmocka_unit_test(test_names),
-                cmocka_unit_test(test_bind_error),
-                cmocka_unit_test(test_unbound),
-                cmocka_unit_test(test_to_string),
-                cmocka_unit_test(test_has_aggregate),
-                cmocka_unit_test(test_eval_agg),
-                cmocka_unit_test(test_clone_and_ownership),
-                cmocka_unit_test(test_agg_bits),
+            cmocka_unit_test(test_values),
+            cmocka_unit_test(test_parse_errors),
+            cmocka_unit_test(test_error_without_file),
+            cmocka_unit_test(test_deep_nesting),
+            cmocka_unit_test(test_names),
+            cmocka_unit_test(test_bind_error),
+            cmocka_unit_test(test_unbound),
+            cmocka_unit_test(test_to_string),
+            cmocka_unit_test(test_has_aggregate),
+            cmocka_unit_test(test_eval_agg),
+            cmocka_unit_test(test_clone_and_ownership),
+            cmocka_unit_test(test_agg_bits),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,11 +100,11 @@ static void ev_take(struct ev *res, struct ev *a, struct ev *b, struct ev *c, si
         res->s = NAN;
 }
 
-#define BIN_LOOP(EXPR)                                                                     \
-        for (i = 0; i < n; i++) {                                                          \
-                double x = pa[i * sa], y = pb[i * sb];                                     \
-                out[i] = (EXPR);                                                           \
-        }                                                                                  \
+#define BIN_LOOP(EXPR)                                                                             \
+        for (i = 0; i < n; i++) {                                                                  \
+                double x = pa[i * sa], y = pb[i * sb];                                             \
+                out[i] = (EXPR);                                                                   \
+        }                                                                                          \
         break
 
 /* out[i] = a[i] op b[i] with scalars broadcast (stride 0) */
@@ -116,34 +116,52 @@ static void bin_apply(int op, const struct ev *a, const struct ev *b, double *ou
         size_t i;
 
         switch (op) {
-        case EOP_ADD: BIN_LOOP(x + y);
-        case EOP_SUB: BIN_LOOP(x - y);
-        case EOP_MUL: BIN_LOOP(x * y);
-        case EOP_DIV: BIN_LOOP(x / y); /* IEEE: x/0 = +-inf, 0/0 = NaN */
-        case EOP_MOD: BIN_LOOP(mod_floor(x, y));
-        case EOP_POW: BIN_LOOP(pow(x, y));
+        case EOP_ADD:
+                BIN_LOOP(x + y);
+        case EOP_SUB:
+                BIN_LOOP(x - y);
+        case EOP_MUL:
+                BIN_LOOP(x * y);
+        case EOP_DIV:
+                BIN_LOOP(x / y); /* IEEE: x/0 = +-inf, 0/0 = NaN */
+        case EOP_MOD:
+                BIN_LOOP(mod_floor(x, y));
+        case EOP_POW:
+                BIN_LOOP(pow(x, y));
         /* IEEE comparisons: only != is true with a NaN operand */
-        case EOP_EQ: BIN_LOOP(x == y ? 1.0 : 0.0);
-        case EOP_NE: BIN_LOOP(x != y ? 1.0 : 0.0);
-        case EOP_LT: BIN_LOOP(x < y ? 1.0 : 0.0);
-        case EOP_LE: BIN_LOOP(x <= y ? 1.0 : 0.0);
-        case EOP_GT: BIN_LOOP(x > y ? 1.0 : 0.0);
-        case EOP_GE: BIN_LOOP(x >= y ? 1.0 : 0.0);
+        case EOP_EQ:
+                BIN_LOOP(x == y ? 1.0 : 0.0);
+        case EOP_NE:
+                BIN_LOOP(x != y ? 1.0 : 0.0);
+        case EOP_LT:
+                BIN_LOOP(x < y ? 1.0 : 0.0);
+        case EOP_LE:
+                BIN_LOOP(x <= y ? 1.0 : 0.0);
+        case EOP_GT:
+                BIN_LOOP(x > y ? 1.0 : 0.0);
+        case EOP_GE:
+                BIN_LOOP(x >= y ? 1.0 : 0.0);
         /* truth as in C: NaN is non-zero, so true */
-        case EOP_AND: BIN_LOOP(x != 0 && y != 0 ? 1.0 : 0.0);
-        case EOP_OR: BIN_LOOP(x != 0 || y != 0 ? 1.0 : 0.0);
-        case EOP_MIN: BIN_LOOP(min2(x, y));
-        case EOP_MAX: BIN_LOOP(max2(x, y));
-        case EOP_ROUND: BIN_LOOP(round_even(x, y));
-        default: BIN_LOOP(x + y + NAN);
+        case EOP_AND:
+                BIN_LOOP(x != 0 && y != 0 ? 1.0 : 0.0);
+        case EOP_OR:
+                BIN_LOOP(x != 0 || y != 0 ? 1.0 : 0.0);
+        case EOP_MIN:
+                BIN_LOOP(min2(x, y));
+        case EOP_MAX:
+                BIN_LOOP(max2(x, y));
+        case EOP_ROUND:
+                BIN_LOOP(round_even(x, y));
+        default:
+                BIN_LOOP(x + y + NAN);
         }
 }
 
-#define UN_LOOP(EXPR)                                                                      \
-        for (i = 0; i < n; i++) {                                                          \
-                double x = pa[i * sa];                                                     \
-                out[i] = (EXPR);                                                           \
-        }                                                                                  \
+#define UN_LOOP(EXPR)                                                                              \
+        for (i = 0; i < n; i++) {                                                                  \
+                double x = pa[i * sa];                                                             \
+                out[i] = (EXPR);                                                                   \
+        }                                                                                          \
         break
 
 static void un_apply(int op, const struct ev *a, double *out, size_t n)
@@ -153,10 +171,14 @@ static void un_apply(int op, const struct ev *a, double *out, size_t n)
         size_t i;
 
         switch (op) {
-        case EOP_NEG: UN_LOOP(-x);
-        case EOP_NOT: UN_LOOP(x == 0 ? 1.0 : 0.0);
-        case EOP_TRUNC: UN_LOOP(trunc(x)); /* NaN and inf stay */
-        default: UN_LOOP(x + NAN);
+        case EOP_NEG:
+                UN_LOOP(-x);
+        case EOP_NOT:
+                UN_LOOP(x == 0 ? 1.0 : 0.0);
+        case EOP_TRUNC:
+                UN_LOOP(trunc(x)); /* NaN and inf stay */
+        default:
+                UN_LOOP(x + NAN);
         }
 }
 
@@ -382,8 +404,7 @@ static int eval_name(struct evctx *c, const struct expr_node *n, struct ev *res)
         if ((size_t)n->slot >= c->env->nslots || !c->env->slots)
                 return expr_node_err(c->e, n, c->err, ERR_INPUT,
                                      "name '%s%s' is bound to slot %d, beyond the %zu slots",
-                                     n->dollar ? "$" : "", n->name, n->slot,
-                                     c->env->nslots);
+                                     n->dollar ? "$" : "", n->name, n->slot, c->env->nslots);
         sl = &c->env->slots[n->slot];
         res->col = sl->col; /* borrowed: a plain reference copies nothing */
         res->s = sl->col ? NAN : sl->s;
@@ -466,14 +487,22 @@ out:
 static double reduce(int fn, const double *col, size_t n, double q)
 {
         switch (fn) {
-        case EF_AVG: return agg_avg(col, n);
-        case EF_MEDIAN: return agg_median(col, n);
-        case EF_STD: return agg_std(col, n);
-        case EF_SUM: return agg_sum(col, n);
-        case EF_QUANTILE: return agg_quantile(col, n, q);
-        case EF_MIN: return agg_min(col, n);
-        case EF_MAX: return agg_max(col, n);
-        default: return NAN;
+        case EF_AVG:
+                return agg_avg(col, n);
+        case EF_MEDIAN:
+                return agg_median(col, n);
+        case EF_STD:
+                return agg_std(col, n);
+        case EF_SUM:
+                return agg_sum(col, n);
+        case EF_QUANTILE:
+                return agg_quantile(col, n, q);
+        case EF_MIN:
+                return agg_min(col, n);
+        case EF_MAX:
+                return agg_max(col, n);
+        default:
+                return NAN;
         }
 }
 
@@ -482,24 +511,33 @@ static int eval_call(struct evctx *c, const struct expr_node *n, struct ev *res)
         struct ev v[2] = {{0}, {0}}, zero = {0};
         size_t len = c->env->n;
         int rc, want = n->op == EF_QUANTILE || n->op == EF_MIN2 || n->op == EF_MAX2 ||
-                       n->op == EF_MOD || n->op == EF_ROUND ? 2 : 1;
+                               n->op == EF_MOD || n->op == EF_ROUND
+                           ? 2
+                           : 1;
 
         /* the parser checks counts; ROUND alone may have one (0 decimals) */
         if (n->nkids != want && !(n->op == EF_ROUND && n->nkids == 1))
-                return expr_node_err(c->e, n, c->err, ERR_INPUT,
-                                     "'%s' called with %d arguments",
+                return expr_node_err(c->e, n, c->err, ERR_INPUT, "'%s' called with %d arguments",
                                      expr_fn_name(n->op), n->nkids);
         rc = eval_kids(c, n, n->nkids, v);
         if (rc < 0)
                 return rc;
         switch (n->op) {
-        case EF_MIN2: combine_bin(EOP_MIN, &v[0], &v[1], len, res); break;
-        case EF_MAX2: combine_bin(EOP_MAX, &v[0], &v[1], len, res); break;
-        case EF_MOD: combine_bin(EOP_MOD, &v[0], &v[1], len, res); break;
+        case EF_MIN2:
+                combine_bin(EOP_MIN, &v[0], &v[1], len, res);
+                break;
+        case EF_MAX2:
+                combine_bin(EOP_MAX, &v[0], &v[1], len, res);
+                break;
+        case EF_MOD:
+                combine_bin(EOP_MOD, &v[0], &v[1], len, res);
+                break;
         case EF_ROUND:
                 combine_bin(EOP_ROUND, &v[0], n->nkids == 2 ? &v[1] : &zero, len, res);
                 break;
-        case EF_TO_INT: combine_un(EOP_TRUNC, &v[0], len, res); break;
+        case EF_TO_INT:
+                combine_un(EOP_TRUNC, &v[0], len, res);
+                break;
         default:
                 /* an aggregate; of a scalar it is that scalar. A column q for QUANTILE
                  * (not meaningful) is reduced to its mean. */

@@ -13,28 +13,28 @@
 
 struct func_def {
         const char *name;
-        int fn;      /* with one argument */
-        int fn2;     /* with two arguments */
+        int fn;       /* with one argument */
+        int fn2;      /* with two arguments */
         int min, max; /* argument counts */
 };
 
 static const struct func_def funcs[] = {
-        {"AVG", EF_AVG, EF_AVG, 1, 1},
-        {"MEDIAN", EF_MEDIAN, EF_MEDIAN, 1, 1},
-        {"STD", EF_STD, EF_STD, 1, 1},
-        {"SUM", EF_SUM, EF_SUM, 1, 1},
-        {"QUANTILE", EF_QUANTILE, EF_QUANTILE, 2, 2},
-        {"MIN", EF_MIN, EF_MIN2, 1, 2},
-        {"MAX", EF_MAX, EF_MAX2, 1, 2},
-        {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
-        {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
-        {"MOD", EF_MOD, EF_MOD, 2, 2},
+    {"AVG", EF_AVG, EF_AVG, 1, 1},
+    {"MEDIAN", EF_MEDIAN, EF_MEDIAN, 1, 1},
+    {"STD", EF_STD, EF_STD, 1, 1},
+    {"SUM", EF_SUM, EF_SUM, 1, 1},
+    {"QUANTILE", EF_QUANTILE, EF_QUANTILE, 2, 2},
+    {"MIN", EF_MIN, EF_MIN2, 1, 2},
+    {"MAX", EF_MAX, EF_MAX2, 1, 2},
+    {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
+    {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
+    {"MOD", EF_MOD, EF_MOD, 2, 2},
 };
 
 static const char *const fn_names[EF_COUNT] = {
-        [EF_AVG] = "AVG",   [EF_MEDIAN] = "MEDIAN", [EF_STD] = "STD",     [EF_SUM] = "SUM",
-        [EF_QUANTILE] = "QUANTILE", [EF_MIN] = "MIN", [EF_MAX] = "MAX",   [EF_MIN2] = "MIN",
-        [EF_MAX2] = "MAX",  [EF_ROUND] = "ROUND",   [EF_TO_INT] = "TO_INT", [EF_MOD] = "MOD",
+    [EF_AVG] = "AVG",           [EF_MEDIAN] = "MEDIAN", [EF_STD] = "STD",       [EF_SUM] = "SUM",
+    [EF_QUANTILE] = "QUANTILE", [EF_MIN] = "MIN",       [EF_MAX] = "MAX",       [EF_MIN2] = "MIN",
+    [EF_MAX2] = "MAX",          [EF_ROUND] = "ROUND",   [EF_TO_INT] = "TO_INT", [EF_MOD] = "MOD",
 };
 
 const char *expr_fn_name(int fn)
@@ -60,11 +60,11 @@ int expr_fn_is_aggregate(int fn)
 
 /* ---- messages ---- */
 
-static int loc_err(struct err *err, int code, const char *file, const char *what, int line,
-                   int col, const char *msg)
+static int loc_err(struct err *err, int code, const char *file, const char *what, int line, int col,
+                   const char *msg)
 {
-        return err_set(err, code, "%s%s%d:%d: %s%s%s%s", file ? file : "", file ? ":" : "",
-                       line, col, msg, what ? " in '" : "", what ? what : "", what ? "'" : "");
+        return err_set(err, code, "%s%s%d:%d: %s%s%s%s", file ? file : "", file ? ":" : "", line,
+                       col, msg, what ? " in '" : "", what ? what : "", what ? "'" : "");
 }
 
 int expr_node_err(const struct expr *e, const struct expr_node *n, struct err *err, int code,
@@ -120,7 +120,7 @@ static void linecol(struct parser *p, size_t pos, int *line, int *col)
 }
 
 static void *perr(struct parser *p, size_t pos, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void *perr(struct parser *p, size_t pos, const char *fmt, ...)
 {
@@ -188,9 +188,8 @@ static void node_free(struct expr_node *n)
 }
 
 /* A node with kids; takes them, frees them when one is missing (a failed parse). */
-static struct expr_node *node_op(struct parser *p, enum expr_kind kind, int op, size_t pos,
-                                 int nk, struct expr_node *a, struct expr_node *b,
-                                 struct expr_node *c)
+static struct expr_node *node_op(struct parser *p, enum expr_kind kind, int op, size_t pos, int nk,
+                                 struct expr_node *a, struct expr_node *b, struct expr_node *c)
 {
         struct expr_node *n;
 
@@ -252,8 +251,7 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
                     !memcmp(funcs[k].name, p->src + ft->pos, ft->len))
                         f = &funcs[k];
         if (!f)
-                return perr(p, ft->pos, "unknown function '%.*s'", (int)ft->len,
-                            p->src + ft->pos);
+                return perr(p, ft->pos, "unknown function '%.*s'", (int)ft->len, p->src + ft->pos);
         advance(p); /* '(' */
         while (p->tok.kind != T_RPAREN) {
                 struct expr_node *a = parse_test(p);
@@ -274,8 +272,8 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
                         perr(p, ft->pos, "'%s' takes %d argument%s, got %zu", f->name, f->min,
                              f->min == 1 ? "" : "s", nargs);
                 else
-                        perr(p, ft->pos, "'%s' takes %d or %d arguments, got %zu", f->name,
-                             f->min, f->max, nargs);
+                        perr(p, ft->pos, "'%s' takes %d or %d arguments, got %zu", f->name, f->min,
+                             f->max, nargs);
                 goto out;
         }
         n = node_new(p, EK_CALL, ft->pos);
@@ -381,10 +379,17 @@ static struct expr_node *parse_term(struct parser *p)
                 int op;
                 size_t pos = p->tok.pos;
                 switch (p->tok.kind) {
-                case T_STAR: op = EOP_MUL; break;
-                case T_SLASH: op = EOP_DIV; break;
-                case T_PERCENT: op = EOP_MOD; break;
-                default: return n;
+                case T_STAR:
+                        op = EOP_MUL;
+                        break;
+                case T_SLASH:
+                        op = EOP_DIV;
+                        break;
+                case T_PERCENT:
+                        op = EOP_MOD;
+                        break;
+                default:
+                        return n;
                 }
                 advance(p);
                 n = node_op(p, EK_BIN, op, pos, 2, n, parse_factor(p), NULL);
@@ -408,13 +413,20 @@ static struct expr_node *parse_arith(struct parser *p)
 static int cmp_op(enum tok_kind k)
 {
         switch (k) {
-        case T_EQ: return EOP_EQ;
-        case T_NE: return EOP_NE;
-        case T_LT: return EOP_LT;
-        case T_LE: return EOP_LE;
-        case T_GT: return EOP_GT;
-        case T_GE: return EOP_GE;
-        default: return -1;
+        case T_EQ:
+                return EOP_EQ;
+        case T_NE:
+                return EOP_NE;
+        case T_LT:
+                return EOP_LT;
+        case T_LE:
+                return EOP_LE;
+        case T_GT:
+                return EOP_GT;
+        case T_GE:
+                return EOP_GE;
+        default:
+                return -1;
         }
 }
 
@@ -597,8 +609,8 @@ void expr_names(const struct expr *e, expr_name_fn fn, void *ctx)
                 node_names(e->root, fn, ctx);
 }
 
-static int node_bind(const struct expr *e, struct expr_node *n, expr_resolve_fn resolve,
-                     void *ctx, struct err *err)
+static int node_bind(const struct expr *e, struct expr_node *n, expr_resolve_fn resolve, void *ctx,
+                     struct err *err)
 {
         int i, rc;
 
@@ -632,23 +644,40 @@ int expr_bind(struct expr *e, expr_resolve_fn resolve, void *ctx, struct err *er
 static const char *op_text(int op)
 {
         switch (op) {
-        case EOP_ADD: return "+";
-        case EOP_SUB: return "-";
-        case EOP_MUL: return "*";
-        case EOP_DIV: return "/";
-        case EOP_MOD: return "%";
-        case EOP_POW: return "**";
-        case EOP_EQ: return "==";
-        case EOP_NE: return "!=";
-        case EOP_LT: return "<";
-        case EOP_LE: return "<=";
-        case EOP_GT: return ">";
-        case EOP_GE: return ">=";
-        case EOP_AND: return "and";
-        case EOP_OR: return "or";
-        case EOP_NEG: return "-";
-        case EOP_NOT: return "not ";
-        default: return "?";
+        case EOP_ADD:
+                return "+";
+        case EOP_SUB:
+                return "-";
+        case EOP_MUL:
+                return "*";
+        case EOP_DIV:
+                return "/";
+        case EOP_MOD:
+                return "%";
+        case EOP_POW:
+                return "**";
+        case EOP_EQ:
+                return "==";
+        case EOP_NE:
+                return "!=";
+        case EOP_LT:
+                return "<";
+        case EOP_LE:
+                return "<=";
+        case EOP_GT:
+                return ">";
+        case EOP_GE:
+                return ">=";
+        case EOP_AND:
+                return "and";
+        case EOP_OR:
+                return "or";
+        case EOP_NEG:
+                return "-";
+        case EOP_NOT:
+                return "not ";
+        default:
+                return "?";
         }
 }
 
@@ -663,7 +692,8 @@ static void add_number(struct strbuf *sb, double v)
                 return;
         }
         if (isinf(v)) {
-                sb_add(sb, v > 0 ? "inf" : "-inf");
+                /* a literal too large for a double; this reads back as inf */
+                sb_add(sb, v > 0 ? "1e999" : "-1e999");
                 return;
         }
         if (v == floor(v) && fabs(v) < 1e15) {

@@ -13,8 +13,7 @@ struct keyword {
 };
 
 static const struct keyword keywords[] = {
-        {"if", T_IF},   {"else", T_ELSE}, {"None", T_NONE},
-        {"and", T_AND}, {"or", T_OR},     {"not", T_NOT},
+    {"if", T_IF}, {"else", T_ELSE}, {"None", T_NONE}, {"and", T_AND}, {"or", T_OR}, {"not", T_NOT},
 };
 
 void lex_init(struct lexer *lx, const char *src)
@@ -113,10 +112,10 @@ struct punct {
 
 /* Longest first, so that "**" wins over "*" and "<=" over "<". */
 static const struct punct puncts[] = {
-        {"**", T_POW}, {"==", T_EQ},   {"!=", T_NE},     {"<=", T_LE},    {">=", T_GE},
-        {"<", T_LT},   {">", T_GT},    {"(", T_LPAREN},  {")", T_RPAREN}, {"[", T_LBRACK},
-        {"]", T_RBRACK}, {",", T_COMMA}, {"@", T_AT},    {"+", T_PLUS},   {"-", T_MINUS},
-        {"*", T_STAR}, {"/", T_SLASH}, {"%", T_PERCENT},
+    {"**", T_POW},   {"==", T_EQ},   {"!=", T_NE},     {"<=", T_LE},    {">=", T_GE},
+    {"<", T_LT},     {">", T_GT},    {"(", T_LPAREN},  {")", T_RPAREN}, {"[", T_LBRACK},
+    {"]", T_RBRACK}, {",", T_COMMA}, {"@", T_AT},      {"+", T_PLUS},   {"-", T_MINUS},
+    {"*", T_STAR},   {"/", T_SLASH}, {"%", T_PERCENT},
 };
 
 void lex_next(struct lexer *lx, struct token *t)

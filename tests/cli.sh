@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# CLI tests as rows: arguments, expected exit code, a pattern the output must contain.
+# Bad input must give exactly one line on stderr and exit code 2.
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-./prism}
+S=${PRISM_SHARED:-../shared}/rocprof-workloads
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 skip=0
+
+# malformed workloads built from a real one
+make_bad() {
+        local src=$S/vcopy/MI200
+        mkdir -p "$T/empty" "$T/nopmc" "$T/trunc" "$T/badsys" "$T/unkarch" "$T/nosys"
+        cp "$src/sysinfo.csv" "$T/nopmc/"
+        cp "$src/sysinfo.csv" "$T/trunc/"; head -c 700 "$src/pmc_perf.csv" > "$T/trunc/pmc_perf.csv"
+        : > "$T/badsys/sysinfo.csv"; cp "$src/pmc_perf.csv" "$T/badsys/"
+        cp "$src/pmc_perf.csv" "$T/unkarch/"; sed 's/gfx90a/gfx1234/' "$src/sysinfo.csv" > "$T/unkarch/sysinfo.csv"
+        cp "$src/pmc_perf.csv" "$T/nosys/"
+        mkdir -p "$T/extra"; cp "$src/sysinfo.csv" "$T/extra/"
+        { head -1 "$src/pmc_perf.csv"; sed -n 2p "$src/pmc_perf.csv" | sed 's/$/,1,2,3/'; } > "$T/extra/pmc_perf.csv"
+}
+
+# row: expected-exit | pattern (extended regex) | args...
+check() {
+        local want=$1 pat=$2; shift 2
+        local out err rc
+        out=$("$P" "$@" 2>"$T/err"); rc=$?
+        err=$(cat "$T/err")
+        local ok=1
+        [ "$rc" -eq "$want" ] || ok=0
+        printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$pat" || ok=0
+        if [ "$want" -eq 2 ] && [ "$(printf '%s' "$err" | grep -c '')" -ne 1 ]; then ok=0; fi
+        if [ $ok -eq 1 ]; then pass=$((pass + 1)); echo "ok   prism $*";
+        else fail=$((fail + 1)); echo "FAIL prism $* (exit $rc, want $want /$pat/)"; echo "$out" | head -5; echo "$err" | head -3; fi
+}
+
+check 0 "usage: prism" --help
+check 0 "prism [0-9]+\.[0-9]+" --version
+check 2 "unknown command 'frobnicate'" frobnicate
+check 0 "usage: prism analyze" analyze --help
+check 2 "analyze needs a workload" analyze
+check 2 "cannot open workload '/nonexistent'" analyze -p /nonexistent
+check 2 "unknown option '--bogus'" analyze -p . --bogus
+check 2 "unknown normalization 'per_fortnight'" analyze -p . -n per_fortnight
+check 2 "unknown time unit 'h'" analyze -p . -t h
+check 0 "2\.1\.0 -> VALU FLOPs" analyze --list-metrics gfx90a
+check 2 "unknown architecture 'gfx1234' \(supported: .*gfx90a" analyze --list-metrics gfx1234
+check 0 "ok: [0-9]+ architectures" check-data
+
+if [ -d "$S/vcopy/MI200" ]; then
+        make_bad
+        W=$S/vcopy/MI200
+        check 0 "2\.1 Speed-of-Light" analyze -p "$W"
+        check 0 "VALU IOPs .*427\.03" analyze -p "$W" -b 2
+        check 2 "-b 99: no panel, table or metric has that id" analyze -p "$W" -b 99
+        check 2 "-b 2\.1\.999: no panel" analyze -p "$W" -b 2.1.999
+        check 2 "filters select no dispatch" analyze -p "$W" -d 42
+        check 2 "kernel index 7 is out of range" analyze -p "$W" -k 7
+        check 2 "filters select no dispatch" analyze -p "$W" --gpu-id 9
+        check 0 "Dispatch list" analyze -p "$W" --list-stats
+        check 2 "no pmc_perf.csv or sysinfo.csv" analyze -p "$T/empty"
+        check 2 "no pmc_perf.csv" analyze -p "$T/nopmc"
+        check 2 "no sysinfo.csv" analyze -p "$T/nosys"
+        check 2 "sysinfo.csv.*empty" analyze -p "$T/badsys"
+        check 2 "unknown architecture 'gfx1234'" analyze -p "$T/unkarch"
+        check 2 "pmc_perf.csv:2: .*fields, but the header has" analyze -p "$T/extra"
+        check 0 "Speed-of-Light" analyze -p "$T/trunc"
+        check 2 "cannot write" analyze -p "$W" -o /nonexistent/dir/report.txt
+        check 0 "Change" analyze -p "$W" -p "$S/dispatch_0/MI200"
+else
+        echo "SKIP cli: no shared workloads at $S"
+        skip=$((skip + 1))
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

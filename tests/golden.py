@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Golden tests: prism analyze --save-dfs on every recorded workload in ../shared against the
+reference tool's tables (../shared/reference/<case>/<arch>/dfs_full). Every cell must match:
+numbers within a relative 1e-6 (empty = n/a), text equal ignoring whitespace. One test per
+(case, arch); prints 'N passed, N failed, N skipped'."""
+import csv, math, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("PRISM_SHARED", os.path.join(ROOT, "..", "shared"))
+PRISM = os.environ.get("PRISM", os.path.join(ROOT, "prism"))
+
+
+def as_number(text):
+    t = (text or "").strip()
+    if t.lower() in ("", "nan", "n/a", "none"):
+        return math.nan
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def cells_equal(want, got):
+    a, b = as_number(want), as_number(got)
+    if a is None or b is None:
+        return "".join((want or "").split()) == "".join((got or "").split())
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-12
+
+
+def read_table(path):
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return [], {}
+    head = rows[0]
+    return head, {"".join(r[0].split()): r for r in rows[1:] if r}
+
+
+def compare_dir(want_dir, got_dir):
+    """Returns a list of differences (strings)."""
+    diffs = []
+    got = {n.split("_", 1)[0].removesuffix(".csv"): n for n in os.listdir(got_dir)} if os.path.isdir(got_dir) else {}
+    for name in sorted(os.listdir(want_dir)):
+        tid = name.split("_", 1)[0].removesuffix(".csv")
+        if tid not in got:
+            diffs.append(f"table {tid}: missing")
+            continue
+        whead, wrows = read_table(os.path.join(want_dir, name))
+        ghead, grows = read_table(os.path.join(got_dir, got[tid]))
+        for col in whead[1:]:
+            if col and col not in ghead:
+                diffs.append(f"table {tid}: no column '{col}'")
+        for key, wrow in wrows.items():
+            grow = grows.get(key)
+            if grow is None:
+                diffs.append(f"table {tid}: no row {key}")
+                continue
+            for i, col in enumerate(whead[1:], 1):
+                if not col or col not in ghead:
+                    continue
+                gv = grow[ghead.index(col)] if ghead.index(col) < len(grow) else ""
+                if not cells_equal(wrow[i] if i < len(wrow) else "", gv):
+                    diffs.append(f"table {tid} row {key} '{col}': want {wrow[i]!r} got {gv!r}")
+    return diffs
+
+
+def main():
+    ref = os.path.join(SHARED, "reference")
+    work = os.path.join(SHARED, "rocprof-workloads")
+    if not os.path.isdir(ref) or not os.path.isdir(work):
+        print(f"SKIP golden: {SHARED} has no reference/ or rocprof-workloads/")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    only = sys.argv[1:]
+    passed = failed = 0
+    tmp = tempfile.mkdtemp(prefix="prism-golden-")
+    for case in sorted(os.listdir(work)):
+        for arch in sorted(os.listdir(os.path.join(work, case))):
+            src = os.path.join(work, case, arch)
+            want = os.path.join(ref, case, arch, "dfs_full")
+            if not os.path.isdir(src) or not os.path.isdir(want):
+                continue
+            if only and arch not in only and case not in only:
+                continue
+            out = os.path.join(tmp, case, arch)
+            r = subprocess.run([PRISM, "analyze", "-p", src, "--save-dfs", out],
+                               capture_output=True, text=True)
+            diffs = [] if r.returncode == 0 else [f"exit {r.returncode}: {r.stderr.strip()}"]
+            if r.returncode == 0:
+                diffs = compare_dir(want, out)
+            if diffs:
+                failed += 1
+                print(f"FAIL {case}/{arch}: {len(diffs)} differences")
+                for d in diffs[:8]:
+                    print(f"     {d}")
+            else:
+                passed += 1
+                print(f"ok   {case}/{arch}")
+    # cases the reference rejected (no pmc_perf.csv): prism must refuse them too
+    for case in sorted(os.listdir(work)):
+        for arch in sorted(os.listdir(os.path.join(work, case))):
+            src = os.path.join(work, case, arch)
+            if os.path.isdir(src) and not os.path.exists(os.path.join(src, "pmc_perf.csv")):
+                r = subprocess.run([PRISM, "analyze", "-p", src], capture_output=True, text=True)
+                good = r.returncode == 2 and "pmc_perf.csv" in r.stderr and r.stderr.count("\n") == 1
+                passed += good
+                failed += not good
+                print(("ok   " if good else "FAIL ") + f"{case}/{arch} refused: {r.stderr.strip()}")
+    print(f"{passed} passed, {failed} failed, 0 skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
