@@ -41,6 +41,7 @@ typedef hipEvent_t gpuEvent_t;
 #define gpuDevAttrClockRate hipDeviceAttributeClockRate
 #define gpuDevAttrMemoryClockRate hipDeviceAttributeMemoryClockRate
 #define gpuDevAttrMemoryBusWidth hipDeviceAttributeMemoryBusWidth
+#define RF_SMEM_PER_SM(p) ((size_t)(p).maxSharedMemoryPerMultiProcessor)
 #define RF_VENDOR "hip"
 #else
 #include <cuda_runtime.h>
@@ -72,6 +73,7 @@ typedef cudaEvent_t gpuEvent_t;
 #define gpuDevAttrClockRate cudaDevAttrClockRate
 #define gpuDevAttrMemoryClockRate cudaDevAttrMemoryClockRate
 #define gpuDevAttrMemoryBusWidth cudaDevAttrGlobalMemoryBusWidth
+#define RF_SMEM_PER_SM(p) ((size_t)(p).sharedMemPerMultiprocessor)
 #define RF_VENDOR "cuda"
 #endif
 
@@ -172,8 +174,8 @@ static inline size_t rf_pow2_floor(size_t x)
 template <int POLICY> __device__ __forceinline__ int4 rf_load(const int4 *p)
 {
 #if defined(__HIPCC__)
-        if (POLICY == 0)
-                return __builtin_nontemporal_load(p);
+        /* HIP's int4 is a struct, which the nontemporal builtins do not take; CDNA's small L1
+         * (16 KiB) is not a concern for the streaming kernels anyway */
         return *p;
 #else
         if (POLICY == 0)
@@ -628,7 +630,7 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
         RF_CHECK(gpuGetDeviceProperties(&d.prop, dev_id));
         d.sms = d.prop.multiProcessorCount;
         d.l2_bytes = (size_t)d.prop.l2CacheSize;
-        d.smem_sm = d.prop.sharedMemPerMultiprocessor;
+        d.smem_sm = RF_SMEM_PER_SM(d.prop);
         int khz = 0, mkhz = 0, bus = 0;
         RF_CHECK(gpuDeviceGetAttribute(&khz, gpuDevAttrClockRate, dev_id));
         RF_CHECK(gpuDeviceGetAttribute(&mkhz, gpuDevAttrMemoryClockRate, dev_id));

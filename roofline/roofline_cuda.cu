@@ -61,7 +61,7 @@ __global__ void rf_dp4a_kernel(long iters, int a, int b, int4 *out)
                 out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = make_int4(1, 1, 1, 1);
 }
 
-enum { T_F16, T_BF16, T_TF32, T_I8, T_F64 };
+enum { T_F16, T_BF16, T_TF32, T_I8 };
 
 template <int T> static int rf_prep_fma2(struct rf_run *r)
 {

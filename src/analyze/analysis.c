@@ -649,12 +649,14 @@ static void build_sysinfo(const struct workload *w, struct analysis *an, const s
         for (size_t c = 0; c < w->sysinfo.ncols; c++) {
                 struct cell *row = add_row(t, w->sysinfo.names[c]);
                 const char *s = table_cell(&w->sysinfo, (int)c, 0, buf, sizeof buf);
-                if (w->sysinfo.str[c])
-                        row[0].text = xstrdup(s);
-                else
-                        row[0].v = w->sysinfo.num[c][0];
-                if (!w->sysinfo.str[c] && isnan(row[0].v))
-                        row[0].text = xstrdup("nan");
+                /* the spellings of "not available" that the reference's CSV reader knows */
+                static const char *const na[] = {"NA", "N/A", "n/a", "NaN", "nan", "null",
+                                                 "NULL", "None", "<NA>", "#N/A", NULL};
+                int is_na = 0;
+                for (size_t k = 0; na[k]; k++)
+                        is_na |= !strcmp(s, na[k]);
+                /* the recorded text as is; n/a shows as "nan", as the reference prints it */
+                row[0].text = xstrdup(is_na || !*s ? "nan" : s);
         }
 }
 

@@ -15,14 +15,25 @@ const char *fmt_num(double v, char *buf)
                 strcpy(buf, v > 0 ? "inf" : "-inf");
                 return buf;
         }
-        for (int p = 1; p <= 17; p++) {
-                snprintf(buf, 40, "%.*g", p, v);
-                if (strtod(buf, NULL) == v)
+        /* the fewest significant digits that read back as v, laid out as Python's repr:
+         * fixed notation for exponents -4..15, else scientific */
+        char e[40];
+        int p;
+        for (p = 1; p < 17; p++) {
+                snprintf(e, sizeof e, "%.*e", p - 1, v);
+                if (strtod(e, NULL) == v)
                         break;
         }
-        /* integers print as "3.0", like Python floats, unless in exponent form */
-        if (!strpbrk(buf, ".eEn"))
-                strcat(buf, ".0");
+        snprintf(e, sizeof e, "%.*e", p - 1, v);
+        int exp10 = atoi(strchr(e, 'e') + 1);
+        if (exp10 >= -5 && exp10 < 16) {
+                int dec = p - 1 - exp10;
+                snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, v);
+                if (!strchr(buf, '.'))
+                        strcat(buf, ".0");
+        } else {
+                strcpy(buf, e);
+        }
         return buf;
 }
 
@@ -156,7 +167,7 @@ static int col_shown(const struct rtable *t, const struct render_opts *o, size_t
         return 0;
 }
 
-static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal)
+static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal, int int_col)
 {
         char buf[48];
         if (cl->text)
@@ -165,8 +176,25 @@ static char *cell_text(const struct rtable *t, const struct cell *cl, int decima
                 return xstrdup("");
         if (t->metric_table)
                 return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
-        snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
+        if (int_col)
+                snprintf(buf, sizeof buf, "%.0f", cl->v);
+        else
+                snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
         return xstrdup(buf);
+}
+
+/* dispatch ids, GPU ids and the like: whole numbers in a built-in table other than the
+ * top kernels (whose counts the reference shows with decimals) */
+static int int_col(const struct rtable *t, size_t c)
+{
+        if (t->metric_table || (t->pt->source && !strcmp(t->pt->source, "top_kernels")))
+                return 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+                double v = t->cells[r * t->ncols + c].v;
+                if (isfinite(v) && v != floor(v))
+                        return 0;
+        }
+        return 1;
 }
 
 static int is_top_stats(const struct rtable *t)
@@ -218,7 +246,7 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);
                         else
-                                row[k] = cell_text(t, cl, o->decimal);
+                                row[k] = cell_text(t, cl, o->decimal, int_col(t, c));
                         k++;
                 }
         }

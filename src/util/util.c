@@ -298,6 +298,21 @@ char *read_file(const char *path, size_t *len, struct err *err)
 
 int make_dir(const char *dir, struct err *err)
 {
+        /* create missing parents first, like mkdir -p */
+        char *parent = xstrdup(dir);
+        char *slash = strrchr(parent, '/');
+        while (slash && slash > parent && slash[1] == 0) {
+                *slash = 0;
+                slash = strrchr(parent, '/');
+        }
+        if (slash && slash > parent) {
+                *slash = 0;
+                if (!is_dir(parent) && make_dir(parent, err)) {
+                        free(parent);
+                        return ERR_SYS;
+                }
+        }
+        free(parent);
         if (mkdir(dir, 0777) != 0 && errno != EEXIST)
                 return err_set(err, ERR_SYS, "cannot create '%s': %s", dir, strerror(errno));
         if (!is_dir(dir))

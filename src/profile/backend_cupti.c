@@ -1,0 +1,565 @@
+/* The NVIDIA backend: each pass runs the target once with libprism-cupti.so injected through
+ * CUDA_INJECTION64_PATH and reads the CSV it writes; the GPU's properties come from the CUDA
+ * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
+#include "backend.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define COLLECTOR "libprism-cupti.so"
+
+/* CUdevice_attribute values from cuda.h (a stable ABI; prism builds without CUDA headers). */
+enum {
+        ATTR_MAX_THREADS_PER_BLOCK = 1,
+        ATTR_WARP_SIZE = 10,
+        ATTR_CLOCK_RATE = 13, /* kHz */
+        ATTR_MULTIPROCESSOR_COUNT = 16,
+        ATTR_MEMORY_CLOCK_RATE = 36,       /* kHz */
+        ATTR_GLOBAL_MEMORY_BUS_WIDTH = 37, /* bits */
+        ATTR_L2_CACHE_SIZE = 38,           /* bytes */
+        ATTR_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+        ATTR_COMPUTE_CAPABILITY_MAJOR = 75,
+        ATTR_COMPUTE_CAPABILITY_MINOR = 76,
+        ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81, /* bytes */
+};
+
+/* The few driver entry points prism calls (CUresult is an int enum, CUdevice an int). */
+struct cuda {
+        int loaded; /* 1 ok, -1 failed */
+        char why[256];
+        int (*init)(unsigned);
+        int (*device_get_count)(int *);
+        int (*device_get)(int *, int);
+        int (*device_get_name)(char *, int, int);
+        int (*device_get_attribute)(int *, int, int);
+        int (*device_total_mem)(size_t *, int);
+        int (*driver_get_version)(int *);
+        int (*get_error_string)(int, const char **);
+};
+static struct cuda cu;
+
+static int cuda_load(void)
+{
+        if (cu.loaded)
+                return cu.loaded > 0 ? 0 : -1;
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+                snprintf(cu.why, sizeof cu.why, "cannot load libcuda.so.1: %s", dlerror());
+                cu.loaded = -1;
+                return -1;
+        }
+        struct {
+                void *slot;
+                const char *name;
+        } syms[] = {
+                {&cu.init, "cuInit"},
+                {&cu.device_get_count, "cuDeviceGetCount"},
+                {&cu.device_get, "cuDeviceGet"},
+                {&cu.device_get_name, "cuDeviceGetName"},
+                {&cu.device_get_attribute, "cuDeviceGetAttribute"},
+                {&cu.device_total_mem, "cuDeviceTotalMem_v2"},
+                {&cu.driver_get_version, "cuDriverGetVersion"},
+                {&cu.get_error_string, "cuGetErrorString"},
+        };
+        for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+                void *p = dlsym(h, syms[i].name);
+                if (!p) {
+                        snprintf(cu.why, sizeof cu.why, "libcuda.so.1 lacks '%s'", syms[i].name);
+                        cu.loaded = -1;
+                        return -1;
+                }
+                memcpy(syms[i].slot, &p, sizeof p);
+        }
+        cu.loaded = 1;
+        return 0;
+}
+
+static const char *cu_str(int r)
+{
+        const char *s = NULL;
+        if (cu.get_error_string && cu.get_error_string(r, &s) == 0 && s)
+                return s;
+        return "unknown CUDA error";
+}
+
+static int cupti_available(void)
+{
+        static int avail = -1;
+        int n = 0;
+        if (avail < 0)
+                avail = cuda_load() == 0 && cu.init(0) == 0 && cu.device_get_count(&n) == 0 &&
+                        n > 0;
+        return avail;
+}
+
+/* ---- detect: sysinfo.csv columns ---- */
+
+static void set_s(struct table *t, const char *col, const char *v)
+{
+        table_set_str(t, table_add_col(t, col), 0, v ? v : "");
+}
+
+static void set_n(struct table *t, const char *col, double v)
+{
+        table_set_num(t, table_add_col(t, col), 0, v);
+}
+
+/* First line of a small file, trailing blanks removed; "" when unreadable. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+        buf[0] = 0;
+        FILE *f = fopen(path, "r");
+        if (!f)
+                return;
+        if (fgets(buf, (int)len, f))
+                buf[strcspn(buf, "\r\n")] = 0;
+        fclose(f);
+}
+
+/* Value of "key<sep>value" in a /proc- or os-release-style file, unquoted. */
+static void read_key(const char *path, const char *key, char *buf, size_t len)
+{
+        char line[512];
+        size_t klen = strlen(key);
+        buf[0] = 0;
+        FILE *f = fopen(path, "r");
+        if (!f)
+                return;
+        while (fgets(line, sizeof line, f)) {
+                if (strncmp(line, key, klen) != 0)
+                        continue;
+                char *v = line + klen;
+                v += strspn(v, " \t:=");
+                v[strcspn(v, "\r\n")] = 0;
+                size_t n = strlen(v);
+                if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+                        v[n - 1] = 0;
+                        v++;
+                }
+                snprintf(buf, len, "%s", v);
+                break;
+        }
+        fclose(f);
+}
+
+/* The model from the marketing name: drop the vendor and brand words, keep the first word,
+ * cut at '-' ("NVIDIA A100-SXM4-80GB" -> "A100"); a letters-only word such as "RTX" keeps
+ * the next one ("NVIDIA GeForce RTX 4090" -> "RTX 4090"). */
+static void model_from_name(const char *name, char *out, size_t len)
+{
+        static const char *const skip[] = {"NVIDIA", "GeForce", "Tesla", "Quadro"};
+        char copy[256], *save = NULL, *tok;
+        snprintf(copy, sizeof copy, "%s", name);
+        out[0] = 0;
+        for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+                int skipped = 0;
+                for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+                        skipped |= strcmp(tok, skip[i]) == 0;
+                if (!skipped)
+                        break;
+        }
+        if (!tok) {
+                snprintf(out, len, "%s", name);
+                return;
+        }
+        tok[strcspn(tok, "-")] = 0;
+        int letters = 1;
+        for (const char *p = tok; *p; p++)
+                letters &= (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z');
+        char *next = letters ? strtok_r(NULL, " ", &save) : NULL;
+        if (next) {
+                next[strcspn(next, "-")] = 0;
+                snprintf(out, len, "%s %s", tok, next);
+        } else {
+                snprintf(out, len, "%s", tok);
+        }
+}
+
+static int cupti_detect(struct table *si, struct err *err)
+{
+        int r, dev, n = 0;
+        char name[256], buf[512], buf2[256];
+
+        if (cuda_load() < 0)
+                return err_set(err, ERR_SYS, "%s", cu.why);
+        if ((r = cu.init(0)) != 0)
+                return err_set(err, ERR_SYS, "cannot initialize CUDA: %s", cu_str(r));
+        if ((r = cu.device_get_count(&n)) != 0 || n < 1)
+                return err_set(err, ERR_SYS, "no CUDA device found%s%s", r ? ": " : "",
+                               r ? cu_str(r) : "");
+        /* The device the target sees first (CUDA_VISIBLE_DEVICES applies to both). */
+        if ((r = cu.device_get(&dev, 0)) != 0 ||
+            (r = cu.device_get_name(name, sizeof name, dev)) != 0)
+                return err_set(err, ERR_SYS, "cannot query CUDA device 0: %s", cu_str(r));
+        int a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR + 1];
+        static const int wanted[] = {
+                ATTR_MAX_THREADS_PER_BLOCK,          ATTR_WARP_SIZE,
+                ATTR_CLOCK_RATE,                     ATTR_MULTIPROCESSOR_COUNT,
+                ATTR_MEMORY_CLOCK_RATE,              ATTR_GLOBAL_MEMORY_BUS_WIDTH,
+                ATTR_L2_CACHE_SIZE,                  ATTR_MAX_THREADS_PER_MULTIPROCESSOR,
+                ATTR_COMPUTE_CAPABILITY_MAJOR,       ATTR_COMPUTE_CAPABILITY_MINOR,
+                ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+        };
+        for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+                int k = wanted[i];
+                if ((r = cu.device_get_attribute(&a[k], k, dev)) != 0)
+                        return err_set(err, ERR_SYS, "cannot read attribute %d of '%s': %s", k,
+                                       name, cu_str(r));
+        }
+        size_t total_mem = 0;
+        cu.device_total_mem(&total_mem, dev);
+        int drv = 0;
+        cu.driver_get_version(&drv);
+
+        table_add_row(si);
+        /* host */
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(buf, sizeof buf, "%a %d %b %Y %I:%M:%S %p (%Z)", &tm);
+        set_s(si, "timestamp", buf);
+        if (gethostname(buf, sizeof buf) != 0)
+                buf[0] = 0;
+        buf[sizeof buf - 1] = 0;
+        set_s(si, "hostname", buf);
+        read_key("/proc/cpuinfo", "model name", buf, sizeof buf);
+        set_s(si, "cpu_model", buf);
+        read_line("/sys/class/dmi/id/bios_vendor", buf, sizeof buf);
+        read_line("/sys/class/dmi/id/bios_version", buf2, sizeof buf2);
+        strncat(buf, buf2, sizeof buf - strlen(buf) - 1);
+        set_s(si, "sbios", buf);
+        read_key("/etc/os-release", "PRETTY_NAME", buf, sizeof buf);
+        set_s(si, "linux_distro", buf);
+        struct utsname u;
+        set_s(si, "linux_kernel_version", uname(&u) == 0 ? u.release : "");
+        set_s(si, "amd_gpu_kernel_version", "");
+        read_key("/proc/meminfo", "MemTotal", buf, sizeof buf);
+        set_n(si, "cpu_memory", atof(buf)); /* kB, as rocprof-compute */
+        set_n(si, "gpu_memory", (double)(total_mem / 1024));
+        set_s(si, "rocm_version", "");
+        snprintf(buf, sizeof buf, "%d.%d", drv / 1000, drv % 1000 / 10);
+        set_s(si, "cuda_version", buf); /* the driver's CUDA version */
+        set_s(si, "vbios", "");
+        set_s(si, "compute_partition", "NA");
+        set_s(si, "memory_partition", "NA");
+
+        /* GPU */
+        model_from_name(name, buf, sizeof buf);
+        set_s(si, "gpu_model", buf);
+        set_s(si, "gpu_name", name);
+        snprintf(buf, sizeof buf, "sm_%d%d", a[ATTR_COMPUTE_CAPABILITY_MAJOR],
+                 a[ATTR_COMPUTE_CAPABILITY_MINOR]);
+        set_s(si, "gpu_arch", buf);
+        set_n(si, "gpu_l1", NAN); /* L1 and shared memory are one carve-out: no fixed size */
+        set_n(si, "gpu_l2", a[ATTR_L2_CACHE_SIZE] / 1024.0);
+        int sms = a[ATTR_MULTIPROCESSOR_COUNT];
+        set_n(si, "cu_per_gpu", sms);
+        /* Four SM sub-partitions (SMSPs) per SM since Volta: the counterpart of a CU's SIMDs. */
+        set_n(si, "simd_per_cu", 4);
+        /* The driver API exposes no GPC count. Volta to Hopper full GPCs hold 9 TPCs = 18 SMs,
+         * so ceil(SMs/18) (checked on the H100 with gpc__cycles_elapsed.sum/.avg, see
+         * bench/cupti-h100.md); src/arch data may override. */
+        set_n(si, "se_per_gpu", ceil(sms / 18.0));
+        set_n(si, "wave_size", a[ATTR_WARP_SIZE]);
+        set_n(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
+        set_n(si, "max_waves_per_cu",
+              a[ATTR_MAX_THREADS_PER_MULTIPROCESSOR] / (a[ATTR_WARP_SIZE] ? a[ATTR_WARP_SIZE] : 32));
+        double sclk = a[ATTR_CLOCK_RATE] / 1000.0, mclk = a[ATTR_MEMORY_CLOCK_RATE] / 1000.0;
+        set_n(si, "max_sclk", sclk);
+        set_n(si, "max_mclk", mclk);
+        set_n(si, "cur_sclk", sclk);
+        set_n(si, "cur_mclk", mclk);
+        /* One L2 channel per 64-bit DRAM channel (HBM: 16 per 1024-bit stack). */
+        int bus = a[ATTR_GLOBAL_MEMORY_BUS_WIDTH];
+        set_n(si, "total_l2_chan", bus / 64);
+        set_n(si, "lds_banks_per_cu", 32);
+        set_n(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
+        set_n(si, "sqc_per_gpu", NAN);
+        set_n(si, "pipes_per_gpu", NAN);
+        /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
+        set_n(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
+        set_n(si, "num_xcd", 1);
+        return 0;
+}
+
+/* ---- the collector library ---- */
+
+/* $PRISM_CUPTI_LIB, then beside the prism binary (build tree), then <exe>/../lib/prism
+ * (installed). Returns a malloc'd absolute path or NULL with err filled. */
+static char *find_collector(struct err *err)
+{
+        const char *env = getenv("PRISM_CUPTI_LIB");
+        const char *ed = exe_dir();
+        char *cand[4] = {0};
+        size_t n = 0;
+        char *found = NULL;
+
+        if (env && *env)
+                cand[n++] = xstrdup(env);
+        if (ed) {
+                cand[n++] = xasprintf("%s/%s", ed, COLLECTOR);
+                cand[n++] = xasprintf("%s/../lib/prism/%s", ed, COLLECTOR);
+        }
+#ifdef PRISM_LIBDIR
+        cand[n++] = xasprintf("%s/%s", PRISM_LIBDIR, COLLECTOR);
+#endif
+        for (size_t i = 0; i < n && !found; i++) {
+                char real[PATH_MAX];
+                if (is_file(cand[i]) && realpath(cand[i], real))
+                        found = xstrdup(real);
+        }
+        if (!found)
+                err_set(err, ERR_SYS,
+                        "cannot find %s next to prism or in its lib/prism directory (set "
+                        "PRISM_CUPTI_LIB)",
+                        COLLECTOR);
+        for (size_t i = 0; i < n; i++)
+                free(cand[i]);
+        return found;
+}
+
+static int cupti_num_passes(const char *chip, const char *const *counters, size_t n,
+                            struct err *err)
+{
+        static void *handle;
+        static int (*fn)(const char *, const char *const *, size_t, char *, size_t);
+        char msg[512];
+
+        if (!fn) {
+                char *path = find_collector(err);
+                if (!path)
+                        return ERR_SYS;
+                /* Kept open: CUPTI does not expect to be unloaded. */
+                handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+                if (!handle) {
+                        err_set(err, ERR_SYS, "cannot load '%s': %s", path, dlerror());
+                        free(path);
+                        return ERR_SYS;
+                }
+                *(void **)(&fn) = dlsym(handle, "prism_cupti_num_passes");
+                if (!fn) {
+                        err_set(err, ERR_SYS, "'%s' lacks prism_cupti_num_passes", path);
+                        free(path);
+                        return ERR_SYS;
+                }
+                free(path);
+        }
+        int r = fn(chip, counters, n, msg, sizeof msg);
+        if (r < 0)
+                return err_set(err, ERR_INPUT, "%s", msg);
+        return r;
+}
+
+/* ---- run_pass ---- */
+
+static double now_s(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait for pid; past timeout_s (0: none) kill its process group. Returns 0 with *status, or
+ * 1 when it timed out. */
+static int wait_child(pid_t pid, int timeout_s, int *status)
+{
+        double start = now_s(), term_at = 0;
+        const struct timespec tick = {0, 20 * 1000 * 1000};
+        for (;;) {
+                pid_t r = waitpid(pid, status, WNOHANG);
+                if (r == pid)
+                        return term_at > 0;
+                if (r < 0 && errno != EINTR) {
+                        *status = 0;
+                        return term_at > 0;
+                }
+                double t = now_s();
+                if (timeout_s > 0 && term_at == 0 && t - start >= timeout_s) {
+                        kill(-pid, SIGTERM);
+                        term_at = t;
+                } else if (term_at > 0 && t - term_at >= 3) {
+                        kill(-pid, SIGKILL);
+                }
+                nanosleep(&tick, NULL);
+        }
+}
+
+static int name_matches(const char *name, const struct backend_pass *p)
+{
+        if (!p->kernels || p->nkernels == 0)
+                return 1;
+        for (size_t i = 0; i < p->nkernels; i++)
+                if (strstr(name, p->kernels[i]))
+                        return 1;
+        return 0;
+}
+
+static int dispatch_kept(double id, const struct backend_pass *p)
+{
+        if (!p->dispatches || p->ndispatches == 0)
+                return 1;
+        for (size_t i = 0; i < p->ndispatches; i++)
+                if ((double)p->dispatches[i] == id)
+                        return 1;
+        return 0;
+}
+
+/* Keep the rows the pass's kernel and dispatch filters select (ids stay the launch order). */
+static void filter_rows(const struct backend_pass *p, struct table *t)
+{
+        if ((!p->kernels || !p->nkernels) && (!p->dispatches || !p->ndispatches))
+                return;
+        int cn = table_col(t, "Kernel_Name"), ci = table_col(t, "Dispatch_ID");
+        struct table keep;
+        table_init(&keep);
+        for (size_t c = 0; c < t->ncols; c++)
+                table_add_col(&keep, t->names[c]);
+        for (size_t r = 0; r < t->nrows; r++) {
+                const char *name = cn >= 0 && t->str[cn] && t->str[cn][r] ? t->str[cn][r] : "";
+                if (!name_matches(name, p) || (ci >= 0 && !dispatch_kept(t->num[ci][r], p)))
+                        continue;
+                size_t row = table_add_row(&keep);
+                for (size_t c = 0; c < t->ncols; c++) {
+                        if (t->str[c] && t->str[c][r])
+                                table_set_str(&keep, (int)c, row, t->str[c][r]);
+                        table_set_num(&keep, (int)c, row, t->num[c][r]);
+                }
+        }
+        table_free(t);
+        *t = keep;
+}
+
+static void child_exec(const struct backend_pass *p, const char *lib, const char *metrics,
+                       const char *csv, int errfd)
+{
+        setpgid(0, 0);
+        if (setenv("CUDA_INJECTION64_PATH", lib, 1) == 0 &&
+            setenv("PRISM_CUPTI_METRICS", metrics, 1) == 0 &&
+            setenv("PRISM_CUPTI_OUT", csv, 1) == 0)
+                execvp(p->argv[0], p->argv);
+        int e = errno;
+        ssize_t w = write(errfd, &e, sizeof e);
+        (void)w;
+        _exit(127);
+}
+
+static int cupti_run_pass(const struct backend_pass *p, struct table *out, struct err *err)
+{
+        int num = p->index + 1, ret = 0, fds[2] = {-1, -1}, status = 0;
+        char *lib = NULL, *csv = NULL, *errpath = NULL, *errtext = NULL;
+        struct strbuf metrics = {0};
+
+        if (!p->argv || !p->argv[0])
+                return err_set(err, ERR_USAGE, "pass %d: no target command", num);
+        if (!(lib = find_collector(err))) {
+                ret = err_wrap(err, "pass %d", num);
+                goto out;
+        }
+        csv = xasprintf("%s/pass.csv", p->workdir);
+        errpath = xasprintf("%s.err", csv);
+        unlink(csv);
+        unlink(errpath);
+        sb_add(&metrics, "");
+        for (size_t i = 0; i < p->ncounters; i++) {
+                if (i)
+                        sb_addc(&metrics, ',');
+                sb_add(&metrics, p->counters[i]);
+        }
+        if (pipe2(fds, O_CLOEXEC) != 0) {
+                ret = err_set(err, ERR_SYS, "pass %d: pipe: %s", num, strerror(errno));
+                goto out;
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                ret = err_set(err, ERR_SYS, "pass %d: fork: %s", num, strerror(errno));
+                goto out;
+        }
+        if (pid == 0)
+                child_exec(p, lib, metrics.buf, csv, fds[1]);
+        setpgid(pid, pid); /* also in the child: whichever runs first */
+        close(fds[1]);
+        fds[1] = -1;
+        int exec_errno = 0;
+        ssize_t got;
+        do
+                got = read(fds[0], &exec_errno, sizeof exec_errno);
+        while (got < 0 && errno == EINTR);
+        int timed_out = wait_child(pid, got > 0 ? 0 : p->timeout_s, &status);
+        if (got > 0) {
+                ret = err_set(err, ERR_INPUT, "pass %d: cannot run '%s': %s", num, p->argv[0],
+                              strerror(exec_errno));
+                goto out;
+        }
+        if (timed_out) {
+                ret = err_set(err, ERR_SYS, "pass %d: target timed out after %d s and was killed",
+                              num, p->timeout_s);
+                goto out;
+        }
+        /* A collector error explains a failed target best; report it first. */
+        if (is_file(errpath) && (errtext = read_file(errpath, NULL, NULL)) && errtext[0]) {
+                errtext[strcspn(errtext, "\n")] = 0;
+                ret = err_set(err, ERR_SYS, "pass %d: %s", num, errtext);
+                goto out;
+        }
+        if (WIFSIGNALED(status)) {
+                ret = err_set(err, ERR_SYS, "pass %d: target killed by signal %d (%s)", num,
+                              WTERMSIG(status), strsignal(WTERMSIG(status)));
+                goto out;
+        }
+        if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+                ret = err_set(err, ERR_SYS, "pass %d: target exited with status %d", num,
+                              WEXITSTATUS(status));
+                goto out;
+        }
+        if (!is_file(csv)) {
+                ret = err_set(err, ERR_SYS,
+                              "pass %d: the collector wrote no '%s' (does the target use CUDA?)",
+                              num, csv);
+                goto out;
+        }
+        if ((ret = table_load_csv(out, csv, err)) < 0) {
+                err_wrap(err, "pass %d", num);
+                goto out;
+        }
+        for (size_t i = 0; i < p->ncounters; i++) {
+                if (table_col(out, p->counters[i]) < 0) {
+                        ret = err_set(err, ERR_SYS, "pass %d: '%s' has no column '%s'", num, csv,
+                                      p->counters[i]);
+                        goto out;
+                }
+        }
+        filter_rows(p, out);
+out:
+        if (fds[0] >= 0)
+                close(fds[0]);
+        if (fds[1] >= 0)
+                close(fds[1]);
+        free(lib);
+        free(csv);
+        free(errpath);
+        free(errtext);
+        sb_free(&metrics);
+        return ret;
+}
+
+const struct backend backend_cupti = {
+        .name = "cupti",
+        .available = cupti_available,
+        .detect = cupti_detect,
+        .run_pass = cupti_run_pass,
+        .num_passes = cupti_num_passes,
+};

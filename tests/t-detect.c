@@ -1,0 +1,272 @@
+/* GPU detection on fake sysfs trees (tests/fake/sysfs-*): KFD topology parsing, the
+ * gfx_target_version and device-id tables, and the sysinfo.csv row built from them. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/detect.h"
+
+static const char *fake_dir(void)
+{
+        const char *d = getenv("PRISM_TEST_FAKE");
+        return d ? d : "tests/fake";
+}
+
+static void use_tree(const char *name)
+{
+        char *root = xasprintf("%s/%s", fake_dir(), name);
+        setenv("PRISM_SYSFS_ROOT", root, 1);
+        free(root);
+}
+
+/* ---- gfx_target_version -> name ---- */
+
+static const struct {
+        unsigned version;
+        const char *name;
+} gfx_cases[] = {
+        {90008, "gfx908"},  {90010, "gfx90a"},  {90400, "gfx940"}, {90401, "gfx941"},
+        {90402, "gfx942"},  {90006, "gfx906"},  {100300, "gfx1030"}, {110000, "gfx1100"},
+        {120001, "gfx1201"},
+};
+
+static void test_gfx_name(void **state)
+{
+        (void)state;
+        char buf[16];
+        for (size_t i = 0; i < sizeof gfx_cases / sizeof gfx_cases[0]; i++) {
+                assert_int_equal(detect_gfx_name(gfx_cases[i].version, buf, sizeof buf), 0);
+                assert_string_equal(buf, gfx_cases[i].name);
+        }
+        assert_int_equal(detect_gfx_name(0, buf, sizeof buf), -1);
+        assert_int_equal(detect_gfx_name(90010, buf, 4), -1); /* does not fit */
+}
+
+/* ---- gfx + device id -> gpu_model ---- */
+
+static const struct {
+        const char *gfx;
+        unsigned device;
+        const char *model; /* NULL: unknown */
+} model_cases[] = {
+        {"gfx908", 0x738c, "MI100"},     {"gfx90a", 0x740f, "MI200"},
+        {"gfx90a", 0x740c, "MI200"},     {"gfx940", 0x74a0, "MI300A_A0"},
+        {"gfx941", 0x74a1, "MI300X_A0"}, {"gfx942", 0x74a0, "MI300A_A1"},
+        {"gfx942", 0x74a1, "MI300X_A1"}, {"gfx942", 0x74a2, "MI308X"},
+        {"gfx942", 0x74b5, "MI300X_A1"}, {"gfx1100", 0x744c, NULL},
+        {"gfx90", 0, NULL},
+};
+
+static void test_models(void **state)
+{
+        (void)state;
+        for (size_t i = 0; i < sizeof model_cases / sizeof model_cases[0]; i++) {
+                const char *m = detect_amd_model(model_cases[i].gfx, model_cases[i].device);
+                if (!model_cases[i].model)
+                        assert_null(m);
+                else
+                        assert_string_equal(m, model_cases[i].model);
+        }
+}
+
+/* ---- whole trees: what recorded rocprof-compute workloads report for these GPUs ---- */
+
+static const struct tree_case {
+        const char *tree;
+        size_t ngpus;
+        int first_node;
+        const char *gfx, *model;
+        int cu, se, simd, waves, sclk, mclk, l1, l2, chan, sqc, xcd;
+        double hbm_bw;
+        const char *compute_partition, *memory_partition, *vbios;
+} tree_cases[] = {
+        {"sysfs-mi200", 2, 1, "gfx90a", "MI200", 104, 8, 4, 32, 1700, 1600, 16, 8192, 32, 56,
+         1, 1638.4, "NA", "NA", "113-D67301-059"},
+        {"sysfs-mi100", 1, 1, "gfx908", "MI100", 120, 8, 4, 40, 1502, 1200, 16, 8192, 32, 64,
+         1, 1228.8, "NA", "NA", "113-D3431401-100"},
+        {"sysfs-mi300x", 1, 1, "gfx942", "MI300X_A1", 304, 32, 4, 32, 2100, 1300, 32, 4096,
+         128, 160, 8, 5324.8, "SPX", "NPS1", "113-MI3SRIOV-001"},
+        {"sysfs-mi300a", 1, 1, "gfx942", "MI300A_A1", 228, 24, 4, 32, 2100, 1300, 32, 4096,
+         96, 120, 6, 5324.8, "SPX", "NPS1", "N/A"},
+};
+
+static void test_trees(void **state)
+{
+        (void)state;
+        for (size_t i = 0; i < sizeof tree_cases / sizeof tree_cases[0]; i++) {
+                const struct tree_case *c = &tree_cases[i];
+                use_tree(c->tree);
+                struct amd_gpu *g = NULL;
+                size_t n = 0;
+                struct err err = {0};
+                assert_int_equal(detect_amd_gpus(&g, &n, &err), 0);
+                assert_int_equal(n, c->ngpus);
+                assert_int_equal(g[0].node, c->first_node);
+                assert_int_equal(g[0].index, 0);
+                assert_string_equal(g[0].gfx, c->gfx);
+                assert_string_equal(g[0].model, c->model);
+                assert_int_equal(g[0].cu_per_gpu, c->cu);
+                assert_int_equal(g[0].se_per_gpu, c->se);
+                assert_int_equal(g[0].simd_per_cu, c->simd);
+                assert_int_equal(g[0].max_waves_per_cu, c->waves);
+                assert_int_equal(g[0].max_sclk, c->sclk);
+                assert_int_equal(g[0].max_mclk, c->mclk);
+                assert_int_equal(g[0].l1_kb, c->l1);
+                assert_int_equal(g[0].l2_kb, c->l2);
+                assert_int_equal(g[0].total_l2_chan, c->chan);
+                assert_int_equal(g[0].sqc_per_gpu, c->sqc);
+                assert_int_equal(g[0].num_xcd, c->xcd);
+                assert_int_equal(g[0].wave_size, 64);
+                assert_int_equal(g[0].workgroup_max_size, 1024);
+                assert_true(fabs(g[0].hbm_bw - c->hbm_bw) < 1e-9);
+                assert_string_equal(g[0].compute_partition, c->compute_partition);
+                assert_string_equal(g[0].memory_partition, c->memory_partition);
+                assert_string_equal(g[0].vbios, c->vbios);
+                if (n > 1) {
+                        assert_int_equal(g[1].index, 1);
+                        assert_int_equal(g[1].node, 2);
+                        assert_int_equal(g[1].drm_render_minor, 136);
+                }
+                free(g);
+        }
+}
+
+static void test_no_gpu(void **state)
+{
+        (void)state;
+        const char *trees[] = {"sysfs-cpuonly", "no-such-tree"};
+        for (size_t i = 0; i < 2; i++) {
+                use_tree(trees[i]);
+                struct amd_gpu *g = (struct amd_gpu *)1;
+                size_t n = 99;
+                struct err err = {0};
+                assert_int_equal(detect_amd_gpus(&g, &n, &err), 0);
+                assert_int_equal(n, 0);
+                assert_null(g);
+        }
+}
+
+static void test_broken_tree(void **state)
+{
+        (void)state;
+        use_tree("sysfs-broken");
+        struct amd_gpu *g = NULL;
+        size_t n = 0;
+        struct err err = {0};
+        assert_true(detect_amd_gpus(&g, &n, &err) < 0);
+        assert_int_equal(n, 0);
+        /* names the file and line of the bad property */
+        assert_non_null(strstr(err.msg, "nodes/1/properties:12:"));
+        assert_non_null(strstr(err.msg, "num_gws"));
+}
+
+static void test_defaults(void **state)
+{
+        (void)state;
+        const struct {
+                const char *gfx, *model;
+                int chan, xcd;
+        } cases[] = {
+                {"gfx908", "MI100", 32, 1},      {"gfx90a", "MI200", 32, 1},
+                {"gfx940", "MI300A_A0", 96, 6},  {"gfx941", "MI300X_A0", 128, 8},
+                {"gfx942", "MI300X_A1", 128, 8},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                struct amd_gpu g;
+                struct err err = {0};
+                assert_int_equal(detect_amd_defaults(cases[i].gfx, &g, &err), 0);
+                assert_string_equal(g.model, cases[i].model);
+                assert_int_equal(g.total_l2_chan, cases[i].chan);
+                assert_int_equal(g.num_xcd, cases[i].xcd);
+        }
+        struct amd_gpu g;
+        struct err err = {0};
+        assert_true(detect_amd_defaults("gfx1100", &g, &err) < 0);
+        assert_non_null(strstr(err.msg, "unknown AMD target 'gfx1100'"));
+        assert_non_null(strstr(err.msg, "gfx90a"));
+}
+
+/* sysinfo.csv: rocprof-compute's column order, host facts from the same tree */
+static const char *const sysinfo_cols[] = {
+        "workload_name", "command", "ip_blocks", "timestamp", "version", "hostname",
+        "cpu_model", "sbios", "linux_distro", "linux_kernel_version", "amd_gpu_kernel_version",
+        "cpu_memory", "gpu_memory", "rocm_version", "vbios", "compute_partition",
+        "memory_partition", "gpu_model", "gpu_arch", "gpu_l1", "gpu_l2", "cu_per_gpu",
+        "simd_per_cu", "se_per_gpu", "wave_size", "workgroup_max_size", "max_waves_per_cu",
+        "max_sclk", "max_mclk", "cur_sclk", "cur_mclk", "total_l2_chan", "lds_banks_per_cu",
+        "sqc_per_gpu", "pipes_per_gpu", "hbm_bw", "num_xcd",
+};
+
+static void test_sysinfo(void **state)
+{
+        (void)state;
+        use_tree("sysfs-mi200");
+        struct amd_gpu *g = NULL;
+        size_t n = 0;
+        struct err err = {0};
+        assert_int_equal(detect_amd_gpus(&g, &n, &err), 0);
+        assert_int_equal(n, 2);
+        struct table si;
+        table_init(&si);
+        detect_amd_sysinfo(&g[1], &si);
+        assert_int_equal(si.nrows, 1);
+        assert_int_equal(si.ncols, sizeof sysinfo_cols / sizeof sysinfo_cols[0]);
+        for (size_t i = 0; i < si.ncols; i++)
+                assert_string_equal(si.names[i], sysinfo_cols[i]);
+        char buf[64];
+        const struct {
+                const char *col, *val;
+        } cells[] = {
+                {"cpu_model", "AMD EPYC 7V13 64-Core Processor"},
+                {"sbios", "American Megatrends Inc.0602"},
+                {"linux_distro", "Debian GNU/Linux 12 (bookworm)"},
+                {"cpu_memory", "527650760"},
+                {"gpu_model", "MI200"},
+                {"gpu_arch", "gfx90a"},
+                {"cu_per_gpu", "104"},
+                {"hbm_bw", "1638.4"},
+                {"total_l2_chan", "32"},
+                {"sqc_per_gpu", "56"},
+                {"num_xcd", "1"},
+                {"compute_partition", "NA"},
+                {"workload_name", ""},
+        };
+        for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+                int c = table_col(&si, cells[i].col);
+                assert_true(c >= 0);
+                assert_string_equal(table_cell(&si, c, 0, buf, sizeof buf), cells[i].val);
+        }
+        table_free(&si);
+        free(g);
+}
+
+static void test_gpu_choice(void **state)
+{
+        (void)state;
+        unsetenv("ROCR_VISIBLE_DEVICES");
+        unsetenv("HIP_VISIBLE_DEVICES");
+        assert_int_equal(detect_gpu_choice(), 0);
+        setenv("HIP_VISIBLE_DEVICES", "3,4", 1);
+        assert_int_equal(detect_gpu_choice(), 3);
+        setenv("ROCR_VISIBLE_DEVICES", "1", 1);
+        assert_int_equal(detect_gpu_choice(), 1);
+        unsetenv("ROCR_VISIBLE_DEVICES");
+        unsetenv("HIP_VISIBLE_DEVICES");
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_gfx_name),   cmocka_unit_test(test_models),
+                cmocka_unit_test(test_trees),      cmocka_unit_test(test_no_gpu),
+                cmocka_unit_test(test_broken_tree), cmocka_unit_test(test_defaults),
+                cmocka_unit_test(test_sysinfo),    cmocka_unit_test(test_gpu_choice),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
