@@ -77,14 +77,15 @@ typedef cudaEvent_t gpuEvent_t;
 #define RF_VENDOR "cuda"
 #endif
 
-/* Exit status of the benchmark binary: 0 ok, 2 no usable GPU or a runtime failure, 3 usage. */
+/* Exit status of the benchmark binary: 0 ok, 2 no GPU of this vendor, 3 usage (a bad option
+ * or device number), 4 a runtime failure. */
 #define RF_CHECK(call)                                                                             \
         do {                                                                                       \
                 gpuError_t e_ = (call);                                                            \
                 if (e_ != gpuSuccess) {                                                            \
                         fprintf(stderr, "prism-roofline: %s failed: %s\n", #call,                  \
                                 gpuGetErrorString(e_));                                            \
-                        exit(2);                                                                   \
+                        exit(4);                                                                   \
                 }                                                                                  \
         } while (0)
 
@@ -361,12 +362,12 @@ static void rf_launch_copy(const struct rf_run *r, gpuStream_t s)
 }
 
 /* L2: all threads stream over a working set of L2/DIV bytes (a power of two), with loads that
- * skip L1, so after the warm-up launches every load hits L2. */
-template <int DIV> static int rf_prep_l2(struct rf_run *r)
+ * skip L1, so after the warm-up launches every load hits L2. U loads in flight a thread. */
+template <int DIV, int U = 8> static int rf_prep_l2(struct rf_run *r)
 {
         const struct rf_dev *d = r->dev;
         r->block = RF_BLOCK;
-        r->grid = rf_occupancy_grid(d, (const void *)rf_read_kernel<1, 8, false>, r->block, 0);
+        r->grid = rf_occupancy_grid(d, (const void *)rf_read_kernel<1, U, false>, r->block, 0);
         r->buf_bytes = rf_pow2_floor(d->l2_bytes / DIV);
         r->buf = rf_alloc_filled(r->buf_bytes);
         r->mask = (uint32_t)(r->buf_bytes / 16) - 1;
@@ -574,13 +575,15 @@ static double rf_peak(const struct rf_dev *d, const char *column);
 static void rf_usage(FILE *f)
 {
         fprintf(f, "usage: prism-roofline-%s [--device N] [--quick] [--list] [--only NAME]...\n"
-                   "prints roofline.csv (header and one row) on stdout, details on stderr\n",
+                   "                      [--quiet-absent]\n"
+                   "prints roofline.csv (header and one row) on stdout, details on stderr;\n"
+                   "exit 2 when no device is present (silently with --quiet-absent)\n",
                 RF_VENDOR);
 }
 
 static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
 {
-        int dev_id = 0, quick = 0, list = 0;
+        int dev_id = 0, quick = 0, list = 0, quiet_absent = 0;
         const char *only[64];
         int nonly = 0;
         for (int i = 1; i < argc; i++) {
@@ -593,6 +596,8 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
                         }
                 } else if (!strcmp(argv[i], "--quick")) {
                         quick = 1;
+                } else if (!strcmp(argv[i], "--quiet-absent")) {
+                        quiet_absent = 1;
                 } else if (!strcmp(argv[i], "--list")) {
                         list = 1;
                 } else if (!strcmp(argv[i], "--only") && i + 1 < argc && nonly < 64) {
@@ -615,12 +620,13 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
 
         int count = 0;
         if (gpuGetDeviceCount(&count) != gpuSuccess || count == 0) {
-                fprintf(stderr, "prism-roofline: no %s device found\n", RF_VENDOR);
+                if (!quiet_absent)
+                        fprintf(stderr, "prism-roofline: no %s device found\n", RF_VENDOR);
                 return 2;
         }
         if (dev_id >= count) {
                 fprintf(stderr, "prism-roofline: no device %d (%d present)\n", dev_id, count);
-                return 2;
+                return 3;
         }
         struct rf_dev d;
         memset(&d, 0, sizeof d);
@@ -645,7 +651,7 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
 
         struct rf_result *res = (struct rf_result *)calloc((size_t)ntab, sizeof *res);
         if (!res)
-                return 2;
+                return 4;
         fprintf(stderr, "%-18s %-14s %12s %12s %12s %6s %8s %9s %6s\n", "benchmark", "column",
                 "mean", "low", "high", "unit", "ms/launch", "grid", "peak%");
         for (int i = 0; i < ntab; i++) {

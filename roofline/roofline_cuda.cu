@@ -177,6 +177,7 @@ template <int T> __global__ void rf_mma_kernel(long iters, int4 *out)
 /* FP64 tensor cores (DMMA), shape m16n8k16 (sm_90), with ACC independent accumulators. */
 template <int ACC> __global__ void rf_dmma_kernel(long iters, int4 *out)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         double a[8], b[4], c[ACC][4];
 #pragma unroll
         for (int i = 0; i < 8; i++)
@@ -208,6 +209,37 @@ template <int ACC> __global__ void rf_dmma_kernel(long iters, int4 *out)
                         s += c[j][k];
         if (s == -12345.0)
                 out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = make_int4(1, 1, 1, 1);
+#endif
+}
+
+/* What the loaded machine code holds: bit 0 DMMA m16n8k16 (sm_90+), bit 1 wgmma (sm_90a).
+ * Asked of the device, so a build without the sm_90a target skips the wgmma entries instead
+ * of timing empty kernels. */
+enum { FEAT_DMMA = 1, FEAT_WGMMA = 2 };
+__global__ void rf_feature_kernel(int *f)
+{
+        int v = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        v |= FEAT_DMMA;
+#endif
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+        v |= FEAT_WGMMA;
+#endif
+        *f = v;
+}
+
+static int rf_features(void)
+{
+        static int feats = -1;
+        if (feats < 0) {
+                int *d = NULL;
+                RF_CHECK(cudaMalloc(&d, sizeof *d));
+                rf_feature_kernel<<<1, 1>>>(d);
+                RF_CHECK(cudaGetLastError());
+                RF_CHECK(cudaMemcpy(&feats, d, sizeof feats, cudaMemcpyDeviceToHost));
+                RF_CHECK(cudaFree(d));
+        }
+        return feats;
 }
 
 template <int T> static int rf_prep_mma(struct rf_run *r)
@@ -228,7 +260,7 @@ template <int T> static void rf_launch_mma(const struct rf_run *r, cudaStream_t 
 
 template <int ACC> static int rf_prep_dmma(struct rf_run *r)
 {
-        if (r->dev->prop.major < 9)
+        if (!(rf_features() & FEAT_DMMA))
                 return -1; /* m16n8k16.f64 needs sm_90 */
         const void *fn = (const void *)rf_dmma_kernel<ACC>;
         r->block = RF_BLOCK;
@@ -346,7 +378,7 @@ __global__ void __launch_bounds__(128 * WG_PER_BLOCK, 1) rf_wgmma_kernel(long it
 
 template <int T> static int rf_prep_wgmma(struct rf_run *r)
 {
-        if (r->dev->prop.major != 9)
+        if (!(rf_features() & FEAT_WGMMA))
                 return -1; /* wgmma is sm_90a only */
         r->block = 128 * WG_PER_BLOCK;
         r->grid = rf_occupancy_grid(r->dev, (const void *)rf_wgmma_kernel<T>, r->block, 0);
@@ -391,6 +423,10 @@ static const struct rf_bench rf_table[] = {
      "ld.global.cg over a sixteenth of L2"},
     {"l2_read_t", "L2Bw", 128.0, 0, rf_prep_l2<32>, rf_launch_read<1, 8>,
      "ld.global.cg over a thirty-second of L2"},
+    {"l2_read_s16", "L2Bw", 256.0, 0, rf_prep_l2<16, 16>, rf_launch_read<1, 16>,
+     "ld.global.cg over a sixteenth of L2, 16 loads in flight"},
+    {"l2_read_s4", "L2Bw", 64.0, 0, rf_prep_l2<16, 4>, rf_launch_read<1, 4>,
+     "ld.global.cg over a sixteenth of L2, 4 loads in flight"},
     {"l1_read", "L1Bw", 128.0, 0, rf_prep_l1<16>, rf_launch_local<2>,
      "ld.global.ca, each block re-reads the same 16 KiB"},
     {"l1_read_nc", "L1Bw", 128.0, 0, rf_prep_l1<16>, rf_launch_local<3>,

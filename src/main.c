@@ -62,7 +62,6 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 if (!strcmp(name, commands[i].name))
                         return commands[i].fn(argc - 1, argv + 1);
-        fprintf(stderr, "prism: unknown command '%s'\n", name);
-        usage(stderr);
+        fprintf(stderr, "prism: unknown command '%s' (see 'prism --help')\n", name);
         return 2;
 }

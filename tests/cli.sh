@@ -15,6 +15,8 @@ make_bad() {
         mkdir -p "$T/empty" "$T/nopmc" "$T/trunc" "$T/badsys" "$T/unkarch" "$T/nosys"
         cp "$src/sysinfo.csv" "$T/nopmc/"
         cp "$src/sysinfo.csv" "$T/trunc/"; head -c 700 "$src/pmc_perf.csv" > "$T/trunc/pmc_perf.csv"
+        mkdir -p "$T/trunc2"; cp "$src/sysinfo.csv" "$T/trunc2/"
+        head -c $(( $(head -2 "$src/pmc_perf.csv" | wc -c) + 300 )) "$src/pmc_perf.csv" > "$T/trunc2/pmc_perf.csv"
         : > "$T/badsys/sysinfo.csv"; cp "$src/pmc_perf.csv" "$T/badsys/"
         cp "$src/pmc_perf.csv" "$T/unkarch/"; sed 's/gfx90a/gfx1234/' "$src/sysinfo.csv" > "$T/unkarch/sysinfo.csv"
         cp "$src/pmc_perf.csv" "$T/nosys/"
@@ -66,7 +68,8 @@ if [ -d "$S/vcopy/MI200" ]; then
         check 2 "sysinfo.csv.*empty" analyze -p "$T/badsys"
         check 2 "unknown architecture 'gfx1234'" analyze -p "$T/unkarch"
         check 2 "pmc_perf.csv:2: .*fields, but the header has" analyze -p "$T/extra"
-        check 0 "Speed-of-Light" analyze -p "$T/trunc"
+        check 2 "pmc_perf.csv: no dispatches recorded" analyze -p "$T/trunc"
+        check 2 "pmc_perf.csv:3: [0-9]+ fields, but the header has [0-9]+ \(truncated" analyze -p "$T/trunc2"
         check 2 "cannot write" analyze -p "$W" -o /nonexistent/dir/report.txt
         check 0 "Change" analyze -p "$W" -p "$S/dispatch_0/MI200"
 else

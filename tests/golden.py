@@ -46,6 +46,13 @@ def compare_dir(want_dir, got_dir):
     got = {n.split("_", 1)[0].removesuffix(".csv"): n for n in os.listdir(got_dir)} if os.path.isdir(got_dir) else {}
     for name in sorted(os.listdir(want_dir)):
         tid = name.split("_", 1)[0].removesuffix(".csv")
+        whead, _ = read_table(os.path.join(want_dir, name))
+        if "from_csv" in whead:
+            # the reference prints its own table config when roofline.csv is absent;
+            # prism shows no roofline table then (and says so once)
+            if tid in got:
+                diffs.append(f"table {tid}: shown although the workload has no data for it")
+            continue
         if tid not in got:
             diffs.append(f"table {tid}: missing")
             continue
@@ -78,7 +85,8 @@ def main():
     only = sys.argv[1:]
     passed = failed = 0
     tmp = tempfile.mkdtemp(prefix="prism-golden-")
-    for case in sorted(os.listdir(work)):
+    cases = [c for c in sorted(os.listdir(work)) if os.path.isdir(os.path.join(work, c))]
+    for case in cases:
         for arch in sorted(os.listdir(os.path.join(work, case))):
             src = os.path.join(work, case, arch)
             want = os.path.join(ref, case, arch, "dfs_full")
@@ -101,7 +109,7 @@ def main():
                 passed += 1
                 print(f"ok   {case}/{arch}")
     # cases the reference rejected (no pmc_perf.csv): prism must refuse them too
-    for case in sorted(os.listdir(work)):
+    for case in cases:
         for arch in sorted(os.listdir(os.path.join(work, case))):
             src = os.path.join(work, case, arch)
             if os.path.isdir(src) and not os.path.exists(os.path.join(src, "pmc_perf.csv")):

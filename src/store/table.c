@@ -124,7 +124,6 @@ struct loader {
         size_t field;  /* field index within the current record */
         int header;    /* still reading the header */
         int failed;
-        int warned_short;
         struct err *err;
 };
 
@@ -197,11 +196,10 @@ static void on_record(int ch, void *p)
         } else if (ld->field == 0) {
                 /* a blank line: libcsv reports no fields; skip it */
         } else if (ld->field < ld->t->ncols) {
-                if (!ld->warned_short) {
-                        warnf("%s:%zu: %zu fields, but the header has %zu; the rest are empty",
-                              ld->path, ld->line, ld->field, ld->t->ncols);
-                        ld->warned_short = 1;
-                }
+                /* a short row is a truncated or damaged file: never guess the rest */
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
+                        "(truncated file?)", ld->path, ld->line, ld->field, ld->t->ncols);
+                ld->failed = 1;
         }
         ld->line++;
         ld->field = 0;
@@ -214,7 +212,7 @@ int table_load_csv(struct table *t, const char *path, struct err *err)
         int rc = 0;
         FILE *f = NULL;
         table_init(t);
-        if (csv_init(&p, CSV_APPEND_NULL) != 0)
+        if (csv_init(&p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
         if (is_dir(path)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
@@ -238,7 +236,11 @@ int table_load_csv(struct table *t, const char *path, struct err *err)
                 rc = err_set(err, ERR_INPUT, "cannot read '%s'", path);
                 goto out;
         }
-        csv_fini(&p, on_field, on_record, &ld);
+        if (csv_fini(&p, on_field, on_record, &ld) != 0 && !ld.failed) {
+                rc = err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path, ld.line,
+                             csv_strerror(csv_error(&p)));
+                goto out;
+        }
         if (ld.failed) {
                 rc = ERR_INPUT;
                 goto out;

@@ -19,10 +19,10 @@ struct table {
 void table_init(struct table *t);
 void table_free(struct table *t);
 
-/* Load a CSV file with a header row (libcsv). A missing or empty file, a row with more
- * fields than the header, or an unreadable file fill err with "FILE:LINE: ..." and return
- * a negative code. A UTF-8 BOM and CRLF line ends are accepted; short rows are padded
- * with empty cells (a warning names the first). */
+/* Load a CSV file with a header row (libcsv). A missing or empty file, a row with more or
+ * fewer fields than the header (a truncated file), or an unreadable file fill err with
+ * "FILE:LINE: ..." and return a negative code. A UTF-8 BOM, CRLF line ends and blank lines
+ * are accepted. */
 int table_load_csv(struct table *t, const char *path, struct err *err);
 
 /* Column index by name, or -1. */

@@ -1,0 +1,285 @@
+/* prism roofline: run the vendor's micro-benchmark binary (roofline/) and write the empirical
+ * ceilings it prints to DIR/roofline.csv, atomically (a temporary file, then rename). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "util/util.h"
+
+#ifndef PRISM_PREFIX
+#define PRISM_PREFIX "/usr/local"
+#endif
+
+/* The benchmark binaries, one per vendor, tried in this order; a binary that finds no GPU of
+ * its vendor exits 2 and the next is tried. */
+static const char *const bench_names[] = {"prism-roofline-cuda", "prism-roofline-hip"};
+#define NBENCH (sizeof bench_names / sizeof bench_names[0])
+
+/* The first columns a benchmark's header must start with (rocprof-compute's layout). */
+static const char csv_head[] = "device,HBMBw,HBMBwLow,hbmBwHigh,";
+
+static void usage(FILE *f)
+{
+        fprintf(f, "usage: prism roofline [--device N] [-o DIR] [--quick]\n"
+                   "\n"
+                   "Measure the empirical roofline ceilings of a GPU (HBM, L2, L1 and shared\n"
+                   "memory bandwidth; vector and matrix FLOP/s) and write DIR/roofline.csv.\n"
+                   "\n"
+                   "  --device N   GPU to measure (default 0)\n"
+                   "  -o DIR       output directory, created if missing (default .)\n"
+                   "  --quick      fewer and shorter repetitions (a few seconds)\n"
+                   "  -h, --help   this text\n"
+                   "\n"
+                   "Low/High columns: the 95%% confidence interval of the mean over repeated\n"
+                   "timed runs (mean +- t * sd / sqrt(n)). The benchmark binary is looked for\n"
+                   "next to prism, in its ../lib/prism, in " PRISM_PREFIX "/lib/prism, or named\n"
+                   "by $PRISM_ROOFLINE_BIN.\n");
+}
+
+/* Candidate paths of benchmark binaries that exist, in search order (caller frees). */
+static int find_benches(char **out, int max)
+{
+        int n = 0;
+        const char *env = getenv("PRISM_ROOFLINE_BIN");
+        if (env && *env) {
+                if (access(env, X_OK) == 0 && n < max)
+                        out[n++] = xstrdup(env);
+                return n; /* an explicit choice: no fallback to other binaries */
+        }
+        const char *ed = exe_dir();
+        for (size_t i = 0; i < NBENCH; i++) {
+                char *cand[3] = {
+                    ed ? xasprintf("%s/%s", ed, bench_names[i]) : NULL,
+                    ed ? xasprintf("%s/../lib/prism/%s", ed, bench_names[i]) : NULL,
+                    xasprintf("%s/lib/prism/%s", PRISM_PREFIX, bench_names[i]),
+                };
+                int found = 0;
+                for (int k = 0; k < 3; k++) {
+                        if (cand[k] && !found && is_file(cand[k]) && access(cand[k], X_OK) == 0 &&
+                            n < max) {
+                                out[n++] = cand[k];
+                                found = 1;
+                        } else {
+                                free(cand[k]);
+                        }
+                }
+        }
+        return n;
+}
+
+/* Run path with args, collect its stdout in *csv (stderr passes through: the detail table).
+ * Returns the exit status (0..255), or a negative code with err filled. */
+static int run_bench(const char *path, int device, int quick, char **csv, struct err *err)
+{
+        int fd[2] = {-1, -1};
+        struct strbuf sb = {0};
+        int rc = ERR_SYS;
+        if (pipe(fd) < 0) {
+                err_set(err, ERR_SYS, "cannot create a pipe: %s", strerror(errno));
+                goto out;
+        }
+        char dev[16];
+        snprintf(dev, sizeof dev, "%d", device);
+        /* --quiet-absent: exit 2 without a message when no GPU of its vendor is present, so
+         * that trying the next vendor's binary prints nothing */
+        char *argv[6] = {(char *)path, "--device", dev, "--quiet-absent", NULL, NULL};
+        if (quick)
+                argv[4] = "--quick";
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+                err_set(err, ERR_SYS, "cannot start '%s': %s", path, strerror(errno));
+                goto out;
+        }
+        if (pid == 0) {
+                dup2(fd[1], STDOUT_FILENO);
+                close(fd[0]);
+                close(fd[1]);
+                execv(path, argv);
+                fprintf(stderr, "prism: cannot run '%s': %s\n", path, strerror(errno));
+                _exit(127);
+        }
+        close(fd[1]);
+        fd[1] = -1;
+        char buf[4096];
+        ssize_t k;
+        while ((k = read(fd[0], buf, sizeof buf)) != 0) {
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        break;
+                }
+                sb_addn(&sb, buf, (size_t)k);
+        }
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (WIFSIGNALED(status)) {
+                err_set(err, ERR_SYS, "'%s' was killed by signal %d", path, WTERMSIG(status));
+                goto out;
+        }
+        rc = WEXITSTATUS(status);
+        *csv = sb_detach(&sb);
+out:
+        if (fd[0] >= 0)
+                close(fd[0]);
+        if (fd[1] >= 0)
+                close(fd[1]);
+        sb_free(&sb);
+        return rc;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir, struct err *err)
+{
+        char *p = xstrdup(dir);
+        int rc = 0;
+        for (char *s = p + 1;; s++) {
+                if (*s != '/' && *s != 0)
+                        continue;
+                char c = *s;
+                *s = 0;
+                if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+                        rc = err_set(err, ERR_SYS, "cannot create directory '%s': %s", p,
+                                     strerror(errno));
+                        break;
+                }
+                *s = c;
+                if (!c)
+                        break;
+        }
+        free(p);
+        if (rc == 0 && !is_dir(dir))
+                rc = err_set(err, ERR_INPUT, "'%s' is not a directory", dir);
+        return rc;
+}
+
+/* Write text to dir/roofline.csv through a temporary file in the same directory. */
+static int write_atomic(const char *dir, const char *text, struct err *err)
+{
+        char *path = xasprintf("%s/roofline.csv", dir);
+        char *tmp = xasprintf("%s/.roofline.csv.%ld.tmp", dir, (long)getpid());
+        int rc = 0;
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
+                goto out;
+        }
+        size_t len = strlen(text);
+        int bad = fwrite(text, 1, len, f) != len;
+        bad |= fflush(f) != 0;
+        bad |= fsync(fileno(f)) != 0;
+        bad |= fclose(f) != 0;
+        if (bad) {
+                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
+                unlink(tmp);
+                goto out;
+        }
+        if (rename(tmp, path) < 0) {
+                rc = err_set(err, ERR_SYS, "cannot rename '%s' to '%s': %s", tmp, path,
+                             strerror(errno));
+                unlink(tmp);
+                goto out;
+        }
+        printf("wrote %s\n", path);
+out:
+        free(path);
+        free(tmp);
+        return rc;
+}
+
+int cmd_roofline(int argc, char **argv)
+{
+        int device = 0, quick = 0;
+        const char *dir = ".";
+        for (int i = 1; i < argc; i++) {
+                const char *a = argv[i];
+                if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+                        usage(stdout);
+                        return 0;
+                } else if (!strcmp(a, "--quick")) {
+                        quick = 1;
+                } else if (!strcmp(a, "--device") || !strcmp(a, "-o")) {
+                        if (i + 1 >= argc) {
+                                fprintf(stderr, "prism: option '%s' needs a value\n", a);
+                                usage(stderr);
+                                return 2;
+                        }
+                        const char *v = argv[++i];
+                        if (!strcmp(a, "-o")) {
+                                dir = v;
+                                continue;
+                        }
+                        char *end;
+                        long d = strtol(v, &end, 10);
+                        if (!*v || *end || d < 0 || d > INT_MAX) {
+                                fprintf(stderr, "prism: bad device number '%s'\n", v);
+                                return 2;
+                        }
+                        device = (int)d;
+                } else {
+                        fprintf(stderr, "prism: unknown option '%s'\n", a);
+                        usage(stderr);
+                        return 2;
+                }
+        }
+
+        struct err err = {0};
+        char *benches[8];
+        int nb = find_benches(benches, 8);
+        if (nb == 0)
+                return cmd_fail("no roofline benchmark found: build prism-roofline-cuda (nvcc) "
+                                "or prism-roofline-hip (hipcc) with make, or set "
+                                "PRISM_ROOFLINE_BIN");
+        char *csv = NULL;
+        int status = 2, ret = 2;
+        const char *used = NULL;
+        for (int i = 0; i < nb && status == 2; i++) {
+                free(csv);
+                csv = NULL;
+                status = run_bench(benches[i], device, quick, &csv, &err);
+                used = benches[i];
+                if (status < 0)
+                        break;
+        }
+        if (status < 0) {
+                ret = cmd_fail(err.msg);
+                goto out;
+        }
+        if (status == 2) {
+                ret = cmd_fail(nb > 1 ? "no GPU found by any roofline benchmark"
+                                      : "no GPU found by the roofline benchmark");
+                goto out;
+        }
+        if (status != 0) {
+                char *m = xasprintf("roofline benchmark '%s' failed (exit status %d)", used,
+                                    status);
+                ret = cmd_fail(m);
+                free(m);
+                goto out;
+        }
+        if (!csv || strncmp(csv, csv_head, sizeof csv_head - 1) != 0 || !strchr(csv, '\n')) {
+                char *m = xasprintf("roofline benchmark '%s' printed no roofline.csv header", used);
+                ret = cmd_fail(m);
+                free(m);
+                goto out;
+        }
+        if (make_dirs(dir, &err) < 0 || write_atomic(dir, csv, &err) < 0) {
+                ret = cmd_fail(err.msg);
+                goto out;
+        }
+        ret = 0;
+out:
+        free(csv);
+        for (int i = 0; i < nb; i++)
+                free(benches[i]);
+        return ret;
+}

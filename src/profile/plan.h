@@ -1,0 +1,114 @@
+/* Pass planning: the hardware counters that a set of formulas needs, packed into as few
+ * application runs as the per-block counter limits allow, with the counters of one
+ * formula (a hit rate's hits and misses) kept in one run wherever the limits allow.
+ *
+ * Names in formulas map to hardware counters ("slots") like this:
+ *   SQ_WAVES          -> SQ_WAVES, block SQ
+ *   TCC_HIT_sum       -> TCC_HIT, block TCC (the sum over channels)
+ *   TCC_HIT[3], TCC_HIT[@] -> TCC_HIT, block TCC (every channel; one slot for all)
+ *   SQC_ICACHE_HITS   -> block SQC, which counts against the longest block of the limits
+ *                        that prefixes it (SQ)
+ *   $name             -> the counters of builtin `name` (plan_req_builtin), if defined
+ *   $denom            -> the counters of every normalization, in accumulate passes only
+ * Names with lower-case letters other than a `_sum` suffix are dispatch columns
+ * (Grid_Size, End_Timestamp), SQ_ACCUM_PREV_HIRES is the value of an accumulate pass:
+ * neither is a counter.
+ *
+ * Accumulate counters (SQ_LEVEL_WAVES, ...: the `table` of a formula) get one pass each,
+ * holding the formulas' other counters, the accumulate counter and SQ_ACCUM_PREV_HIRES
+ * (which takes a slot of the same block). Those passes come after the others. */
+#ifndef PRISM_PLAN_H
+#define PRISM_PLAN_H
+
+#include <stddef.h>
+
+#include "../arch/arch.h"
+#include "../util/util.h"
+
+enum {
+        PLAN_FORM_PLAIN = 1,    /* the counter under its own name */
+        PLAN_FORM_SUM = 2,      /* NAME_sum */
+        PLAN_FORM_CHANNELS = 4, /* NAME[0] .. NAME[nchan-1] */
+};
+
+struct plan_counter {
+        char *name;     /* hardware counter: "TCC_HIT" */
+        char *block;    /* the block whose limit it counts against: "TCC", "SQ" */
+        unsigned forms; /* PLAN_FORM_* wanted */
+};
+
+struct plan_pass {
+        size_t *counters; /* indices into plan.counters, in output order */
+        size_t n;
+        char *accum;      /* the accumulate counter of an accumulate pass, else NULL */
+};
+
+struct plan {
+        struct plan_counter *counters;
+        size_t ncounters;
+        struct plan_pass *passes;
+        size_t npasses;
+        size_t naccum;     /* the last naccum passes are accumulate passes */
+        size_t lower_bound; /* max over blocks of ceil(counters / limit): normal passes */
+        size_t groups, groups_split; /* formulas with 2+ counters; those spread over passes */
+};
+
+/* What to plan: formulas (or name lists) and the definitions they refer to. */
+struct plan_req {
+        struct block_limit *limits;
+        size_t nlimits;
+        struct plan_src *srcs; /* private */
+        size_t nsrcs, cap_srcs;
+};
+
+/* limits is copied. */
+void plan_req_init(struct plan_req *r, const struct block_limit *limits, size_t nlimits);
+void plan_req_free(struct plan_req *r);
+
+/* A formula whose counters are needed; they should share a pass. table: NULL for the
+ * per-dispatch table (pmc_perf.csv), else the accumulate counter whose pass collects them.
+ * A syntax error fills err (with loc when given). */
+int plan_req_formula(struct plan_req *r, const char *src, const struct expr_loc *loc,
+                     const char *table, struct err *err);
+/* The same with the names already listed (as a formula spells them, "$x" for builtins). */
+void plan_req_names(struct plan_req *r, const char *const *names, size_t n, const char *table);
+/* $name means the counters of src (evaluated before metrics; always collected). */
+int plan_req_builtin(struct plan_req *r, const char *name, const char *src,
+                     const struct expr_loc *loc, struct err *err);
+/* A normalization's denominator (always collected; what $denom stands for). */
+int plan_req_norm(struct plan_req *r, const char *src, const struct expr_loc *loc,
+                  struct err *err);
+
+/* Plan. Deterministic: the same request in any order of formulas gives the same plan.
+ * A counter of a block without a limit, or an accumulate pass that cannot hold the
+ * counters its formulas need, is an error naming them. */
+int plan_make(const struct plan_req *r, struct plan *p, struct err *err);
+void plan_free(struct plan *p);
+
+/* The column names a backend collects in pass i, each form expanded: "SQ_WAVES",
+ * "TCC_HIT_sum", "TCC_HIT[0]" .. "TCC_HIT[nchan-1]"; an accumulate pass ends with its
+ * counter and SQ_ACCUM_PREV_HIRES. Returns a malloc'd array of malloc'd strings. */
+char **plan_pass_names(const struct plan *p, size_t i, int nchan, size_t *n);
+void plan_names_free(char **names, size_t n);
+
+/* "SQ_WAVES SQ_BUSY_CYCLES TCC_HIT ..." (hardware counters, one per slot), malloc'd. */
+char *plan_pass_line(const struct plan *p, size_t i);
+
+/* The block a counter name counts against under these limits ("SQC_X" -> "SQ"), or NULL
+ * when no limit applies; *slot receives the hardware counter name (malloc'd) and *forms
+ * the form the name asks for. Returns 0 for a counter, 1 for a name that is no counter,
+ * -1 for a counter without a limit (slot and block still set for messages). */
+int plan_classify(const struct block_limit *limits, size_t nlimits, const char *name,
+                  char **slot, const char **block, unsigned *forms);
+
+/* The per-dispatch columns that lead every per-pass table and pmc_perf.csv, in order
+ * (NULL-terminated); the timestamps end the table. */
+extern const char *const plan_dispatch_cols[];
+/* 1 for those columns and Start_Timestamp/End_Timestamp: names that are no counter. */
+int plan_is_dispatch_col(const char *name);
+
+/* Write dir/pmc_perf_N.txt for every pass ("pmc: A B C", the lines rocprof-compute's
+ * perfmon files have), each through a temporary file and rename. */
+int plan_write_perfmon(const struct plan *p, const char *dir, int nchan, struct err *err);
+
+#endif

@@ -1,0 +1,160 @@
+/* Metric inheritance and the data loaders: fixtures under tests/data/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/arch.h"
+
+#define DATA "tests/data/"
+
+static const char *field(const struct metric *m, const char *key)
+{
+        for (size_t i = 0; i < m->nfields; i++)
+                if (!strcmp(m->fields[i].key, key))
+                        return m->fields[i].src;
+        return NULL;
+}
+
+/* one row per (target, metric key): what the resolved chain must give */
+struct inherit_case {
+        const char *target, *key;
+        int present;
+        const char *name, *expr, *unit;
+};
+
+static const struct inherit_case inherit_cases[] = {
+    {"gfxT1", "t.a", 1, "Alpha", "SQ_A2 / $denom", "Req $normUnit"}, /* expr only changed */
+    {"gfxT1", "t.b", 0, NULL, NULL, NULL},                              /* removed by null */
+    {"gfxT1", "t.c", 1, "Gamma", "SQ_C", NULL},
+    {"gfxT1", "t.d", 1, "Delta", "SQ_D", NULL},                         /* added */
+    {"gfxT2", "t.a", 1, "Alpha Prime", "SQ_A2 / $denom", "Req $normUnit"},
+    {"gfxT2", "t.b", 1, "Beta Again", "SQ_B2", NULL},                   /* restored */
+    {"gfxT3", "t.d", 1, "Delta", "SQ_D", NULL},
+};
+
+static void test_inheritance(void **state)
+{
+        (void)state;
+        for (size_t i = 0; i < sizeof inherit_cases / sizeof *inherit_cases; i++) {
+                const struct inherit_case *c = &inherit_cases[i];
+                struct arch a;
+                struct err err = {0};
+                assert_int_equal(arch_load(DATA "metrics-inherit", c->target, &a, &err), 0);
+                const struct metric *m = arch_metric(&a, c->key);
+                if (!c->present) {
+                        assert_null(m);
+                } else {
+                        assert_non_null(m);
+                        assert_string_equal(m->name, c->name);
+                        assert_string_equal(m->expr.src, c->expr);
+                        assert_non_null(m->expr.expr);
+                        if (c->unit)
+                                assert_string_equal(m->unit, c->unit);
+                        else
+                                assert_null(m->unit);
+                }
+                arch_free(&a);
+        }
+}
+
+static void test_fields_and_limits(void **state)
+{
+        (void)state;
+        struct arch a;
+        struct err err = {0};
+        assert_int_equal(arch_load(DATA "metrics-inherit", "gfxT1", &a, &err), 0);
+        const struct metric *m = arch_metric(&a, "t.c");
+        assert_string_equal(field(m, "x"), "SQ_X");
+        assert_null(field(m, "y"));
+        assert_string_equal(field(m, "z"), "SQ_Z");
+        assert_int_equal(arch_block_limit(&a, "SQ"), 8);
+        assert_int_equal(arch_block_limit(&a, "TCC"), 2); /* child overrides one key */
+        assert_int_equal(arch_block_limit(&a, "TD"), -1);
+        assert_true(arch_default(&a, "total_l2_chan") == 4);
+        assert_true(isnan(arch_default(&a, "nothing")));
+        assert_int_equal(a.nbuiltins, 1);
+        assert_int_equal(a.nnorms, 2);
+        assert_string_equal(a.chain, "child < base");
+        /* the peak kept from the base parses too */
+        assert_non_null(arch_metric(&a, "t.a")->peak.expr);
+        arch_free(&a);
+}
+
+static void test_errors(void **state)
+{
+        (void)state;
+        struct arch a;
+        struct err err = {0};
+        assert_int_not_equal(arch_load(DATA "metrics-inherit", "gfx1234", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "unknown architecture 'gfx1234'"));
+        assert_non_null(strstr(err.msg, "gfxT1, ") || strstr(err.msg, "gfxT1)"));
+        assert_int_not_equal(arch_load(DATA "bad-metrics", "gfxBad", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "bad-metrics/bad.yaml:6:"));
+        assert_non_null(strstr(err.msg, "t.x"));
+        assert_int_not_equal(arch_load(DATA "loop-metrics", "gfxLoop", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "circular"));
+        assert_int_not_equal(arch_load(DATA "orphan-metrics", "gfxO", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "inherits unknown family 'nowhere'"));
+        assert_int_not_equal(arch_load(DATA "no-such-dir", "gfxT1", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "cannot open metrics directory"));
+}
+
+static void test_list(void **state)
+{
+        (void)state;
+        char **t;
+        size_t n;
+        struct err err = {0};
+        assert_int_equal(arch_list(DATA "metrics-inherit", &t, &n, &err), 0);
+        assert_int_equal(n, 3);
+        assert_string_equal(t[0], "gfxT1");
+        assert_string_equal(t[2], "gfxT3");
+        for (size_t i = 0; i < n; i++)
+                free(t[i]);
+        free(t);
+}
+
+/* the shipped data: every architecture loads and the panels refer to known metrics */
+static void test_shipped_data(void **state)
+{
+        (void)state;
+        char **t;
+        size_t n;
+        struct err err = {0};
+        struct panel_set ps;
+        assert_int_equal(panels_load("panels", &ps, &err), 0);
+        assert_true(ps.npanels >= 17);
+        assert_int_equal(arch_list("metrics", &t, &n, &err), 0);
+        assert_true(n >= 5);
+        for (size_t i = 0; i < n; i++) {
+                struct arch a;
+                assert_int_equal(arch_load("metrics", t[i], &a, &err), 0);
+                assert_true(a.nmetrics > 100);
+                arch_free(&a);
+                free(t[i]);
+        }
+        free(t);
+        /* panels are sorted by id and table ids start with their panel's id */
+        for (size_t i = 0; i < ps.npanels; i++) {
+                if (i)
+                        assert_true(ps.panels[i - 1].id < ps.panels[i].id);
+                for (size_t j = 0; j < ps.panels[i].ntables; j++)
+                        assert_int_equal(atoi(ps.panels[i].tables[j].id), ps.panels[i].id);
+        }
+        panels_free(&ps);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
+            cmocka_unit_test(test_errors),      cmocka_unit_test(test_list),
+            cmocka_unit_test(test_shipped_data),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
