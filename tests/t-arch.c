@@ -72,6 +72,8 @@ static void test_fields_and_limits(void **state)
         assert_string_equal(field(m, "x"), "SQ_X");
         assert_null(field(m, "y"));
         assert_string_equal(field(m, "z"), "SQ_Z");
+        assert_int_equal(m->noverrides, 1); /* kept from the base */
+        assert_int_equal(arch_metric(&a, "t.a")->noverrides, 0); /* override: null drops it */
         assert_int_equal(arch_block_limit(&a, "SQ"), 8);
         assert_int_equal(arch_block_limit(&a, "TCC"), 2); /* child overrides one key */
         assert_int_equal(arch_block_limit(&a, "TD"), -1);

@@ -251,7 +251,17 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                 return err_set(err, ERR_INPUT,
                                                "%s:%d:%d: '%s' of metric '%s' must be a mapping",
                                                file, ydoc_line(val), ydoc_col(val), k, key);
-                        if (!strcmp(k, "fields"))
+                        if (ydoc_is_null(val)) {
+                                /* `fields: null` drops what the parent had */
+                                struct metric_field **arr =
+                                    !strcmp(k, "fields") ? &m->fields
+                                    : !strcmp(k, "text") ? &m->texts : &m->overrides;
+                                size_t *n = !strcmp(k, "fields") ? &m->nfields
+                                            : !strcmp(k, "text") ? &m->ntexts : &m->noverrides;
+                                fields_free(*arr, *n);
+                                *arr = NULL;
+                                *n = 0;
+                        } else if (!strcmp(k, "fields"))
                                 merge_map(y, val, &m->fields, &m->nfields, file);
                         else if (!strcmp(k, "text"))
                                 merge_map(y, val, &m->texts, &m->ntexts, file);

@@ -346,7 +346,8 @@ static void canonical_order(struct work *w)
         char **names = xmalloc((n ? n : 1) * sizeof *names);
         for (size_t i = 0; i < n; i++)
                 names[i] = w->counters[i].name;
-        qsort(names, n, sizeof *names, cmp_str);
+        if (n > 1)
+                qsort(names, n, sizeof *names, cmp_str);
         size_t *map = xmalloc((n ? n : 1) * sizeof *map);
         struct plan_counter *nc = xmalloc((n ? n : 1) * sizeof *nc);
         int *nb = xmalloc((n ? n : 1) * sizeof *nb);
@@ -362,7 +363,8 @@ static void canonical_order(struct work *w)
         for (size_t g = 0; g < w->ngroups; g++) {
                 for (size_t k = 0; k < w->groups[g].n; k++)
                         w->groups[g].slots[k] = map[w->groups[g].slots[k]];
-                qsort(w->groups[g].slots, w->groups[g].n, sizeof(size_t), cmp_size);
+                if (w->groups[g].n > 1)
+                        qsort(w->groups[g].slots, w->groups[g].n, sizeof(size_t), cmp_size);
         }
         free(w->counters);
         free(w->blk);
@@ -481,7 +483,8 @@ static void pass_sort(struct work *w, struct plan_pass *ps)
 {
         cmp_counters = w->counters;
         cmp_blk = w->blk;
-        qsort(ps->counters, ps->n, sizeof(size_t), cmp_in_pass);
+        if (ps->n > 1)
+                qsort(ps->counters, ps->n, sizeof(size_t), cmp_in_pass);
 }
 
 /* Normal passes: cluster the counters that formulas combine, then pack the clusters. */
@@ -564,7 +567,8 @@ static void pack_normal(struct work *w, const int *needed, struct plan *p)
                 sort_key = key;
                 for (size_t i = 0; i < ncl; i++)
                         order[i].weight = cluster_key(&order[i]);
-                qsort(order, ncl, sizeof *order, cmp_cluster);
+                if (ncl > 1)
+                        qsort(order, ncl, sizeof *order, cmp_cluster);
                 size_t np = first_fit(order, ncl, lim, nb, assign);
                 if (np < best_n) {
                         best_n = np;
@@ -598,6 +602,12 @@ static void pack_normal(struct work *w, const int *needed, struct plan *p)
                 for (size_t k = 1; k < gr->n; k++)
                         if (pass_of[gr->slots[k]] != pass_of[gr->slots[0]]) {
                                 p->groups_split++;
+                                if (getenv("PLAN_DEBUG")) {
+                                        fprintf(stderr, "split:");
+                                        for (size_t q = 0; q < gr->n; q++)
+                                                fprintf(stderr, " %s/%zu", w->counters[gr->slots[q]].name, pass_of[gr->slots[q]]);
+                                        fprintf(stderr, "\n");
+                                }
                                 break;
                         }
         }
@@ -684,7 +694,8 @@ int plan_make(const struct plan_req *r, struct plan *p, struct err *err)
                         w.tables[w.ntables++] = (char *)t;
                 }
         }
-        qsort(w.tables, w.ntables, sizeof *w.tables, cmp_str);
+        if (w.ntables > 1)
+                qsort(w.tables, w.ntables, sizeof *w.tables, cmp_str);
         for (size_t t = 0; t < w.ntables; t++) {
                 size_t idx;
                 rc = slot_get(&w, w.tables[t], err, &idx);
@@ -705,7 +716,8 @@ int plan_make(const struct plan_req *r, struct plan *p, struct err *err)
                 add_group(&w, &set, s->table);
         }
         canonical_order(&w);
-        qsort(w.groups, w.ngroups, sizeof *w.groups, cmp_group);
+        if (w.ngroups > 1)
+                qsort(w.groups, w.ngroups, sizeof *w.groups, cmp_group);
 
         needed = xcalloc(w.ncounters ? w.ncounters : 1, sizeof *needed);
         for (size_t g = 0; g < w.ngroups; g++)
