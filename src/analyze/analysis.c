@@ -2,6 +2,8 @@
  * the selected rows, evaluate each table cell, and build the built-in tables. */
 #include "analysis.h"
 
+#include "kname.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,11 +493,13 @@ static int cmp_kstat_name(const void *a, const void *b)
         return strcmp(((const struct kstat *)a)->name, ((const struct kstat *)b)->name);
 }
 
-static const char *kname(const struct workload *w, size_t row)
+/* a row's kernel name as shown (shortened by --kernel-verbose), malloc'd */
+static char *kname(const struct workload *w, const struct analysis_opts *o, size_t row)
 {
         int c = table_col(&w->pmc, "Kernel_Name");
-        static char buf[64];
-        return c >= 0 ? table_cell(&w->pmc, c, row, buf, sizeof buf) : "";
+        char buf[64];
+        return kname_shorten(c >= 0 ? table_cell(&w->pmc, c, row, buf, sizeof buf) : "",
+                             o->kernel_verbose ? o->kernel_verbose : 5);
 }
 
 /* rows passing the gpu and dispatch filters (not the kernel filter) */
@@ -530,7 +534,7 @@ static struct kstat *kernel_stats(const struct workload *w, const struct analysi
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!base_selected(w, o, r))
                         continue;
-                const char *name = kname(w, r);
+                char *name = kname(w, o, r);
                 int k;
                 if (!smap_get(&idx, name, &k)) {
                         xgrow(&ks, &cap, n + 1, sizeof *ks);
@@ -543,6 +547,7 @@ static struct kstat *kernel_stats(const struct workload *w, const struct analysi
                 xgrow(&ks[k].t, &ks[k].cap, ks[k].n + 1, sizeof(double));
                 ks[k].t[ks[k].n++] = d;
                 ks[k].sum += d;
+                free(name);
         }
         smap_free(&idx);
         qsort(ks, n, sizeof *ks, o->sort_by_kernel ? cmp_kstat_name : cmp_kstat_sum);
@@ -634,7 +639,7 @@ static void build_dispatch_list(const struct workload *w, const struct analysis_
                 snprintf(key, sizeof key, "%zu", r);
                 struct cell *row = add_row(t, key);
                 row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
-                row[1].text = xstrdup(kname(w, r));
+                row[1].text = kname(w, o, r);
                 row[2].v = cg >= 0 ? w->pmc.num[cg][r] : NAN;
         }
 }
@@ -747,11 +752,12 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 if (!base_selected(w, o, r))
                         continue;
                 if (nknames) {
-                        const char *name = kname(w, r);
+                        char *name = kname(w, o, r);
                         size_t k;
                         for (k = 0; k < nknames; k++)
                                 if (!strcmp(name, knames[k]))
                                         break;
+                        free(name);
                         if (k == nknames)
                                 continue;
                 }

@@ -196,6 +196,8 @@ struct group {
         size_t *slots; /* sorted, unique */
         size_t n;
         const char *table;
+        size_t mult;   /* formulas with exactly these counters */
+        int nblocks;   /* distinct blocks among them */
 };
 
 struct work {
@@ -378,6 +380,9 @@ static void canonical_order(struct work *w)
 static int cmp_group(const void *a, const void *b)
 {
         const struct group *x = a, *y = b;
+        int t = strcmp(x->table ? x->table : "", y->table ? y->table : "");
+        if (t)
+                return t;
         if (x->n != y->n)
                 return x->n < y->n ? -1 : 1;
         for (size_t i = 0; i < x->n; i++)
@@ -386,7 +391,56 @@ static int cmp_group(const void *a, const void *b)
         return 0;
 }
 
+/* Merge identical formulas' counter sets (after sorting) and count them. */
+static void dedupe_groups(struct work *w)
+{
+        size_t out = 0;
+        for (size_t g = 0; g < w->ngroups; g++) {
+                if (out && !cmp_group(&w->groups[out - 1], &w->groups[g])) {
+                        w->groups[out - 1].mult++;
+                        free(w->groups[g].slots);
+                        continue;
+                }
+                w->groups[out] = w->groups[g];
+                w->groups[out].mult = 1;
+                int nbk = 0;
+                for (size_t k = 0; k < w->groups[out].n; k++) {
+                        int seen = 0;
+                        for (size_t j = 0; j < k && !seen; j++)
+                                seen = w->blk[w->groups[out].slots[j]] ==
+                                       w->blk[w->groups[out].slots[k]];
+                        nbk += !seen;
+                }
+                w->groups[out].nblocks = nbk;
+                out++;
+        }
+        w->ngroups = out;
+}
+
 /* ---- clusters (union-find) and packing ---- */
+
+/* The order in which formulas may pull their counters together. Formulas within one block
+ * first (a hit rate: its parts are of one block), small before wide, frequent before rare;
+ * the planner tries each order and keeps the best plan. */
+enum { NSTRATEGIES = 3 };
+static int group_strategy;
+static const struct group *group_base;
+
+static int cmp_group_order(const void *a, const void *b)
+{
+        const struct group *x = &group_base[*(const size_t *)a];
+        const struct group *y = &group_base[*(const size_t *)b];
+        if (group_strategy == 0 && x->nblocks != y->nblocks)
+                return x->nblocks < y->nblocks ? -1 : 1;
+        if (group_strategy == 2 && x->mult != y->mult)
+                return x->mult > y->mult ? -1 : 1;
+        if (x->n != y->n)
+                return x->n < y->n ? -1 : 1;
+        if (x->mult != y->mult)
+                return x->mult > y->mult ? -1 : 1;
+        size_t i = *(const size_t *)a, j = *(const size_t *)b;
+        return i < j ? -1 : i > j;
+}
 
 struct cluster {
         size_t *members;
@@ -488,7 +542,7 @@ static void pass_sort(struct work *w, struct plan_pass *ps)
 }
 
 /* Normal passes: cluster the counters that formulas combine, then pack the clusters. */
-static void pack_normal(struct work *w, const int *needed, struct plan *p)
+static void pack_normal(struct work *w, const int *needed, int strategy, struct plan *p)
 {
         const struct block_limit *lim = w->req->limits;
         size_t nb = w->req->nlimits, n = w->ncounters;
@@ -499,11 +553,17 @@ static void pack_normal(struct work *w, const int *needed, struct plan *p)
                 if (needed[i])
                         cnt[i * nb + (size_t)w->blk[i]] = 1;
         }
-        /* smallest formulas first: a hit rate's two counters before a wide sum */
+        size_t *gorder = xmalloc((w->ngroups ? w->ngroups : 1) * sizeof *gorder);
+        for (size_t g = 0; g < w->ngroups; g++)
+                gorder[g] = g;
+        group_strategy = strategy;
+        group_base = w->groups;
+        if (w->ngroups > 1)
+                qsort(gorder, w->ngroups, sizeof *gorder, cmp_group_order);
         int *sum = xmalloc((nb ? nb : 1) * sizeof *sum);
         size_t *roots = xmalloc((n ? n : 1) * sizeof *roots);
-        for (size_t g = 0; g < w->ngroups; g++) {
-                const struct group *gr = &w->groups[g];
+        for (size_t gi = 0; gi < w->ngroups; gi++) {
+                const struct group *gr = &w->groups[gorder[gi]];
                 if (gr->table || gr->n < 2)
                         continue;
                 size_t nr = 0;
@@ -533,6 +593,7 @@ static void pack_normal(struct work *w, const int *needed, struct plan *p)
         }
         free(sum);
         free(roots);
+        free(gorder);
 
         /* clusters in member order */
         size_t ncl = 0;
@@ -598,16 +659,10 @@ static void pack_normal(struct work *w, const int *needed, struct plan *p)
                 const struct group *gr = &w->groups[g];
                 if (gr->table || gr->n < 2)
                         continue;
-                p->groups++;
+                p->groups += gr->mult;
                 for (size_t k = 1; k < gr->n; k++)
                         if (pass_of[gr->slots[k]] != pass_of[gr->slots[0]]) {
-                                p->groups_split++;
-                                if (getenv("PLAN_DEBUG")) {
-                                        fprintf(stderr, "split:");
-                                        for (size_t q = 0; q < gr->n; q++)
-                                                fprintf(stderr, " %s/%zu", w->counters[gr->slots[q]].name, pass_of[gr->slots[q]]);
-                                        fprintf(stderr, "\n");
-                                }
+                                p->groups_split += gr->mult;
                                 break;
                         }
         }
@@ -718,13 +773,25 @@ int plan_make(const struct plan_req *r, struct plan *p, struct err *err)
         canonical_order(&w);
         if (w.ngroups > 1)
                 qsort(w.groups, w.ngroups, sizeof *w.groups, cmp_group);
+        dedupe_groups(&w);
 
         needed = xcalloc(w.ncounters ? w.ncounters : 1, sizeof *needed);
         for (size_t g = 0; g < w.ngroups; g++)
                 if (!w.groups[g].table)
                         for (size_t k = 0; k < w.groups[g].n; k++)
                                 needed[w.groups[g].slots[k]] = 1;
-        pack_normal(&w, needed, p);
+        /* the fewest passes, then the fewest formulas spread over passes */
+        for (int st = 0; st < NSTRATEGIES; st++) {
+                struct plan t = {0};
+                pack_normal(&w, needed, st, &t);
+                if (st == 0 || t.npasses < p->npasses ||
+                    (t.npasses == p->npasses && t.groups_split < p->groups_split)) {
+                        plan_free(p);
+                        *p = t;
+                } else {
+                        plan_free(&t);
+                }
+        }
         rc = pack_accum(&w, p, err);
         p->counters = w.counters;
         p->ncounters = w.ncounters;

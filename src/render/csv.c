@@ -1,5 +1,6 @@
 /* --save-dfs: one CSV per table, values at full precision (via the table writer). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,13 +20,18 @@ static char *dfs_name(const char *dir, const struct rtable *t)
         return sb_detach(&sb);
 }
 
-static void put_cell(struct table *out, int col, size_t row, const struct cell *cl)
+static void put_cell(struct table *out, int col, size_t row, const struct cell *cl,
+                     int whole)
 {
         char buf[48];
-        if (cl->text)
+        if (cl->text) {
                 table_set_str(out, col, row, cl->text);
-        else if (!isnan(cl->v))
+        } else if (whole && isfinite(cl->v)) {
+                snprintf(buf, sizeof buf, "%.0f", cl->v);
+                table_set_str(out, col, row, buf);
+        } else if (!isnan(cl->v)) {
                 table_set_str(out, col, row, fmt_num(cl->v, buf));
+        }
 }
 
 int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
@@ -50,7 +56,8 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
                         size_t row = table_add_row(&out);
                         table_set_str(&out, 0, row, t->keys[r]);
                         for (size_t c = 0; c < t->ncols; c++)
-                                put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c]);
+                                put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c],
+                                         rtable_int_col(t, c));
                 }
                 char *path = dfs_name(dir, t);
                 rc = table_write_csv(&out, path, err);

@@ -32,6 +32,10 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
 int render_save_dfs_compare(const char *dir, const struct analysis *base,
                             const struct analysis *cur, struct err *err);
 
+/* 1 if column c of a built-in table holds only whole numbers (ids), shown without
+ * decimals; the top kernels keep theirs, as the reference shows them. */
+int rtable_int_col(const struct rtable *t, size_t c);
+
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);

@@ -185,7 +185,7 @@ static char *cell_text(const struct rtable *t, const struct cell *cl, int decima
 
 /* dispatch ids, GPU ids and the like: whole numbers in a built-in table other than the
  * top kernels (whose counts the reference shows with decimals) */
-static int int_col(const struct rtable *t, size_t c)
+int rtable_int_col(const struct rtable *t, size_t c)
 {
         if (t->metric_table || (t->pt->source && !strcmp(t->pt->source, "top_kernels")))
                 return 0;
@@ -246,7 +246,7 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);
                         else
-                                row[k] = cell_text(t, cl, o->decimal, int_col(t, c));
+                                row[k] = cell_text(t, cl, o->decimal, rtable_int_col(t, c));
                         k++;
                 }
         }

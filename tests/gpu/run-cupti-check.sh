@@ -13,7 +13,7 @@ CHECK="python3 $ROOT/tests/gpu/check_cupti.py"
 W=${1:-$(mktemp -d /tmp/prism-cupti.XXXXXX)}
 mkdir -p "$W"
 CHIP=${CHIP:-GH100}
-M=dram__bytes_read.sum,dram__bytes_write.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,sm__cycles_elapsed.avg,gpu__time_duration.sum,launch__grid_size
+M=dram__bytes_read.sum,dram__bytes_write.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,sm__cycles_elapsed.avg,gpu__time_duration.sum,sm__ctas_launched.sum
 fails=0
 ok() { echo "PASS: $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -28,6 +28,7 @@ inject() { # OUT METRICS [ENV=..]... -- ARGS
                 PRISM_CUPTI_OUT="$out" timeout 300 "$VK" "$@"
 }
 
+export PRISM_CUPTI_LIB=$LIB
 for f in "$LIB" "$VK" "$TB"; do
         [ -x "$f" ] || [ -f "$f" ] || { echo "FAIL: missing $f (build it first)"; exit 1; }
 done
@@ -53,8 +54,17 @@ echo "$out" | grep -q "unknown metric 'no__such_metric.sum'" && ok "bad metric n
 echo "== direct injection: counters against the kernels' known work"
 inject "$W/direct.csv" "$M" PRISM_CUPTI_DEBUG=1 -- -l 5 >"$W/direct.out" 2>"$W/direct.err"
 echo "rc=$?"; grep -v "debug: launch\|debug: range" "$W/direct.err" | head -20
-$CHECK show "$W/direct.csv" Dispatch_ID Kernel_Name Grid_Size Workgroup_Size LDS_Per_Workgroup Scratch_Per_Workitem Arch_VGPR Start_Timestamp End_Timestamp dram__bytes_read.sum dram__bytes_write.sum smsp__sass_thread_inst_executed_op_ffma_pred_on.sum sm__cycles_elapsed.avg gpu__time_duration.sum launch__grid_size
+grep -m3 "debug: launch\|debug: range" "$W/direct.err" | sed 's/^/INFO: /'
+$CHECK show "$W/direct.csv" Dispatch_ID Kernel_Name Grid_Size Workgroup_Size LDS_Per_Workgroup Scratch_Per_Workitem Arch_VGPR Start_Timestamp End_Timestamp dram__bytes_read.sum dram__bytes_write.sum smsp__sass_thread_inst_executed_op_ffma_pred_on.sum sm__cycles_elapsed.avg gpu__time_duration.sum sm__ctas_launched.sum
 run_check full "$W/direct.csv" "$W/direct.out"
+
+echo "== a metric set that needs several hardware passes (kernel replay inside one run)"
+BIG=$M,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_hfma_pred_on.sum,sm__inst_executed_pipe_tensor.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__inst_executed.sum,smsp__warps_launched.sum
+echo "INFO: $(echo "$BIG" | tr ',' '\n' | wc -l) metrics, $($TB passes "$CHIP" "$BIG") passes"
+inject "$W/multi.csv" "$BIG" -- -l 2 >"$W/multi.out" 2>"$W/multi.err"
+echo "rc=$?"; head -5 "$W/multi.err"
+$CHECK show "$W/multi.csv" Kernel_Name lts__t_sectors_srcunit_tex_op_read.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum smsp__inst_executed.sum smsp__warps_launched.sum
+run_check full "$W/multi.csv" "$W/multi.out"
 
 echo "== batches: 200 launches through a counter data image of 16 ranges"
 inject "$W/batch.csv" "$M" PRISM_CUPTI_MAX_RANGES=16 PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 200 >/dev/null 2>"$W/batch.err"
@@ -76,7 +86,6 @@ inject "$W/none.csv" "" -- -n 1048576 -l 3 >/dev/null 2>&1
 [ "$(wc -l <"$W/none.csv")" = 7 ] && ok "6 rows without metrics" || bad "rows without metrics: $(wc -l <"$W/none.csv")"
 
 echo "== backend run_pass: fork/exec, filters, errors"
-export PRISM_CUPTI_LIB=$LIB
 mkdir -p "$W/b1" "$W/b2" "$W/b3" "$W/b4" "$W/b5" "$W/b6"
 $TB run "$W/b1" "$M" -- "$VK" -l 3 >"$W/b1.csv" 2>"$W/b1.err" && ok "run_pass ok" || bad "run_pass: $(cat "$W/b1.err")"
 [ "$(wc -l <"$W/b1.csv")" = 7 ] && ok "run_pass gave 6 rows" || bad "run_pass rows: $(wc -l <"$W/b1.csv")"
@@ -121,7 +130,7 @@ echo "== against ncu"
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [ -n "$NCU" ]; then
         NM=dram__bytes_read.sum,dram__bytes_write.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
-        timeout 300 "$NCU" --csv --print-units base --clock-control none --metrics "$NM" "$VK" -l 0 >"$W/ncu.csv" 2>"$W/ncu.err"
+        timeout 300 "$NCU" --csv --print-units base --clock-control none --cache-control none --metrics "$NM" "$VK" -l 0 >"$W/ncu.csv" 2>"$W/ncu.err"
         echo "INFO: ncu rc=$?"; tail -3 "$W/ncu.err"
         inject "$W/cmp.csv" "$NM" -- -l 0 >/dev/null 2>&1
         run_check ncu "$W/cmp.csv" "$W/ncu.csv" ${NM//,/ }

@@ -46,14 +46,16 @@ __global__ void fma_loop(float *x, int m, int iters)
         x[i] = (a + b) + (c + d);
 }
 
+// Threads read what others wrote, so that neither array can be kept in registers.
 __global__ void smem_rev(float *x)
 {
         __shared__ float s[256];
         extern __shared__ float dyn[];
         int t = threadIdx.x;
         s[t] = x[blockIdx.x * 256 + t];
-        dyn[t] = s[t];
-        dyn[t + 256] = 2.0f * s[t];
+        __syncthreads();
+        dyn[t] = s[255 - t];
+        dyn[t + 256] = 2.0f * s[(t + 1) % 256];
         __syncthreads();
         x[blockIdx.x * 256 + t] = dyn[255 - t] + dyn[511 - t];
 }
