@@ -40,10 +40,13 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CPPFLAGS += -Isrc $(PKG_CFLAGS) -DPRISM_VERSION='"$(VERSION)"' -DPRISM_HAVE_CUPTI=$(if $(HAVE_CUPTI),1,0)
 VERSION  := 0.1.0
 
-.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan
-all: prism $(if $(HAVE_CUPTI),libprism-cupti.so)
+# the binary: ./prism, or build-asan/prism for the sanitizer run
+PRISM_BIN ?= prism
 
-prism: $(MAIN_OBJ) $(BUILD)/libprism.a
+.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan
+all: $(PRISM_BIN) $(if $(HAVE_CUPTI),libprism-cupti.so)
+
+$(PRISM_BIN): $(MAIN_OBJ) $(BUILD)/libprism.a
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libprism.a $(LDLIBS)
 
 $(BUILD)/libprism.a: $(LIB_OBJ)
@@ -74,11 +77,11 @@ run: prism
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
 
-test: prism $(TEST_BIN)
-	@./tests/run-all.sh $(BUILD)
+test: $(PRISM_BIN) $(TEST_BIN)
+	@PRISM=$(abspath $(PRISM_BIN)) PRISM_DATA_DIR=$(CURDIR) ./tests/run-all.sh $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan SAN=address,undefined CFLAGS="-O1 -g" test
+	$(MAKE) BUILD=build-asan PRISM_BIN=build-asan/prism SAN=address,undefined CFLAGS="-O1 -g" test
 
 check-data: prism
 	./prism check-data

@@ -182,6 +182,15 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         return 0;
 }
 
+static void free_args(struct analyze_args *a)
+{
+        free(a->paths.v);
+        free(a->blocks.v);
+        free(a->kernels.v);
+        free(a->dispatches.v);
+        free(a->cols.v);
+}
+
 /* data directories (metrics/, panels/) */
 static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err *err)
 {
@@ -211,8 +220,10 @@ int cmd_analyze(int argc, char **argv)
 {
         struct analyze_args args;
         int prc = parse_args(argc, argv, &args);
-        if (prc)
+        if (prc) {
+                free_args(&args);
                 return prc == 1 ? 0 : prc;
+        }
         struct err err = {0};
         char *mdir = NULL, *pdir = NULL;
         struct panel_set ps = {0};
@@ -345,10 +356,6 @@ done:
         free(knames);
         free(dispatches);
         free(cols);
-        free(args.paths.v);
-        free(args.blocks.v);
-        free(args.kernels.v);
-        free(args.dispatches.v);
-        free(args.cols.v);
+        free_args(&args);
         return rc;
 }

@@ -125,7 +125,38 @@ struct loader {
         int header;    /* still reading the header */
         int failed;
         struct err *err;
+        /* column projection (table_load_csv_cols): map[field] is the table column or -1 */
+        table_col_fn want;
+        void *want_ctx;
+        int *map;
+        size_t nhead, cap_map;
+        struct smap seen; /* every header name, kept or not (duplicate detection) */
 };
+
+/* One data cell: its number (NaN when empty or text), and its text in text columns. */
+static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len)
+{
+        double v;
+        if (len == 0) {
+                t->num[c][r] = NAN;
+        } else if (parse_double(s, &v) == 0) {
+                t->num[c][r] = v;
+                if (t->str[c])
+                        table_set_str(t, c, r, s);
+        } else {
+                t->num[c][r] = NAN;
+                if (!t->str[c]) {
+                        /* first text cell: keep the text of earlier numeric cells too */
+                        t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
+                        char buf[64];
+                        for (size_t i = 0; i < r; i++)
+                                if (!isnan(t->num[c][i]))
+                                        t->str[c][i] = xstrdup(
+                                            table_cell(t, c, i, buf, sizeof buf));
+                }
+                table_set_str(t, c, r, s);
+        }
+}
 
 static void on_field(void *data, size_t len, void *p)
 {
@@ -160,29 +191,43 @@ static void on_field(void *data, size_t len, void *p)
         }
         if (ld->field == 0)
                 table_add_row(t);
-        size_t r = t->nrows - 1;
-        int c = (int)ld->field++;
-        double v;
-        if (len == 0) {
-                t->num[c][r] = NAN;
-        } else if (parse_double(s, &v) == 0) {
-                t->num[c][r] = v;
-                if (t->str[c])
-                        table_set_str(t, c, r, s);
-        } else {
-                t->num[c][r] = NAN;
-                if (!t->str[c]) {
-                        /* first text cell: keep the text of earlier numeric cells too */
-                        t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
-                        char buf[64];
-                        for (size_t i = 0; i < r; i++)
-                                if (!isnan(t->num[c][i]))
-                                        t->str[c][i] = xstrdup(
-                                            table_cell(t, c, i, buf, sizeof buf));
-                }
-                table_set_str(t, c, r, s);
-        }
+        put_cell(t, (int)ld->field++, t->nrows - 1, s, len);
         free(s);
+}
+
+/* on_field for a projected load: no copy of the field (libcsv NUL-terminates it), and
+ * fields of unwanted columns are skipped without parsing */
+static void on_field_cols(void *data, size_t len, void *p)
+{
+        struct loader *ld = p;
+        struct table *t = ld->t;
+        const char *s = data ? data : "";
+        if (ld->failed)
+                return;
+        if (ld->header) {
+                char *alt = NULL;
+                if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
+                        s += 3;
+                if (smap_get(&ld->seen, s, NULL))
+                        s = alt = xasprintf("%s#%zu", s, ld->field);
+                smap_put(&ld->seen, s, 1);
+                xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
+                ld->map[ld->field++] = ld->want(ld->want_ctx, s) ? table_add_col(t, s) : -1;
+                ld->nhead = ld->field;
+                free(alt);
+                return;
+        }
+        if (ld->field >= ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->line, ld->field + 1, ld->nhead);
+                ld->failed = 1;
+                return;
+        }
+        if (ld->field == 0)
+                table_add_row(t);
+        int c = ld->map[ld->field++];
+        if (c >= 0)
+                put_cell(t, c, t->nrows - 1, s, len);
 }
 
 static void on_record(int ch, void *p)
@@ -195,20 +240,24 @@ static void on_record(int ch, void *p)
                 ld->header = 0;
         } else if (ld->field == 0) {
                 /* a blank line: libcsv reports no fields; skip it */
-        } else if (ld->field < ld->t->ncols) {
+        } else if (ld->field < (ld->want ? ld->nhead : ld->t->ncols)) {
                 /* a short row is a truncated or damaged file: never guess the rest */
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
-                        "(truncated file?)", ld->path, ld->line, ld->field, ld->t->ncols);
+                        "(truncated file?)", ld->path, ld->line, ld->field,
+                        ld->want ? ld->nhead : ld->t->ncols);
                 ld->failed = 1;
         }
         ld->line++;
         ld->field = 0;
 }
 
-int table_load_csv(struct table *t, const char *path, struct err *err)
+static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
+                    struct err *err)
 {
         struct csv_parser p;
-        struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err};
+        struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err,
+                            .want = want, .want_ctx = want_ctx};
+        void (*field_cb)(void *, size_t, void *) = want ? on_field_cols : on_field;
         int rc = 0;
         FILE *f = NULL;
         table_init(t);
@@ -226,7 +275,7 @@ int table_load_csv(struct table *t, const char *path, struct err *err)
         char buf[1 << 16];
         size_t n;
         while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !ld.failed) {
-                if (csv_parse(&p, buf, n, on_field, on_record, &ld) != n) {
+                if (csv_parse(&p, buf, n, field_cb, on_record, &ld) != n) {
                         rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
                                      csv_strerror(csv_error(&p)));
                         goto out;
@@ -236,7 +285,7 @@ int table_load_csv(struct table *t, const char *path, struct err *err)
                 rc = err_set(err, ERR_INPUT, "cannot read '%s'", path);
                 goto out;
         }
-        if (csv_fini(&p, on_field, on_record, &ld) != 0 && !ld.failed) {
+        if (csv_fini(&p, field_cb, on_record, &ld) != 0 && !ld.failed) {
                 rc = err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path, ld.line,
                              csv_strerror(csv_error(&p)));
                 goto out;
@@ -245,7 +294,7 @@ int table_load_csv(struct table *t, const char *path, struct err *err)
                 rc = ERR_INPUT;
                 goto out;
         }
-        if (t->ncols == 0) {
+        if ((want ? ld.nhead : t->ncols) == 0) {
                 rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
                 goto out;
         }
@@ -253,9 +302,22 @@ out:
         if (f)
                 fclose(f);
         csv_free(&p);
+        free(ld.map);
+        smap_free(&ld.seen);
         if (rc)
                 table_free(t);
         return rc;
+}
+
+int table_load_csv(struct table *t, const char *path, struct err *err)
+{
+        return load_csv(t, path, NULL, NULL, err);
+}
+
+int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
+                        struct err *err)
+{
+        return want ? load_csv(t, path, want, ctx, err) : load_csv(t, path, NULL, NULL, err);
 }
 
 static void write_field(FILE *f, const char *s)

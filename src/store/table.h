@@ -25,6 +25,17 @@ void table_free(struct table *t);
  * are accepted. */
 int table_load_csv(struct table *t, const char *path, struct err *err);
 
+/* Column projection: want(ctx, name) returns non-zero for the columns to keep. */
+typedef int (*table_col_fn)(void *ctx, const char *name);
+
+/* table_load_csv keeping only the columns `want` accepts (all when want is NULL), in file
+ * order, with the same cell semantics and the same errors (field counts are checked
+ * against the whole header). Fields of other columns are skipped unparsed, so memory
+ * grows only with the kept columns. A file whose header has fields but none wanted
+ * loads as a table of nrows rows and no columns. */
+int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
+                        struct err *err);
+
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */

@@ -90,7 +90,7 @@ def full(csv_path, exp_path):
         regs = num(r["Arch_VGPR"])
         check(0 < regs <= 255, "%s Arch_VGPR (registers/thread) %s" % (r["Kernel_Name"][:8], r["Arch_VGPR"]))
     st, en = num(f["Start_Timestamp"]), num(f["End_Timestamp"])
-    check(en > st > 0, "fma_loop timestamps %d..%d (%.0f ns; gpu__time_duration %.0f ns)" % (st, en, en - st, t))
+    check(en > st > 0, "fma_loop timestamps %.0f..%.0f (%.0f ns; gpu__time_duration %.0f ns)" % (st, en, en - st, t))
     ok = all(num(rows[i]["Start_Timestamp"]) <= num(rows[i + 1]["Start_Timestamp"]) for i in range(len(rows) - 1))
     check(ok, "Start_Timestamp non-decreasing in launch order")
     check(all(r["wave_size"] == "32" and r["Accum_VGPR"] == "0" and r["SGPR"] == "0" for r in rows),
@@ -117,17 +117,19 @@ def ncu(csv_path, ncu_path, metrics):
     for r in ncu_rows:
         by_id.setdefault(int(r["ID"]), {})[r["Metric Name"]] = num(r["Metric Value"])
     check(len(by_id) == len(rows), "ncu saw %d kernels, prism-cupti %d" % (len(by_id), len(rows)))
-    tol = {"gpu__time_duration.sum": 0.15, "sm__cycles_elapsed.avg": 0.15, "dram__bytes_write.sum": 0.06}
+    # Compared where the value does not hang on what earlier kernels left in the L2 (kernel
+    # replay and ncu's replay leave it differently): counts everywhere, DRAM bytes on the
+    # 1 GiB copy, time and cycles on the two long kernels.
+    tol = {"gpu__time_duration.sum": 0.05, "sm__cycles_elapsed.avg": 0.05, "dram__bytes_write.sum": 0.06}
     for i, r in enumerate(rows[:3]):
         for m in metrics:
             ours, theirs = num(r[m]), by_id.get(i, {}).get(m, float("nan"))
-            t = tol.get(m, 0.02)
-            ok = theirs == ours or (theirs > 0 and abs(ours / theirs - 1) <= t)
-            if m == "dram__bytes_write.sum" and i > 0:
-                # Small kernels' writes are dirty L2 lines of earlier kernels draining: timing.
-                print("INFO: %-10s %-52s prism-cupti %.6g  ncu %.6g" % (r["Kernel_Name"][:10], m, ours, theirs))
+            line = "%-10s %-52s prism-cupti %.6g  ncu %.6g" % (r["Kernel_Name"][:10], m, ours, theirs)
+            if (m.startswith("dram__") and i > 0) or (m in tol and m.startswith(("gpu__", "sm__")) and i > 1):
+                print("INFO: " + line)
                 continue
-            check(ok, "%-10s %-52s prism-cupti %.6g  ncu %.6g" % (r["Kernel_Name"][:10], m, ours, theirs))
+            t = tol.get(m, 0.02)
+            check(theirs == ours or (theirs > 0 and abs(ours / theirs - 1) <= t), line)
 
 
 def show(csv_path, cols):

@@ -81,16 +81,23 @@ echo "== API timestamps (cuptiGetTimestamp around the serialized launch)"
 inject "$W/api.csv" "$M" PRISM_CUPTI_TIMESTAMPS=api -- -l 2 >"$W/api.out" 2>&1
 run_check full "$W/api.csv" "$W/api.out"
 
+echo "== activity records of kind KERNEL instead of CONCURRENT_KERNEL"
+inject "$W/kind.csv" "$M" PRISM_CUPTI_TIMESTAMPS=kernel PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 2 >/dev/null 2>"$W/kind.err"
+grep "activity\|wrote" "$W/kind.err" | head -5
+
 echo "== no metrics: launch records only"
-inject "$W/none.csv" "" -- -n 1048576 -l 3 >/dev/null 2>&1
+inject "$W/none.csv" "" PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 3 >/dev/null 2>"$W/none.err"
+grep "activity\|wrote" "$W/none.err" | head -5
 [ "$(wc -l <"$W/none.csv")" = 7 ] && ok "6 rows without metrics" || bad "rows without metrics: $(wc -l <"$W/none.csv")"
 
 echo "== backend run_pass: fork/exec, filters, errors"
-mkdir -p "$W/b1" "$W/b2" "$W/b3" "$W/b4" "$W/b5" "$W/b6"
-$TB run "$W/b1" "$M" -- "$VK" -l 3 >"$W/b1.csv" 2>"$W/b1.err" && ok "run_pass ok" || bad "run_pass: $(cat "$W/b1.err")"
+mkdir -p "$W/b1" "$W/b2" "$W/b3" "$W/b4" "$W/b5" "$W/b6" "$W/b7"
+$TB run "$W/b1" "$M" -o "$W/b1.csv" -- "$VK" -l 3 >/dev/null 2>"$W/b1.err" && ok "run_pass ok" || bad "run_pass: $(cat "$W/b1.err")"
 [ "$(wc -l <"$W/b1.csv")" = 7 ] && ok "run_pass gave 6 rows" || bad "run_pass rows: $(wc -l <"$W/b1.csv")"
-$TB run "$W/b2" "$M" -k fma_loop -k smem -- "$VK" -n 1048576 -l 3 >"$W/b2.csv" 2>&1
+$TB run "$W/b2" "$M" -k fma_loop -k smem -o "$W/b2.csv" -- "$VK" -n 1048576 -l 3 >/dev/null 2>&1
 [ "$(cut -d, -f1 "$W/b2.csv" | tr '\n' ' ')" = "Dispatch_ID 1 2 " ] && ok "kernel filter keeps dispatches 1 2" || bad "kernel filter: $(cut -c1-60 "$W/b2.csv")"
+$TB run "$W/b7" "$M" -d 0 -d 4 -o "$W/b7.csv" -- "$VK" -n 1048576 -l 3 >/dev/null 2>&1
+[ "$(cut -d, -f1 "$W/b7.csv" | tr '\n' ' ')" = "Dispatch_ID 0 4 " ] && ok "dispatch filter keeps 0 4" || bad "dispatch filter: $(cut -c1-60 "$W/b7.csv")"
 msg=$($TB run "$W/b3" "$M" -i 2 -- "$VK" -n 1048576 -l 1 -x 3 2>&1 >/dev/null)
 [ "$msg" = "error: pass 3: target exited with status 3" ] && ok "$msg" || bad "exit status: $msg"
 msg=$($TB run "$W/b4" "$M" -t 1 -- sleep 20 2>&1 >/dev/null)
@@ -138,10 +145,15 @@ else
         echo "INFO: no ncu found"
 fi
 
-echo "== overhead: wall time, 200 launches"
-s=$(date +%s.%N); "$VK" -n 1048576 -l 200 >/dev/null; e=$(date +%s.%N)
-inject "$W/t.csv" "$M" -- -n 1048576 -l 200 >/dev/null 2>&1; e2=$(date +%s.%N)
-awk -v s="$s" -v e="$e" -v e2="$e2" 'BEGIN { printf "INFO: plain %.2f s, collected (6 metrics) %.2f s\n", e - s, e2 - e }'
+echo "== overhead: wall time of 200 small launches"
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }'; }
+echo "INFO: plain $(secs "$VK" -n 1048576 -l 200) s"
+echo "INFO: no metrics $(secs inject "$W/t0.csv" "" -- -n 1048576 -l 200) s"
+echo "INFO: dram__bytes_read.sum (1 pass) $(secs inject "$W/t1.csv" dram__bytes_read.sum -- -n 1048576 -l 200) s"
+echo "INFO: dram r/w, gpu__time_duration, sm__cycles_elapsed (1 pass) $(secs inject "$W/t2.csv" dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg -- -n 1048576 -l 200) s"
+echo "INFO: ffma sass counter (1 pass) $(secs inject "$W/t3.csv" smsp__sass_thread_inst_executed_op_ffma_pred_on.sum -- -n 1048576 -l 200) s"
+echo "INFO: the 6 checked metrics (2 passes) $(secs inject "$W/t4.csv" "$M" -- -n 1048576 -l 200) s"
+[ -n "$NCU" ] && echo "INFO: ncu, 1 metric $(secs "$NCU" --metrics dram__bytes_read.sum "$VK" -n 1048576 -l 200) s"
 
 echo "== $fails failure(s); files in $W"
 [ "$fails" = 0 ]

@@ -3,7 +3,8 @@
  *   t-backend-cupti available
  *   t-backend-cupti detect                      sysinfo row as CSV on stdout
  *   t-backend-cupti passes CHIP M1,M2,...       hardware passes for the set
- *   t-backend-cupti run WORKDIR M1,M2,... [-t SECONDS] [-k KERNEL] [-d ID] -- CMD ARGS...
+ *   t-backend-cupti run WORKDIR M1,M2,... [-t SECONDS] [-k KERNEL] [-d ID] [-i PASS]
+ *                   [-o FILE] -- CMD ARGS...       the rows as CSV to FILE (default stdout)
  * Exit status 0 on success, 1 with "error: MESSAGE" on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,29 +12,32 @@
 
 #include "profile/backend.h"
 
+static FILE *out;
+
 static void print_table(const struct table *t)
 {
         char buf[64];
+        FILE *o = out ? out : stdout;
         for (size_t c = 0; c < t->ncols; c++)
-                printf("%s%s", c ? "," : "", t->names[c]);
-        printf("\n");
+                fprintf(o, "%s%s", c ? "," : "", t->names[c]);
+        fprintf(o, "\n");
         for (size_t r = 0; r < t->nrows; r++) {
                 for (size_t c = 0; c < t->ncols; c++) {
                         const char *s = table_cell(t, (int)c, r, buf, sizeof buf);
-                        printf(c ? "," : "");
+                        fputs(c ? "," : "", o);
                         if (strpbrk(s, ",\"")) {
-                                putchar('"');
+                                fputc('"', o);
                                 for (; *s; s++) {
                                         if (*s == '"')
-                                                putchar('"');
-                                        putchar(*s);
+                                                fputc('"', o);
+                                        fputc(*s, o);
                                 }
-                                putchar('"');
+                                fputc('"', o);
                         } else {
-                                fputs(s, stdout);
+                                fputs(s, o);
                         }
                 }
-                printf("\n");
+                fputc('\n', o);
         }
 }
 
@@ -92,6 +96,11 @@ int main(int argc, char **argv)
                                 ids[p.ndispatches++] = atol(argv[++i]);
                         else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
                                 p.index = atoi(argv[++i]);
+                        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc &&
+                                 !(out = fopen(argv[++i], "w"))) {
+                                perror(argv[i]);
+                                return 1;
+                        }
                 }
                 if (i + 1 >= argc) {
                         fprintf(stderr, "error: no command after --\n");
@@ -105,11 +114,13 @@ int main(int argc, char **argv)
                 free((void *)p.counters);
         } else {
                 fprintf(stderr, "usage: t-backend-cupti available|detect|passes CHIP M,..|"
-                                "run DIR M,.. [-t S] [-k K] [-d ID] [-i PASS] -- CMD...\n");
+                                "run DIR M,.. [-t S] [-k K] [-d ID] [-i PASS] [-o FILE] -- CMD...\n");
                 return 2;
         }
         if (rc)
                 fprintf(stderr, "error: %s\n", err.msg);
         table_free(&t);
+        if (out)
+                fclose(out);
         return rc;
 }

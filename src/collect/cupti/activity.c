@@ -1,6 +1,6 @@
 /* Kernel start/end timestamps (ns, CUPTI's clock) from CUPTI activity records of kind
- * CONCURRENT_KERNEL, joined to the launches by correlation id. Under kernel replay a launch
- * may give more than one record; the first (earliest start) is kept. */
+ * CONCURRENT_KERNEL (or KERNEL), joined to the launches by correlation id. Under kernel
+ * replay a launch may give more than one record; the first (earliest start) is kept. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +54,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
                     rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
                         continue;
                 const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+                if (nspans < 3)
+                        pc_debug("activity record: correlation %u start %llu end %llu",
+                                 k->correlationId, (unsigned long long)k->start,
+                                 (unsigned long long)k->end);
                 add_span(k->correlationId, k->start, k->end);
         }
         pthread_mutex_unlock(&spans_lock);
@@ -66,7 +70,7 @@ int pc_activity_start(void)
         char buf[256];
         CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
         if (r == CUPTI_SUCCESS)
-                r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+                r = cuptiActivityEnable((CUpti_ActivityKind)pc.activity_kind);
         if (r == CUPTI_SUCCESS)
                 return 0;
         pc_format_result(buf, sizeof buf, r, "cannot enable kernel activity records");

@@ -27,7 +27,8 @@ struct pc_launch {
         uint64_t lds;     /* static + dynamic shared memory per block, bytes */
         uint64_t scratch; /* local memory per thread, bytes */
         int regs;         /* registers per thread, -1 unknown */
-        uint64_t start, end; /* ns, 0 unknown */
+        uint64_t start, end;         /* ns, from the activity record; 0 unknown */
+        uint64_t api_start, api_end; /* ns, cuptiGetTimestamp around the launch call */
         double *vals;        /* nmetrics values, NaN until decoded */
 };
 
@@ -38,7 +39,8 @@ struct pc_state {
         const char *out_path; /* PRISM_CUPTI_OUT */
         size_t max_ranges;    /* launches per counter data image before a flush */
         int debug;            /* PRISM_CUPTI_DEBUG=1: trace to stderr */
-        int api_timestamps;   /* 1: cuptiGetTimestamp around the launch, 0: activity records */
+        int api_timestamps;   /* 1: cuptiGetTimestamp around the launch only, no activity */
+        int activity_kind;    /* CUpti_ActivityKind of the kernel records */
         struct pc_launch *launches;
         size_t nlaunches, cap_launches;
 };

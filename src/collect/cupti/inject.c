@@ -256,8 +256,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         struct pc_ctx *c = pc_ctx_get(cb->context);
         if (c)
                 pc_ctx_on_launch(c, id);
-        if (pc.api_timestamps)
-                cuptiGetTimestamp(&l->start);
+        cuptiGetTimestamp(&l->api_start);
         cur_dispatch = id;
         in_launch = 1;
 out:
@@ -274,9 +273,10 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
          * bracket covers the kernel. */
         if (pc.api_timestamps && pc_cu.ctx_synchronize)
                 pc_cu.ctx_synchronize();
+        uint64_t now = 0;
+        cuptiGetTimestamp(&now);
         pthread_mutex_lock(&lock);
-        if (pc.api_timestamps)
-                cuptiGetTimestamp(&pc.launches[cur_dispatch].end);
+        pc.launches[cur_dispatch].api_end = now;
         if (ret && *ret != CUDA_SUCCESS)
                 failed[cur_dispatch] = 1;
         pthread_mutex_unlock(&lock);
@@ -332,6 +332,26 @@ static const char *const fixed_cols[] = {
         "wave_size", "Start_Timestamp", "End_Timestamp",
 };
 
+/* Start and end of a launch: the activity record's when it has them; else (the range
+ * profiler leaves them 0 in the records of the launches it profiles) the time the launch
+ * call was entered, plus gpu__time_duration.sum when it was collected, or else the time
+ * the call returned (which then includes the profiling overhead). */
+static int timestamps(const struct pc_launch *l, int dur, uint64_t *start, uint64_t *end)
+{
+        if (l->start && l->end > l->start) {
+                *start = l->start;
+                *end = l->end;
+                return 0;
+        }
+        *start = l->api_start;
+        if (dur >= 0 && !isnan(l->vals[dur]) && l->vals[dur] >= 0) {
+                *end = l->api_start + (uint64_t)llround(l->vals[dur]);
+                return 1;
+        }
+        *end = l->api_end;
+        return 2;
+}
+
 static int write_csv(void)
 {
         struct stat st;
@@ -358,7 +378,11 @@ static int write_csv(void)
                 put_field(f, pc.metrics[m]);
         }
         fputc('\n', f);
-        size_t row = 0;
+        size_t row = 0, source[3] = {0};
+        int dur = -1;
+        for (size_t m = 0; m < pc.nmetrics; m++)
+                if (strcmp(pc.metrics[m], "gpu__time_duration.sum") == 0)
+                        dur = (int)m;
         for (size_t i = 0; i < pc.nlaunches; i++) {
                 const struct pc_launch *l = &pc.launches[i];
                 if (failed[i])
@@ -370,12 +394,14 @@ static int write_csv(void)
                         (unsigned long long)l->scratch);
                 if (l->regs >= 0)
                         fprintf(f, "%d", l->regs);
+                uint64_t t0, t1;
+                source[timestamps(l, dur, &t0, &t1)]++;
                 fprintf(f, ",0,0,32,");
-                if (l->start)
-                        fprintf(f, "%llu", (unsigned long long)l->start);
+                if (t0)
+                        fprintf(f, "%llu", (unsigned long long)t0);
                 fputc(',', f);
-                if (l->end)
-                        fprintf(f, "%llu", (unsigned long long)l->end);
+                if (t1)
+                        fprintf(f, "%llu", (unsigned long long)t1);
                 for (size_t m = 0; m < pc.nmetrics; m++) {
                         fputc(',', f);
                         if (!isnan(l->vals[m]))
@@ -390,7 +416,8 @@ static int write_csv(void)
                 free(tmp);
                 return -1;
         }
-        pc_debug("wrote %zu rows to %s", row, pc.out_path);
+        pc_debug("wrote %zu rows to %s; timestamps: %zu activity, %zu call+duration, %zu call",
+                 row, pc.out_path, source[0], source[1], source[2]);
         free(tmp);
         return 0;
 }
@@ -417,6 +444,8 @@ static void parse_env(void)
         pc.debug = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMESTAMPS");
         pc.api_timestamps = s && strcmp(s, "api") == 0;
+        pc.activity_kind = s && strcmp(s, "kernel") == 0 ? CUPTI_ACTIVITY_KIND_KERNEL
+                                                         : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
         pc.max_ranges = DEFAULT_MAX_RANGES;
         s = getenv("PRISM_CUPTI_MAX_RANGES");
         if (s && *s) {

@@ -1,0 +1,358 @@
+/* Tables as the TUI shows them: the cell texts of render_text and render_compare (same
+ * rounding, same number format), one line per row, with colors for Pct of Peak values and
+ * for changes that are better or worse. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* ---- the text renderer's cell rules (src/render/text.c); tests compare the two ---- */
+
+static double round_half_even(double x, int nd)
+{
+        if (!isfinite(x))
+                return x;
+        double s = pow(10.0, nd);
+        return nearbyint(x * s) / s;
+}
+
+static int is_top_stats(const struct rtable *t)
+{
+        return t->pt->source && (!strcmp(t->pt->source, "top_kernels") ||
+                                 !strcmp(t->pt->source, "dispatch_list"));
+}
+
+static int is_source(const struct rtable *t, const char *src)
+{
+        return t->pt->source && !strcmp(t->pt->source, src);
+}
+
+static int col_shown(const struct rtable *t, const struct render_opts *o, size_t c)
+{
+        if (!o->ncols || !t->metric_table)
+                return 1;
+        for (size_t i = 0; i < o->ncols; i++)
+                if (o->cols[i] == (long)c)
+                        return 1;
+        return 0;
+}
+
+/* whole numbers in built-in tables other than the top kernels (text.c: int_col) */
+static int int_col(const struct rtable *t, size_t c)
+{
+        if (t->metric_table || is_source(t, "top_kernels"))
+                return 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+                double v = t->cells[r * t->ncols + c].v;
+                if (isfinite(v) && v != floor(v))
+                        return 0;
+        }
+        return 1;
+}
+
+static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal, int intc)
+{
+        char buf[48];
+        if (cl->text)
+                return xstrdup(cl->text);
+        if (isnan(cl->v))
+                return xstrdup("");
+        if (t->metric_table)
+                return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
+        if (intc)
+                snprintf(buf, sizeof buf, "%.0f", cl->v);
+        else
+                snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
+        return xstrdup(buf);
+}
+
+/* ---- render_compare's cells (src/render/compare.c) ---- */
+
+static long find_row(const struct rtable *t, const char *rkey)
+{
+        for (size_t r = 0; r < t->nrows; r++)
+                if (!strcmp(t->rkeys[r], rkey))
+                        return (long)r;
+        return -1;
+}
+
+static long find_col(const struct rtable *t, const char *title)
+{
+        for (size_t c = 0; c < t->ncols; c++)
+                if (!strcmp(t->cols[c], title))
+                        return (long)c;
+        return -1;
+}
+
+static int numeric_col(const struct rtable *t, size_t c)
+{
+        for (size_t r = 0; r < t->nrows; r++)
+                if (t->cells[r * t->ncols + c].text)
+                        return 0;
+        return t->nrows > 0;
+}
+
+static double new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c)
+{
+        if (!n)
+                return NAN;
+        long nr = find_row(n, b->rkeys[r]);
+        long nc = find_col(n, b->cols[c]);
+        if (nr < 0 || nc < 0)
+                return NAN;
+        const struct cell *cl = &n->cells[(size_t)nr * n->ncols + (size_t)nc];
+        return cl->text ? NAN : cl->v;
+}
+
+static double rel_change(double base, double cur)
+{
+        return (cur - base) / (base == 0 ? 1.0 : base) * 100.0;
+}
+
+static char *delta_text(double base, double cur, int decimal)
+{
+        if (isnan(base) || isnan(cur))
+                return xstrdup("");
+        char a[48], b[48];
+        double d = cur - base;
+        double s = pow(10.0, decimal);
+        fmt_num(nearbyint(d * s) / s, a);
+        fmt_num(nearbyint(rel_change(base, cur) * s) / s, b);
+        return xasprintf("%s%s (%s%s%%)", d > 0 ? "+" : "", a,
+                         rel_change(base, cur) > 0 ? "+" : "", b);
+}
+
+static char *num_text(double v, int decimal)
+{
+        char buf[48];
+        if (isnan(v))
+                return xstrdup("");
+        double s = pow(10.0, decimal);
+        return xstrdup(fmt_num(isfinite(v) ? nearbyint(v * s) / s : v, buf));
+}
+
+/* ---- colors ---- */
+
+int tui_pop_attr(double pct)
+{
+        if (isnan(pct))
+                return TA_NORMAL;
+        if (pct >= TUI_POP_HIGH)
+                return TA_POP_HIGH;
+        if (pct >= TUI_POP_MID)
+                return TA_POP_MID;
+        return TA_POP_LOW;
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+        size_t n = strlen(needle);
+        for (; hay && *hay; hay++)
+                if (!strncasecmp(hay, needle, n))
+                        return 1;
+        return 0;
+}
+
+static const char *text_of_show(const struct rtable *t, size_t r, const char *show)
+{
+        if (!t->metric_table)
+                return NULL;
+        for (size_t k = 0; k < t->ncols && k < t->pt->ncols; k++)
+                if (!strcmp(t->pt->cols[k].show, show))
+                        return t->cells[r * t->ncols + k].text;
+        return NULL;
+}
+
+/* Words of metric names and units that say which way is better. A heuristic: the metric
+ * files carry no direction yet. Checked in order; "lower" words first, since "Stall
+ * Cycles" or "Hit Latency" must read as lower-is-better. */
+static const char *const lower_words[] = {"latency", "stall",  "conflict", "miss",
+                                          "idle",    "wait",   "cycles",   "duration",
+                                          "(ns)",    "(us)",   "(ms)",     "(s)",
+                                          "sum(",    "mean(",  "median(",  NULL};
+static const char *const higher_words[] = {"hit", "bw",  "bandwidth", "flop", "iop",
+                                           "utilization", "occupancy", "ipc",
+                                           "pct of peak", "active",    NULL};
+
+static int direction_of(const char *s)
+{
+        if (!s)
+                return 0;
+        for (size_t i = 0; lower_words[i]; i++)
+                if (contains_ci(s, lower_words[i]))
+                        return -1;
+        for (size_t i = 0; higher_words[i]; i++)
+                if (contains_ci(s, higher_words[i]))
+                        return 1;
+        return 0;
+}
+
+int tui_direction(const struct rtable *t, size_t r, size_t c)
+{
+        if (c >= t->ncols || r >= t->nrows)
+                return 0;
+        if (t->metric_table && c < t->pt->ncols && !strcmp(t->pt->cols[c].show, "pop"))
+                return 1;
+        if (!t->metric_table)
+                return is_source(t, "top_kernels") ? direction_of(t->cols[c]) : 0;
+        int d = direction_of(text_of_show(t, r, "name"));
+        if (!d)
+                d = direction_of(text_of_show(t, r, "unit"));
+        return d;
+}
+
+static int change_attr(const struct rtable *t, size_t r, size_t c, double base, double cur)
+{
+        if (isnan(base) || isnan(cur) || base == cur)
+                return TA_NORMAL;
+        /* changes under 1% are noise between runs */
+        if (fabs(rel_change(base, cur)) < 1.0)
+                return TA_NORMAL;
+        int d = tui_direction(t, r, c);
+        if (!d)
+                return TA_NORMAL;
+        return (cur > base) == (d > 0) ? TA_BETTER : TA_WORSE;
+}
+
+/* ---- building ---- */
+
+/* display width: count of UTF-8 lead bytes */
+static size_t u8width(const char *s)
+{
+        size_t w = 0;
+        for (; *s; s++)
+                w += ((unsigned char)*s & 0xC0) != 0x80;
+        return w;
+}
+
+static int is_pop(const struct rtable *t, size_t c)
+{
+        return t->metric_table && c < t->pt->ncols && !strcmp(t->pt->cols[c].show, "pop");
+}
+
+static void grid_alloc(struct tui_grid *g, size_t nrows, size_t ncols)
+{
+        memset(g, 0, sizeof *g);
+        g->nrows = nrows;
+        g->ncols = ncols;
+        g->cells = xcalloc(nrows * ncols, sizeof *g->cells);
+        g->attrs = xcalloc(nrows * ncols, 1);
+        g->align = xcalloc(ncols + 1, 1);
+        memset(g->align, 'l', ncols);
+        g->width = xcalloc(ncols, sizeof *g->width);
+        g->src_row = xcalloc(nrows, sizeof *g->src_row);
+        g->src_row[0] = -1;
+}
+
+static void build_plain(const struct rtable *t, const struct render_opts *o, struct tui_grid *g)
+{
+        size_t nrows = t->nrows;
+        if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
+                nrows = (size_t)o->max_stat_num;
+        size_t ncols = 1;
+        for (size_t c = 0; c < t->ncols; c++)
+                ncols += col_shown(t, o, c);
+        grid_alloc(g, nrows + 1, ncols);
+        int sysinfo = is_source(t, "sysinfo");
+        g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
+        size_t k = 1;
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (!col_shown(t, o, c))
+                        continue;
+                g->cells[k] = xstrdup(t->cols[c]);
+                if (!t->metric_table && !sysinfo) {
+                        int num = 1;
+                        for (size_t r = 0; r < t->nrows; r++)
+                                num &= t->cells[r * t->ncols + c].text == NULL;
+                        g->align[k] = num ? 'r' : 'l';
+                }
+                k++;
+        }
+        if (!t->metric_table && !sysinfo)
+                g->align[0] = 'r';
+        for (size_t r = 0; r < nrows; r++) {
+                size_t gi = (r + 1) * ncols;
+                g->src_row[r + 1] = (long)r;
+                g->cells[gi] = xstrdup(t->keys[r]);
+                k = 1;
+                for (size_t c = 0; c < t->ncols; c++) {
+                        if (!col_shown(t, o, c))
+                                continue;
+                        const struct cell *cl = &t->cells[r * t->ncols + c];
+                        g->cells[gi + k] = cell_text(t, cl, o->decimal, int_col(t, c));
+                        if (is_pop(t, c) && !cl->text)
+                                g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
+                        k++;
+                }
+        }
+}
+
+static void build_compare(const struct rtable *b, const struct rtable *n,
+                          const struct render_opts *o, struct tui_grid *g)
+{
+        size_t ncols = 1;
+        for (size_t c = 0; c < b->ncols; c++)
+                ncols += numeric_col(b, c) ? 3 : 1;
+        grid_alloc(g, b->nrows + 1, ncols);
+        g->cells[0] = xstrdup(b->metric_table ? b->key_title : "");
+        size_t k = 1;
+        for (size_t c = 0; c < b->ncols; c++) {
+                g->cells[k++] = xstrdup(b->cols[c]);
+                if (numeric_col(b, c)) {
+                        g->cells[k++] = xasprintf("%s (new)", b->cols[c]);
+                        g->cells[k++] = xstrdup("Change");
+                }
+        }
+        for (size_t r = 0; r < b->nrows; r++) {
+                size_t gi = (r + 1) * ncols;
+                g->src_row[r + 1] = (long)r;
+                g->cells[gi] = xstrdup(b->keys[r]);
+                k = 1;
+                for (size_t c = 0; c < b->ncols; c++) {
+                        const struct cell *cl = &b->cells[r * b->ncols + c];
+                        if (!numeric_col(b, c)) {
+                                g->cells[gi + k++] = xstrdup(cl->text ? cl->text : "");
+                                continue;
+                        }
+                        double nv = new_value(b, n, r, c);
+                        int pop = is_pop(b, c);
+                        if (pop)
+                                g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
+                        g->cells[gi + k++] = num_text(cl->v, o->decimal);
+                        int ca = change_attr(b, r, c, cl->v, nv);
+                        g->attrs[gi + k] =
+                            (unsigned char)(ca != TA_NORMAL ? ca : pop ? tui_pop_attr(nv) : ca);
+                        g->cells[gi + k++] = num_text(nv, o->decimal);
+                        g->attrs[gi + k] = (unsigned char)ca;
+                        g->cells[gi + k++] = delta_text(cl->v, nv, o->decimal);
+                }
+        }
+}
+
+void tui_grid_build(const struct rtable *t, const struct rtable *cur, int compare,
+                    const struct render_opts *ro, struct tui_grid *g)
+{
+        if (compare)
+                build_compare(t, cur, ro, g);
+        else
+                build_plain(t, ro, g);
+        for (size_t r = 0; r < g->nrows; r++)
+                for (size_t c = 0; c < g->ncols; c++) {
+                        size_t w = u8width(g->cells[r * g->ncols + c]);
+                        if (w > g->width[c])
+                                g->width[c] = w;
+                }
+}
+
+void tui_grid_free(struct tui_grid *g)
+{
+        for (size_t i = 0; i < g->nrows * g->ncols; i++)
+                free(g->cells[i]);
+        free(g->cells);
+        free(g->attrs);
+        free(g->align);
+        free(g->width);
+        free(g->src_row);
+        memset(g, 0, sizeof *g);
+}

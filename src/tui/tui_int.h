@@ -1,0 +1,51 @@
+/* Internals shared by the TUI's model and screen composition: the screen layout and the
+ * right pane's document (the lines of the selected table or panel). */
+#ifndef PRISM_TUI_INT_H
+#define PRISM_TUI_INT_H
+
+#include "tui.h"
+
+/* Where things go on a screen of rows x cols. */
+struct tui_layout {
+        int ok;           /* 0: the terminal is too small to draw */
+        int main_y, main_h; /* the area between the bars */
+        int tree_w;       /* the panel tree: columns [0, tree_w) */
+        int pane_x, pane_w; /* the right pane */
+};
+
+#define TUI_MIN_ROWS 8
+#define TUI_MIN_COLS 40
+
+void tui_layout(int rows, int cols, struct tui_layout *l);
+
+/* One line of the right pane. */
+struct tui_line {
+        struct tui_cell *c;
+        size_t n, cap;
+        size_t frozen; /* leading cells that do not scroll sideways (the key column) */
+        int noscroll;  /* titles: never scroll sideways */
+        long table, row; /* the rtable row it shows, -1 for others */
+};
+
+struct tui_doc {
+        struct tui_line *l;
+        size_t n, cap;
+        size_t sticky; /* leading lines that stay when scrolling down */
+};
+
+/* The lines of the selected node: one table, or every table of the selected panel. */
+void tui_doc_build(const struct tui_model *m, size_t pane_w, struct tui_doc *d);
+void tui_doc_free(struct tui_doc *d);
+/* Index of the line showing that table row, or -1. */
+long tui_doc_find(const struct tui_doc *d, size_t table, size_t row);
+
+/* Append UTF-8 text to a line; returns the number of cells added. */
+size_t tui_line_add(struct tui_line *l, const char *s, int attr);
+
+/* Nodes shown in the tree (every heading, the tables of the selected panel). */
+size_t tui_visible_nodes(const struct tui_model *m, size_t *out);
+
+/* Display width of UTF-8 text. */
+size_t tui_u8width(const char *s);
+
+#endif
