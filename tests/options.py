@@ -129,6 +129,41 @@ def meaning_tests(work_root):
            "-k 0 on a one-kernel workload changes no metric")
 
 
+def compare_tests(work_root):
+    """Two workloads: the new value, the difference and the relative change are those of the
+    two single analyses; across architectures the shared metrics are compared."""
+    tmp = tempfile.mkdtemp(prefix="prism-cmp-")
+    base, new = os.path.join(work_root, "vcopy", "MI200"), os.path.join(work_root, "dispatch_0", "MI200")
+    prism(["-p", base], os.path.join(tmp, "b"))
+    prism(["-p", new], os.path.join(tmp, "n"))
+    r = prism(["-p", base, "-p", new], os.path.join(tmp, "c"))
+    report(r.returncode == 0, "compare two MI200 runs", r.stderr[-200:])
+    _, b = load(os.path.join(tmp, "b", "2.1_Speed-of-Light.csv"))
+    _, n = load(os.path.join(tmp, "n", "2.1_Speed-of-Light.csv"))
+    head, c = load(os.path.join(tmp, "c", "2.1_Speed-of-Light.csv"))
+    i_avg, i_new, i_diff, i_pct = (head.index(x) for x in ("Avg", "Avg (new)", "Avg (diff)", "Avg (diff %)"))
+    bad = []
+    for rb, rn, rc in zip(b, n, c):
+        if rb[2] == "" or rn[2] == "":
+            continue
+        vb, vn = float(rb[2]), float(rn[2])
+        if abs(float(rc[i_avg]) - vb) > 1e-9 * abs(vb) or abs(float(rc[i_new]) - vn) > 1e-9 * abs(vn):
+            bad.append(rc[0])
+        if abs(float(rc[i_diff]) - (vn - vb)) > 1e-9 * max(abs(vn), abs(vb), 1):
+            bad.append(rc[0] + " diff")
+        want_pct = (vn - vb) / (vb if vb != 0 else 1) * 100
+        if abs(float(rc[i_pct]) - want_pct) > 1e-9 * max(abs(want_pct), 1):
+            bad.append(rc[0] + " pct")
+    report(not bad and len(c) == len(b), "compare: new, diff and diff % per metric", str(bad[:5]))
+    x = os.path.join(work_root, "vcopy", "MI300X_A1")
+    r = prism(["-p", base, "-p", x], os.path.join(tmp, "x"))
+    report(r.returncode == 0 and "only the metrics both architectures have" in r.stderr,
+           "compare across architectures says so", r.stderr[-200:])
+    head, c = load(os.path.join(tmp, "x", "2.1_Speed-of-Light.csv"))
+    filled = sum(1 for row in c if row[head.index("Avg (new)")] != "")
+    report(filled > 20, "compare across architectures fills the shared metrics", str(filled))
+
+
 def main():
     ref = os.path.join(SHARED, "reference", "options", "vcopy")
     work = os.path.join(SHARED, "rocprof-workloads")
@@ -141,6 +176,7 @@ def main():
             compare_variant(arch, variant, os.path.join(ref, arch, variant),
                             os.path.join(work, "vcopy", arch))
     meaning_tests(work)
+    compare_tests(work)
     print(f"{results[0]} passed, {results[1]} failed, 0 skipped")
     return 1 if results[1] else 0
 
