@@ -90,13 +90,19 @@ bench: prism
 	./bench/analyze.sh
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/prism
-	install -m755 prism $(DESTDIR)$(PREFIX)/bin/prism
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/prism \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m755 $(PRISM_BIN) $(DESTDIR)$(PREFIX)/bin/prism
 	cp -r metrics panels $(DESTDIR)$(PREFIX)/share/prism/
+	install -m644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m644 completion/prism.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
 	$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/)
+	$(if $(wildcard prism-roofline-cuda),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 prism-roofline-cuda $(DESTDIR)$(PREFIX)/lib/prism/)
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/prism $(DESTDIR)$(PREFIX)/share/prism $(DESTDIR)$(PREFIX)/lib/prism
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
 
 clean:
 	rm -rf build build-asan prism libprism-cupti.so

@@ -389,6 +389,7 @@ static void test_names(void **state)
             {"MIN(b, a) * TCC_HIT [ @ ]", "b a TCC_HIT[@]"},
             {"1 + 2", ""},
             {"-q ** r", "q r"},
+            {"dram__bytes_read.sum / gpu__time_duration.sum + 1.5", "dram__bytes_read.sum gpu__time_duration.sum"},
         };
         size_t i;
 

@@ -90,7 +90,9 @@ static void scan_word(struct lexer *lx, struct token *t)
         size_t i = lx->pos;
         size_t k;
 
-        while (is_ident(s[i]))
+        /* a dot inside a name joins its parts: NVIDIA metric names such as
+         * dram__bytes_read.sum are one counter */
+        while (is_ident(s[i]) || (s[i] == '.' && is_ident_start(s[i + 1])))
                 i++;
         t->kind = T_NAME;
         t->pos = lx->pos;

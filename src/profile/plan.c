@@ -115,6 +115,12 @@ int plan_req_formula(struct plan_req *r, const char *src, const struct expr_loc 
         return add_formula(r, SRC_FORMULA, NULL, src, loc, table, err);
 }
 
+void plan_req_expr(struct plan_req *r, const struct expr *e, const char *table)
+{
+        struct plan_src *s = add_src(r, SRC_FORMULA, NULL, table);
+        expr_names(e, collect_name, s);
+}
+
 void plan_req_names(struct plan_req *r, const char *const *names, size_t n, const char *table)
 {
         struct plan_src *s = add_src(r, SRC_FORMULA, NULL, table);

@@ -70,6 +70,8 @@ void plan_req_free(struct plan_req *r);
  * A syntax error fills err (with loc when given). */
 int plan_req_formula(struct plan_req *r, const char *src, const struct expr_loc *loc,
                      const char *table, struct err *err);
+/* The same for a formula already parsed. */
+void plan_req_expr(struct plan_req *r, const struct expr *e, const char *table);
 /* The same with the names already listed (as a formula spells them, "$x" for builtins). */
 void plan_req_names(struct plan_req *r, const char *const *names, size_t n, const char *table);
 /* $name means the counters of src (evaluated before metrics; always collected). */

@@ -6,12 +6,17 @@
 
 #include "../analyze/analysis.h"
 
+struct roofline;
+
 struct render_opts {
         int decimal;          /* digits after the point (default 2) */
         const long *cols;     /* --cols: column indices to show (metric tables), or NULL */
         size_t ncols;
         long max_stat_num;    /* rows of the top-stats tables shown (default 10) */
         const char *base_name; /* comparison: labels */
+        const char *norm;     /* the normalization the values use (memory chart caption) */
+        int width;            /* columns the figures may use (0: 120) */
+        const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
 
 /* Shortest text that reads back as v (Python's repr style: "0.0", "427.03", "inf"); "" for
@@ -35,6 +40,18 @@ int render_save_dfs_compare(const char *dir, const struct analysis *base,
 /* 1 if column c of a built-in table holds only whole numbers (ids), shown without
  * decimals; the top kernels keep theirs, as the reference shows them. */
 int rtable_int_col(const struct rtable *t, size_t c);
+
+/* The figures that follow a panel's tables in the text report (render_text calls it after
+ * each panel): the memory chart after table 3.1, the roofline plot after the roofline's
+ * tables (figures.c). */
+void render_figures(FILE *f, const struct analysis *an, const struct panel *p,
+                    const struct render_opts *o);
+
+/* --plot-dir: the memory chart (memory_chart.svg, when table 3.1 is shown) and the roofline
+ * (roofline.svg, when o->roof has ceilings) as SVG files in dir (created if needed). The
+ * names of the files written are printed on f. */
+int render_plots_svg(const char *dir, const struct analysis *an, const struct render_opts *o,
+                     FILE *f, struct err *err);
 
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */

@@ -421,7 +421,7 @@ int tui_view_text(struct tui_model *m, const char *which)
         m->ntext = n;
         m->text_title = xstrdup(!strcmp(which, "memchart") ? "Memory Chart" : "Roofline");
         m->mode = TM_TEXT;
-        m->voff = m->hoff = 0;
+        m->text_voff = m->text_hoff = 0;
         return 0;
 }
 

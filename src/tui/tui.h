@@ -156,6 +156,7 @@ struct tui_model {
         /* text views (memory chart, roofline) */
         char *text_title;
         char **text; size_t ntext;
+        size_t text_voff, text_hoff;
 
         char msg[256];
         int msg_err;

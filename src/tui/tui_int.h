@@ -45,6 +45,10 @@ size_t tui_line_add(struct tui_line *l, const char *s, int attr);
 /* Nodes shown in the tree (every heading, the tables of the selected panel). */
 size_t tui_visible_nodes(const struct tui_model *m, size_t *out);
 
+/* Entries of the kernel or dispatch list (by m->mode): TUI_NONE first ("all"), then
+ * kernel or dispatch indices; the dispatches are those of the selected kernels. */
+size_t tui_list_items(const struct tui_model *m, size_t *out);
+
 /* Display width of UTF-8 text. */
 size_t tui_u8width(const char *s);
 

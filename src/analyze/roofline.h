@@ -1,0 +1,123 @@
+/* The empirical roofline as a view model: ceilings read from roofline.csv and, for each top
+ * kernel (or dispatch), its arithmetic intensity per memory level and its achieved FLOP/s,
+ * computed from the per-dispatch amounts the metric files define under the keys `roof.*`. */
+#ifndef PRISM_ROOFLINE_H
+#define PRISM_ROOFLINE_H
+
+#include "../store/table.h"
+#include "analysis.h"
+
+/* Memory levels, in the order rocprof-compute draws them. */
+enum roof_level { ROOF_HBM, ROOF_L2, ROOF_L1, ROOF_LDS, ROOF_NLEVELS };
+
+/* Data types with a compute ceiling (the kernel's own FLOP/s per type is reported too). */
+enum roof_dtype {
+        ROOF_VALU_F16,
+        ROOF_VALU_F32,
+        ROOF_VALU_F64,
+        ROOF_MFMA_F16,
+        ROOF_MFMA_BF16,
+        ROOF_MFMA_F32,
+        ROOF_MFMA_F64,
+        ROOF_MFMA_I8,
+        ROOF_NDTYPES
+};
+
+struct roof_level_def {
+        const char *name;      /* "HBM", "L2", "vL1D", "LDS" (as --mem-level takes them) */
+        const char *bytes_key; /* metric giving the bytes moved per dispatch */
+        const char *bw_col;    /* roofline.csv column, GB/s */
+};
+
+struct roof_dtype_def {
+        const char *name;      /* "VALU FP32" */
+        const char *flops_key; /* metric giving the operations per dispatch */
+        const char *peak_col;  /* roofline.csv column, GFLOP/s; NULL: no measured ceiling */
+        int integer;           /* operations are integer ops (IOP) */
+};
+
+extern const struct roof_level_def roof_levels[ROOF_NLEVELS];
+extern const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES];
+#define ROOF_TOTAL_KEY "roof.total_flops"
+#define ROOF_DURATION_KEY "roof.duration"
+
+/* Empirical ceilings: the mean over roofline.csv's rows (devices), or one device's row. */
+struct roof_ceilings {
+        int have;            /* a roofline.csv was read */
+        long device;         /* the device used, -1 for the mean of all */
+        size_t ndevices;
+        double bw[ROOF_NLEVELS];    /* GB/s, NaN when the column is absent */
+        double peak[ROOF_NDTYPES];  /* GFLOP/s (GIOP/s), NaN when absent */
+};
+
+/* One plotted kernel (or dispatch): per-dispatch means over its selected dispatches. */
+struct roof_point {
+        char *name;          /* kernel name */
+        double dispatch_id;  /* --sort dispatches: its Dispatch_ID; NaN in kernel mode */
+        size_t calls;        /* dispatches averaged */
+        double duration;     /* mean ns */
+        double flops;        /* mean total FLOPs */
+        double bytes[ROOF_NLEVELS];
+        double ai[ROOF_NLEVELS];     /* FLOP/byte; NaN when bytes are 0 or n/a */
+        double perf;                 /* GFLOP/s (FLOP per ns) */
+        double dtype_perf[ROOF_NDTYPES];
+};
+
+struct roofline {
+        struct roof_ceilings c;
+        struct roof_point *pts;
+        size_t npts;
+        unsigned levels;     /* bit (1 << level) for each level shown */
+        int by_dispatch;
+        char *note;          /* why there is no plot (no roofline.csv), or NULL */
+        const struct panel *panel; /* the panel the roofline tables belong to */
+        /* the descriptors of the tables roofline_attach adds (owned) */
+        struct panel_table *pts_tables;
+        size_t npts_tables;
+};
+
+struct roof_opts {
+        unsigned levels;     /* level mask; 0 = all */
+        long device;         /* -1: the mean of all devices */
+        int by_dispatch;     /* points per dispatch instead of per kernel */
+        size_t top;          /* points at most (0: 10, as rocprof-compute) */
+};
+
+/* Parse a --mem-level name (HBM, L2, vL1D or L1, LDS; case-insensitive). Returns the level
+ * or -1. */
+int roof_level_parse(const char *s);
+
+/* Arithmetic intensity (FLOP/byte): NaN unless bytes > 0 and both are numbers. */
+double roof_ai(double flops, double bytes);
+/* Achieved GFLOP/s from FLOPs and nanoseconds: NaN unless ns > 0. */
+double roof_gflops(double flops, double ns);
+/* The attainable GFLOP/s at intensity ai under one bandwidth (GB/s) and one peak:
+ * min(bw * ai, peak). */
+double roof_attainable(double bw, double peak, double ai);
+
+/* Ceilings from a loaded roofline.csv: the mean over its rows, or the row whose `device`
+ * column is `device` (>= 0). An unknown device is an error naming the devices present. */
+int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c,
+                       struct err *err);
+
+/* Which analysis table shows the roofline's per-dispatch counts (rows with keys `roof.*`),
+ * or NULL when the analysis does not show it (panel not selected, metrics missing). */
+const struct rtable *roofline_counts_table(const struct analysis *an);
+
+/* Build the roofline of workload w for the dispatches o selects: ceilings from w's
+ * roofline.csv (none: r->note says so and the tables still come), the top kernels (or
+ * dispatches) by total duration, each evaluated through analysis_run on the counts table.
+ * an is the main analysis (it must show the counts table). Fills *r (free with
+ * roofline_free); errors: a bad --device, an analysis error. */
+int roofline_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
+                   const struct analysis_opts *o, const struct analysis *an,
+                   const struct roof_opts *ro, struct roofline *r, struct err *err);
+
+/* Add the computed tables to an (after the last table of the roofline's panel):
+ * ceilings (when roofline.csv was read), plot points, achieved rate per data type. The
+ * table descriptors belong to r: free an before r. */
+void roofline_attach(struct analysis *an, struct roofline *r);
+
+void roofline_free(struct roofline *r);
+
+#endif

@@ -1,0 +1,644 @@
+/* The AMD backend: each pass runs the target under rocprofv3 (ROCm >= 6.2) with that
+ * pass's counters and reads its counter_collection.csv (one row per dispatch and counter);
+ * the GPU comes from the KFD topology (src/arch/detect_amd.c). Per-channel counters
+ * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E). */
+#include "backend.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../arch/detect.h"
+#include "plan.h"
+
+static const char accum_value[] = "SQ_ACCUM_PREV_HIRES";
+
+/* The GPU of the last detection: per-channel definitions need its XCD layout. */
+static struct amd_gpu gpu;
+static int have_gpu;
+
+/* $PRISM_ROCPROFV3, else rocprofv3 on PATH; malloc'd, NULL if none. */
+static char *find_rocprof(void)
+{
+        const char *env = getenv("PRISM_ROCPROFV3");
+        if (env && *env)
+                return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+        const char *path = getenv("PATH");
+        if (!path)
+                path = "/usr/bin:/bin";
+        char *copy = xstrdup(path), *save = NULL, *found = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+                char *p = xasprintf("%s/rocprofv3", *d ? d : ".");
+                if (access(p, X_OK) == 0 && is_file(p))
+                        found = p;
+                else
+                        free(p);
+        }
+        free(copy);
+        if (!found && access("/opt/rocm/bin/rocprofv3", X_OK) == 0)
+                found = xstrdup("/opt/rocm/bin/rocprofv3");
+        return found;
+}
+
+static int load_gpu(struct err *err)
+{
+        struct amd_gpu *gpus = NULL;
+        size_t n = 0;
+        int rc = detect_amd_gpus(&gpus, &n, err);
+        if (rc)
+                return rc;
+        int want = detect_gpu_choice();
+        if (n == 0)
+                rc = err_set(err, ERR_SYS,
+                             "no AMD GPU in the KFD topology '%s/sys/class/kfd/kfd/topology'",
+                             detect_root());
+        else if ((size_t)want >= n)
+                rc = err_set(err, ERR_INPUT,
+                             "GPU %d selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, "
+                             "but %zu AMD GPU%s found",
+                             want, n, n == 1 ? " was" : "s were");
+        else {
+                gpu = gpus[want];
+                have_gpu = 1;
+        }
+        free(gpus);
+        return rc;
+}
+
+static int rocprof_available(void)
+{
+        char *p = find_rocprof();
+        if (!p)
+                return 0;
+        free(p);
+        struct amd_gpu *gpus = NULL;
+        size_t n = 0;
+        int ok = detect_amd_gpus(&gpus, &n, NULL) == 0 && n > 0;
+        free(gpus);
+        return ok;
+}
+
+static int rocprof_detect(struct table *si, struct err *err)
+{
+        int rc = load_gpu(err);
+        if (rc)
+                return rc;
+        detect_amd_sysinfo(&gpu, si);
+        return 0;
+}
+
+/* ---- the pass's input files ---- */
+
+static int write_text(const char *path, const char *text, struct err *err)
+{
+        FILE *f = fopen(path, "w");
+        if (!f)
+                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
+        fputs(text, f);
+        if (fclose(f) != 0)
+                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
+        return 0;
+}
+
+/* rocprofv3 has no SQ_ACCUM_PREV_HIRES: the counter before it, accumulated, is collected
+ * as NAME_ACCUM (defined in the counters file) and renamed back when read. */
+static char *v3_name(const struct backend_pass *p, size_t i)
+{
+        if (!strcmp(p->counters[i], accum_value) && i > 0)
+                return xasprintf("%s_ACCUM", p->counters[i - 1]);
+        return xstrdup(p->counters[i]);
+}
+
+static void yaml_counter(struct strbuf *sb, const char *name, const char *desc,
+                         const char *expr)
+{
+        sb_addf(sb,
+                "    - name: \"%s\"\n"
+                "      description: \"%s\"\n"
+                "      properties: []\n"
+                "      definitions:\n"
+                "        - architectures: [\"%s\"]\n"
+                "          expression: \"%s\"\n",
+                name, desc, gpu.gfx, expr);
+}
+
+/* The counters file: per-channel names as select() over the TCC instance (and XCD), and
+ * accumulate counters as accumulate(..., HIGH_RES). Returns 1 if any were needed. */
+static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
+{
+        int any = 0;
+        int xcd = gpu.num_xcd > 1 ? gpu.num_xcd : 1;
+        int per_xcd = gpu.total_l2_chan > 0 ? gpu.total_l2_chan / xcd : 0;
+        sb_add(sb, "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n");
+        for (size_t i = 0; i < p->ncounters; i++) {
+                const char *c = p->counters[i];
+                const char *br = strchr(c, '[');
+                if (br) {
+                        int ch = atoi(br + 1);
+                        char *base = xstrndup(c, (size_t)(br - c));
+                        char *desc = xasprintf("%s of L2 channel %d", base, ch);
+                        char *expr;
+                        if (xcd > 1 && per_xcd > 0)
+                                expr = xasprintf("select(%s,[DIMENSION_XCC=[%d], "
+                                                 "DIMENSION_INSTANCE=[%d]])",
+                                                 base, ch / per_xcd, ch % per_xcd);
+                        else
+                                expr = xasprintf("select(%s,[DIMENSION_INSTANCE=[%d]])", base,
+                                                 ch);
+                        yaml_counter(sb, c, desc, expr);
+                        free(base);
+                        free(desc);
+                        free(expr);
+                        any = 1;
+                } else if (!strcmp(c, accum_value) && i > 0) {
+                        char *name = v3_name(p, i);
+                        char *desc = xasprintf("%s accumulated", p->counters[i - 1]);
+                        char *expr = xasprintf("accumulate(%s,HIGH_RES)", p->counters[i - 1]);
+                        yaml_counter(sb, name, desc, expr);
+                        free(name);
+                        free(desc);
+                        free(expr);
+                        any = 1;
+                }
+        }
+        return any;
+}
+
+/* ---- running the target ---- */
+
+static double now_s(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait for pid; past timeout_s (0: none) end its process group (TERM, then KILL).
+ * Returns 1 if it timed out. */
+static int wait_child(pid_t pid, int timeout_s, int *status)
+{
+        double start = now_s(), term_at = 0;
+        const struct timespec tick = {0, 20 * 1000 * 1000};
+        for (;;) {
+                pid_t r = waitpid(pid, status, WNOHANG);
+                if (r == pid)
+                        return term_at > 0;
+                if (r < 0 && errno != EINTR) {
+                        *status = 0;
+                        return term_at > 0;
+                }
+                double t = now_s();
+                if (timeout_s > 0 && term_at == 0 && t - start >= timeout_s) {
+                        kill(-pid, SIGTERM);
+                        term_at = t;
+                } else if (term_at > 0 && t - term_at >= 3) {
+                        kill(-pid, SIGKILL);
+                }
+                nanosleep(&tick, NULL);
+        }
+}
+
+/* The last non-empty line of the log, for error messages. */
+static char *log_tail(const char *path)
+{
+        char *text = read_file(path, NULL, NULL);
+        if (!text)
+                return xstrdup("");
+        size_t n = strlen(text);
+        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+                text[--n] = 0;
+        char *nl = strrchr(text, '\n');
+        char *line = xstrndup(nl ? nl + 1 : text, 300);
+        free(text);
+        return line;
+}
+
+static int run_rocprof(const struct backend_pass *p, char **argv, const char *logpath,
+                       const char *tool, struct err *err)
+{
+        int fds[2] = {-1, -1}, status = 0, rc = 0;
+        int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (logfd < 0)
+                return err_set(err, ERR_SYS, "cannot write '%s': %s", logpath, strerror(errno));
+        if (pipe2(fds, O_CLOEXEC) != 0) {
+                rc = err_set(err, ERR_SYS, "pass %d: pipe: %s", p->index, strerror(errno));
+                goto out;
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                rc = err_set(err, ERR_SYS, "pass %d: fork: %s", p->index, strerror(errno));
+                goto out;
+        }
+        if (pid == 0) {
+                setpgid(0, 0);
+                dup2(logfd, 1);
+                dup2(logfd, 2);
+                execv(tool, argv);
+                int e = errno;
+                ssize_t w = write(fds[1], &e, sizeof e);
+                (void)w;
+                _exit(127);
+        }
+        setpgid(pid, pid);
+        close(fds[1]);
+        fds[1] = -1;
+        int exec_errno = 0;
+        ssize_t got;
+        do
+                got = read(fds[0], &exec_errno, sizeof exec_errno);
+        while (got < 0 && errno == EINTR);
+        int timed_out = wait_child(pid, got > 0 ? 0 : p->timeout_s, &status);
+        if (got > 0) {
+                rc = err_set(err, ERR_SYS, "pass %d: cannot run '%s': %s", p->index, tool,
+                             strerror(exec_errno));
+        } else if (timed_out) {
+                rc = err_set(err, ERR_SYS,
+                             "pass %d: the target ran past --pass-timeout %d s and was ended "
+                             "(log: %s)",
+                             p->index, p->timeout_s, logpath);
+        } else if (WIFSIGNALED(status)) {
+                rc = err_set(err, ERR_SYS, "pass %d: rocprofv3 was killed by signal %d (%s) (log: %s)",
+                             p->index, WTERMSIG(status), strsignal(WTERMSIG(status)), logpath);
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+                char *tail = log_tail(logpath);
+                rc = err_set(err, ERR_SYS, "pass %d: rocprofv3 exited with status %d: %s (log: %s)",
+                             p->index, WEXITSTATUS(status), tail[0] ? tail : "no output",
+                             logpath);
+                free(tail);
+        }
+out:
+        close(logfd);
+        if (fds[0] >= 0)
+                close(fds[0]);
+        if (fds[1] >= 0)
+                close(fds[1]);
+        return rc;
+}
+
+/* ---- reading counter_collection.csv ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Files under dir (three levels deep at most) whose names end in suffix, sorted. */
+static void find_files(const char *dir, const char *suffix, int depth, char ***out, size_t *n,
+                       size_t *cap)
+{
+        DIR *d = opendir(dir);
+        if (!d)
+                return;
+        struct dirent *e;
+        size_t sl = strlen(suffix);
+        while ((e = readdir(d))) {
+                if (e->d_name[0] == '.')
+                        continue;
+                char *p = xasprintf("%s/%s", dir, e->d_name);
+                size_t l = strlen(e->d_name);
+                if (is_dir(p) && depth < 3) {
+                        find_files(p, suffix, depth + 1, out, n, cap);
+                } else if (l >= sl && !strcmp(e->d_name + l - sl, suffix) && is_file(p)) {
+                        xgrow(out, cap, *n + 1, sizeof **out);
+                        (*out)[(*n)++] = p;
+                        p = NULL;
+                }
+                free(p);
+        }
+        closedir(d);
+        if (depth == 0 && *n > 1)
+                qsort(*out, *n, sizeof **out, cmp_str);
+}
+
+/* The trailing number of an agent id ("2" or "Agent 2"), -1 if none. */
+static long agent_number(const struct table *t, int col, size_t r)
+{
+        char buf[64];
+        const char *s = col >= 0 ? table_cell(t, col, r, buf, sizeof buf) : "";
+        size_t n = strlen(s);
+        while (n && (s[n - 1] < '0' || s[n - 1] > '9'))
+                n--;
+        size_t b = n;
+        while (b && s[b - 1] >= '0' && s[b - 1] <= '9')
+                b--;
+        return b < n ? atol(s + b) : -1;
+}
+
+/* GPU ordinal and wave size per agent, from the agent_info.csv beside a counter file. */
+struct agents {
+        long node[64];
+        int gpu_id[64], wave[64];
+        size_t n;
+};
+
+static void load_agents(const char *counter_file, struct agents *a)
+{
+        memset(a, 0, sizeof *a);
+        const char *suffix = "counter_collection.csv";
+        size_t l = strlen(counter_file), sl = strlen(suffix);
+        if (l < sl)
+                return;
+        char *path = xasprintf("%.*sagent_info.csv", (int)(l - sl), counter_file);
+        struct table t;
+        table_init(&t);
+        if (is_file(path) && table_load_csv(&t, path, NULL) == 0) {
+                int cn = table_col(&t, "Node_Id"), ct = table_col(&t, "Agent_Type");
+                int cw = table_col(&t, "Wave_Front_Size");
+                int gpus = 0;
+                char buf[64];
+                for (size_t r = 0; r < t.nrows && a->n < 64; r++) {
+                        const char *type = ct >= 0 ? table_cell(&t, ct, r, buf, sizeof buf) : "";
+                        if (strcmp(type, "GPU"))
+                                continue;
+                        a->node[a->n] = agent_number(&t, cn, r);
+                        a->gpu_id[a->n] = gpus++;
+                        a->wave[a->n] = cw >= 0 && !isnan(t.num[cw][r]) ? (int)t.num[cw][r] : 0;
+                        a->n++;
+                }
+        }
+        table_free(&t);
+        free(path);
+}
+
+static int kept(const struct backend_pass *p, const char *kernel, long index)
+{
+        if (p->kernels && p->nkernels) {
+                size_t i = 0;
+                while (i < p->nkernels && !strstr(kernel, p->kernels[i]))
+                        i++;
+                if (i == p->nkernels)
+                        return 0;
+        }
+        if (p->dispatches && p->ndispatches) {
+                size_t i = 0;
+                while (i < p->ndispatches && p->dispatches[i] != index)
+                        i++;
+                if (i == p->ndispatches)
+                        return 0;
+        }
+        return 1;
+}
+
+struct disp {
+        double id;
+        size_t first; /* first row */
+};
+
+static int cmp_disp(const void *a, const void *b)
+{
+        const struct disp *x = a, *y = b;
+        if (x->id != y->id)
+                return x->id < y->id ? -1 : 1;
+        return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Add the dispatches of one counter_collection.csv to out. *next: the global dispatch
+ * number (launch order over all files) of the file's first dispatch. */
+static int read_counters(const struct backend_pass *p, const char *file, struct table *out,
+                         long *next, char **accum_names, struct err *err)
+{
+        struct table t;
+        table_init(&t);
+        int rc = table_load_csv(&t, file, err);
+        if (rc) {
+                table_free(&t);
+                return err_wrap(err, "pass %d", p->index);
+        }
+        static const char *const need[] = {"Dispatch_Id", "Kernel_Name", "Counter_Name",
+                                           "Counter_Value"};
+        for (size_t i = 0; i < 4; i++)
+                if (table_col(&t, need[i]) < 0) {
+                        rc = err_set(err, ERR_INPUT, "pass %d: '%s' has no column '%s'",
+                                     p->index, file, need[i]);
+                        table_free(&t);
+                        return rc;
+                }
+        struct agents ag;
+        load_agents(file, &ag);
+        int cid = table_col(&t, "Dispatch_Id"), ck = table_col(&t, "Kernel_Name");
+        int cname = table_col(&t, "Counter_Name"), cval = table_col(&t, "Counter_Value");
+        int cagent = table_col(&t, "Agent_Id");
+
+        /* dispatches of this file in id order, each with its first row */
+        struct disp *d = xmalloc((t.nrows ? t.nrows : 1) * sizeof *d);
+        size_t nd = 0;
+        struct smap seen = {0};
+        char buf[64];
+        int *row_disp = xmalloc((t.nrows ? t.nrows : 1) * sizeof *row_disp);
+        for (size_t r = 0; r < t.nrows; r++) {
+                const char *id = table_cell(&t, cid, r, buf, sizeof buf);
+                int k;
+                if (!smap_get(&seen, id, &k)) {
+                        k = (int)nd;
+                        smap_put(&seen, id, k);
+                        d[nd].id = t.num[cid][r];
+                        d[nd].first = r;
+                        nd++;
+                }
+                row_disp[r] = k;
+        }
+        size_t *order_of = xmalloc((nd ? nd : 1) * sizeof *order_of);
+        struct disp *sorted = xmalloc((nd ? nd : 1) * sizeof *sorted);
+        memcpy(sorted, d, nd * sizeof *d);
+        if (nd > 1)
+                qsort(sorted, nd, sizeof *sorted, cmp_disp);
+        for (size_t i = 0; i < nd; i++)
+                order_of[row_disp[sorted[i].first]] = i;
+
+        /* one output row per kept dispatch */
+        long *out_row = xmalloc((nd ? nd : 1) * sizeof *out_row);
+        static const struct {
+                const char *out, *in;
+        } info[] = {
+                {"Grid_Size", "Grid_Size"},
+                {"Workgroup_Size", "Workgroup_Size"},
+                {"LDS_Per_Workgroup", "LDS_Block_Size"},
+                {"Scratch_Per_Workitem", "Scratch_Size"},
+                {"Arch_VGPR", "VGPR_Count"},
+                {"Accum_VGPR", "Accum_VGPR_Count"},
+                {"SGPR", "SGPR_Count"},
+                {"Start_Timestamp", "Start_Timestamp"},
+                {"End_Timestamp", "End_Timestamp"},
+        };
+        for (size_t i = 0; i < nd; i++) {
+                size_t r = sorted[i].first;
+                long index = *next + (long)i;
+                const char *kernel = table_cell(&t, ck, r, buf, sizeof buf);
+                out_row[i] = -1;
+                if (!kept(p, kernel, index))
+                        continue;
+                size_t o = table_add_row(out);
+                out_row[i] = (long)o;
+                table_set_num(out, table_col(out, "Dispatch_ID"), o, (double)index);
+                table_set_str(out, table_col(out, "Kernel_Name"), o, kernel);
+                long agent = agent_number(&t, cagent, r);
+                double gpu_id = agent, wave = have_gpu ? gpu.wave_size : 64;
+                for (size_t a = 0; a < ag.n; a++)
+                        if (ag.node[a] == agent) {
+                                gpu_id = ag.gpu_id[a];
+                                if (ag.wave[a])
+                                        wave = ag.wave[a];
+                        }
+                table_set_num(out, table_col(out, "GPU_ID"), o, gpu_id);
+                table_set_num(out, table_col(out, "wave_size"), o, wave);
+                for (size_t k = 0; k < sizeof info / sizeof info[0]; k++) {
+                        int c = table_col(&t, info[k].in);
+                        /* rocprofv3 reports no accumulation VGPRs before ROCm 6.4: 0 */
+                        double v = c >= 0 ? t.num[c][r] : 0;
+                        table_set_num(out, table_col(out, info[k].out), o, v);
+                }
+        }
+        /* counter values; instances are already summed by rocprofv3 */
+        for (size_t r = 0; r < t.nrows; r++) {
+                long o = out_row[order_of[row_disp[r]]];
+                if (o < 0)
+                        continue;
+                const char *name = table_cell(&t, cname, r, buf, sizeof buf);
+                for (size_t i = 0; i < p->ncounters; i++)
+                        if (accum_names[i] && !strcmp(accum_names[i], name))
+                                name = accum_value;
+                int c = table_col(out, name);
+                if (c < 0)
+                        continue; /* not asked for */
+                double v = t.num[cval][r];
+                double prev = out->num[c][o];
+                table_set_num(out, c, (size_t)o, isnan(prev) ? v : prev + v);
+        }
+        *next += (long)nd;
+        free(out_row);
+        free(order_of);
+        free(sorted);
+        free(row_disp);
+        free(d);
+        smap_free(&seen);
+        table_free(&t);
+        return 0;
+}
+
+static int read_outputs(const struct backend_pass *p, const char *outdir, struct table *out,
+                        struct err *err)
+{
+        table_init(out);
+        for (size_t i = 0; plan_dispatch_cols[i]; i++)
+                table_add_col(out, plan_dispatch_cols[i]);
+        table_add_col(out, "Start_Timestamp");
+        table_add_col(out, "End_Timestamp");
+        char **accum_names = xcalloc(p->ncounters ? p->ncounters : 1, sizeof *accum_names);
+        for (size_t i = 0; i < p->ncounters; i++) {
+                table_add_col(out, p->counters[i]);
+                if (!strcmp(p->counters[i], accum_value))
+                        accum_names[i] = v3_name(p, i);
+        }
+        char **files = NULL;
+        size_t nfiles = 0, cap = 0;
+        find_files(outdir, "counter_collection.csv", 0, &files, &nfiles, &cap);
+        long next = 0;
+        int rc = 0;
+        for (size_t f = 0; f < nfiles && !rc; f++)
+                rc = read_counters(p, files[f], out, &next, accum_names, err);
+        /* a counter rocprofv3 never reported means the pass did not measure what we asked */
+        for (size_t i = 0; i < p->ncounters && !rc && out->nrows; i++) {
+                int c = table_col(out, p->counters[i]);
+                size_t r = 0;
+                while (r < out->nrows && isnan(out->num[c][r]))
+                        r++;
+                if (r == out->nrows)
+                        rc = err_set(err, ERR_SYS, "pass %d: rocprofv3 reported no value of '%s'",
+                                     p->index, p->counters[i]);
+        }
+        for (size_t i = 0; i < nfiles; i++)
+                free(files[i]);
+        free(files);
+        for (size_t i = 0; i < p->ncounters; i++)
+                free(accum_names[i]);
+        free(accum_names);
+        if (rc)
+                table_free(out);
+        return rc;
+}
+
+static int rocprof_run_pass(const struct backend_pass *p, struct table *out, struct err *err)
+{
+        table_init(out);
+        if (!p->argv || !p->argv[0])
+                return err_set(err, ERR_USAGE, "pass %d: no target command", p->index);
+        char *tool = find_rocprof();
+        if (!tool)
+                return err_set(err, ERR_SYS,
+                               "rocprofv3 not found: install ROCm >= 6.2, put rocprofv3 on PATH "
+                               "or set PRISM_ROCPROFV3");
+        int rc = have_gpu ? 0 : load_gpu(err);
+        char *input = xasprintf("%s/pass.txt", p->workdir);
+        char *extra = xasprintf("%s/counters.yaml", p->workdir);
+        char *outdir = xasprintf("%s/out", p->workdir);
+        char *logpath = xasprintf("%s/log.txt", p->workdir);
+        struct strbuf sb = {0};
+        char **argv = NULL;
+        if (rc)
+                goto out;
+        sb_add(&sb, "pmc:");
+        for (size_t i = 0; i < p->ncounters; i++) {
+                char *n = v3_name(p, i);
+                sb_addf(&sb, " %s", n);
+                free(n);
+        }
+        sb_addc(&sb, '\n');
+        if ((rc = write_text(input, sb.buf, err)))
+                goto out;
+        sb_reset(&sb);
+        int need_extra = counters_yaml(p, &sb);
+        if (need_extra && (rc = write_text(extra, sb.buf, err)))
+                goto out;
+
+        size_t nt = 0;
+        while (p->argv[nt])
+                nt++;
+        argv = xcalloc(nt + 12, sizeof *argv);
+        size_t a = 0;
+        argv[a++] = tool;
+        argv[a++] = "--kernel-trace";
+        argv[a++] = "--output-format";
+        argv[a++] = "csv";
+        argv[a++] = "-i";
+        argv[a++] = input;
+        argv[a++] = "-d";
+        argv[a++] = outdir;
+        if (need_extra) {
+                argv[a++] = "-E";
+                argv[a++] = extra;
+        }
+        argv[a++] = "--";
+        for (size_t i = 0; i < nt; i++)
+                argv[a++] = p->argv[i];
+        argv[a] = NULL;
+        if ((rc = run_rocprof(p, argv, logpath, tool, err)))
+                goto out;
+        rc = read_outputs(p, outdir, out, err);
+out:
+        free(argv);
+        sb_free(&sb);
+        free(input);
+        free(extra);
+        free(outdir);
+        free(logpath);
+        free(tool);
+        return rc;
+}
+
+const struct backend backend_rocprof = {
+        .name = "rocprof",
+        .available = rocprof_available,
+        .detect = rocprof_detect,
+        .run_pass = rocprof_run_pass,
+        .num_passes = NULL,
+};

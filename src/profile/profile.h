@@ -1,0 +1,57 @@
+/* The profile driver: detect the GPU, load its metrics, plan the passes, run the target
+ * once per pass through a backend, merge the passes per dispatch and write the workload. */
+#ifndef PRISM_PROFILE_H
+#define PRISM_PROFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../arch/arch.h"
+#include "../util/util.h"
+#include "plan.h"
+
+struct profile_opts {
+        const char *name;          /* -n: workload name */
+        const char *path;          /* -p: the workload directory; NULL: workloads/NAME/MODEL */
+        char *const *kernels;      /* -k: kernel name substrings */
+        size_t nkernels;
+        const long *dispatches;    /* -d: dispatch numbers (launch order from 0) */
+        size_t ndispatches;
+        char *const *blocks;       /* -b: hardware blocks (SQ, TCC) or panel/table ids (17, 2.1) */
+        size_t nblocks;
+        int join_grid;             /* --join-type grid */
+        int no_roof;               /* only recorded in sysinfo's ip_blocks */
+        int dry_run;               /* plan and write perfmon/, run nothing */
+        const char *arch;          /* --arch: plan for this target (with dry_run) */
+        const char *backend;       /* --backend; NULL: the first available */
+        int force;                 /* replace an existing workload */
+        int resume;                /* reuse the finished passes of an interrupted profile */
+        int pass_timeout;          /* seconds, 0: none */
+        char *const *argv;         /* the target command, NULL-terminated */
+        const char *metrics_dir;   /* NULL: data_path("metrics") */
+        const char *panels_dir;    /* NULL: data_path("panels") */
+        FILE *out;                 /* --dry-run listing ("pass N: ..."); NULL: none */
+        FILE *log;                 /* progress lines; NULL: none */
+};
+
+/* What a profile did, for the command's summary. */
+struct profile_result {
+        char *dir;                 /* the workload directory (malloc'd) */
+        char *target;              /* gfx name planned for */
+        size_t passes, accum_passes, lower_bound, dispatches;
+        size_t formulas, formulas_split;
+};
+void profile_result_free(struct profile_result *r);
+
+/* Run (or with dry_run only plan) a profile. Errors: bad selection, unknown architecture,
+ * an existing workload without force, a failing pass (the message names it; its log stays
+ * in DIR/.prism-passes/pass_N/), passes that disagree on the dispatches. */
+int profile_run(const struct profile_opts *o, struct profile_result *res, struct err *err);
+
+/* The plan request for an architecture: its builtins and normalizations, and the formulas
+ * of every metric, or of the metrics that the selectors choose (hardware block names, panel
+ * ids "17" or table ids "17.1"; panels may be NULL when no selector is an id). */
+int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
+                     size_t nsel, struct plan_req *r, struct err *err);
+
+#endif

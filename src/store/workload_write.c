@@ -1,0 +1,148 @@
+/* Workload directories on disk: create, check for an earlier profile, write the files. */
+#include "workload_write.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int wl_exists(const char *dir)
+{
+        static const char *const files[] = {"pmc_perf.csv", "sysinfo.csv",
+                                            "perfmon/pmc_perf_0.txt"};
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+                char *p = xasprintf("%s/%s", dir, files[i]);
+                int yes = is_file(p);
+                free(p);
+                if (yes)
+                        return 1;
+        }
+        return 0;
+}
+
+int wl_mkdirs(const char *dir, struct err *err)
+{
+        char *p = xstrdup(dir);
+        int rc = 0;
+        for (char *s = p + 1;; s++) {
+                if (*s != '/' && *s)
+                        continue;
+                char c = *s;
+                *s = 0;
+                if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+                        rc = err_set(err, ERR_SYS, "cannot create directory '%s': %s", p,
+                                     strerror(errno));
+                        break;
+                }
+                *s = c;
+                if (!c)
+                        break;
+        }
+        free(p);
+        if (!rc && !is_dir(dir))
+                rc = err_set(err, ERR_INPUT, "'%s' exists and is not a directory", dir);
+        return rc;
+}
+
+/* timestamps.csv and pmc_dispatch_info.csv: the dispatch columns of pmc_perf.csv */
+static void subset(const struct table *pmc, const char *const *cols, size_t n, struct table *t)
+{
+        table_init(t);
+        for (size_t i = 0; i < n; i++)
+                if (table_col(pmc, cols[i]) >= 0)
+                        table_add_col(t, cols[i]);
+        for (size_t r = 0; r < pmc->nrows; r++)
+                table_add_row(t);
+        for (size_t c = 0; c < t->ncols; c++) {
+                int sc = table_col(pmc, t->names[c]);
+                for (size_t r = 0; r < pmc->nrows; r++) {
+                        if (pmc->str[sc] && pmc->str[sc][r])
+                                table_set_str(t, (int)c, r, pmc->str[sc][r]);
+                        else
+                                table_set_num(t, (int)c, r, pmc->num[sc][r]);
+                }
+        }
+}
+
+static int write_one(const char *dir, const char *name, const struct table *t, struct err *err)
+{
+        char *path = xasprintf("%s/%s", dir, name);
+        int rc = table_write_csv(t, path, err);
+        free(path);
+        return rc;
+}
+
+int wl_write(const char *dir, const struct wl_out *w, struct err *err)
+{
+        static const char *const ts_cols[] = {
+                "Dispatch_ID", "Kernel_Name", "GPU_ID", "Grid_Size", "Workgroup_Size",
+                "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
+                "wave_size", "Start_Timestamp", "End_Timestamp"};
+        static const char *const info_cols[] = {"Dispatch_ID", "Kernel_Name", "GPU_ID"};
+        struct table ts, info;
+        int rc = write_one(dir, "sysinfo.csv", w->sysinfo, err);
+        for (size_t i = 0; i < w->naccum && !rc; i++) {
+                char *name = xasprintf("%s.csv", w->accum[i].name);
+                rc = write_one(dir, name, w->accum[i].table, err);
+                free(name);
+        }
+        if (rc)
+                return rc;
+        subset(w->pmc, ts_cols, sizeof ts_cols / sizeof ts_cols[0], &ts);
+        subset(w->pmc, info_cols, sizeof info_cols / sizeof info_cols[0], &info);
+        rc = write_one(dir, "timestamps.csv", &ts, err);
+        if (!rc)
+                rc = write_one(dir, "pmc_dispatch_info.csv", &info, err);
+        if (!rc)
+                rc = write_one(dir, "pmc_perf.csv", w->pmc, err);
+        table_free(&ts);
+        table_free(&info);
+        return rc;
+}
+
+/* An accumulate pass file ends with "COUNTER SQ_ACCUM_PREV_HIRES": remove COUNTER.csv. */
+static void remove_accum_csv(const char *dir, const char *pass_file)
+{
+        char *text = read_file(pass_file, NULL, NULL);
+        if (!text)
+                return;
+        char *hit = strstr(text, " SQ_ACCUM_PREV_HIRES");
+        if (hit) {
+                char *start = hit;
+                /* a counter name: upper case, digits, underscores */
+                while (start > text && (isupper((unsigned char)start[-1]) ||
+                                        isdigit((unsigned char)start[-1]) || start[-1] == '_'))
+                        start--;
+                if (start < hit) {
+                        char *csv = xasprintf("%s/%.*s.csv", dir, (int)(hit - start), start);
+                        unlink(csv);
+                        free(csv);
+                }
+        }
+        free(text);
+}
+
+void wl_clear_plan(const char *dir)
+{
+        char *pm = xasprintf("%s/perfmon", dir);
+        DIR *d = opendir(pm);
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d))) {
+                        size_t l = strlen(e->d_name);
+                        if (!strncmp(e->d_name, "pmc_perf_", 9) && l > 4 &&
+                            !strcmp(e->d_name + l - 4, ".txt")) {
+                                char *p = xasprintf("%s/%s", pm, e->d_name);
+                                remove_accum_csv(dir, p);
+                                unlink(p);
+                                free(p);
+                        }
+                }
+                closedir(d);
+        }
+        free(pm);
+}
