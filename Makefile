@@ -40,6 +40,9 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CPPFLAGS += -Isrc $(PKG_CFLAGS) -DPRISM_VERSION='"$(VERSION)"' -DPRISM_HAVE_CUPTI=$(if $(HAVE_CUPTI),1,0)
 VERSION  := 0.1.0
 
+# GPU_PARTS= leaves the CUPTI collector and the CUDA benchmarks out of `make install`
+GPU_PARTS ?= 1
+
 # the binary: ./prism, or build-asan/prism for the sanitizer run
 PRISM_BIN ?= prism
 
@@ -96,8 +99,8 @@ install: all
 	cp -r metrics panels $(DESTDIR)$(PREFIX)/share/prism/
 	install -m644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m644 completion/prism.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
-	$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/)
-	$(if $(wildcard prism-roofline-cuda),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 prism-roofline-cuda $(DESTDIR)$(PREFIX)/lib/prism/)
+	$(if $(GPU_PARTS),$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/))
+	$(if $(GPU_PARTS),$(if $(wildcard prism-roofline-cuda),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 prism-roofline-cuda $(DESTDIR)$(PREFIX)/lib/prism/))
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/prism $(DESTDIR)$(PREFIX)/share/prism $(DESTDIR)$(PREFIX)/lib/prism

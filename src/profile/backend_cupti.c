@@ -65,14 +65,14 @@ static int cuda_load(void)
                 void *slot;
                 const char *name;
         } syms[] = {
-                {&cu.init, "cuInit"},
-                {&cu.device_get_count, "cuDeviceGetCount"},
-                {&cu.device_get, "cuDeviceGet"},
-                {&cu.device_get_name, "cuDeviceGetName"},
-                {&cu.device_get_attribute, "cuDeviceGetAttribute"},
-                {&cu.device_total_mem, "cuDeviceTotalMem_v2"},
-                {&cu.driver_get_version, "cuDriverGetVersion"},
-                {&cu.get_error_string, "cuGetErrorString"},
+            {&cu.init, "cuInit"},
+            {&cu.device_get_count, "cuDeviceGetCount"},
+            {&cu.device_get, "cuDeviceGet"},
+            {&cu.device_get_name, "cuDeviceGetName"},
+            {&cu.device_get_attribute, "cuDeviceGetAttribute"},
+            {&cu.device_total_mem, "cuDeviceTotalMem_v2"},
+            {&cu.driver_get_version, "cuDriverGetVersion"},
+            {&cu.get_error_string, "cuGetErrorString"},
         };
         for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
                 void *p = dlsym(h, syms[i].name);
@@ -100,8 +100,8 @@ static int cupti_available(void)
         static int avail = -1;
         int n = 0;
         if (avail < 0)
-                avail = cuda_load() == 0 && cu.init(0) == 0 && cu.device_get_count(&n) == 0 &&
-                        n > 0;
+                avail =
+                    cuda_load() == 0 && cu.init(0) == 0 && cu.device_get_count(&n) == 0 && n > 0;
         return avail;
 }
 
@@ -206,12 +206,17 @@ static int cupti_detect(struct table *si, struct err *err)
                 return err_set(err, ERR_SYS, "cannot query CUDA device 0: %s", cu_str(r));
         int a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR + 1];
         static const int wanted[] = {
-                ATTR_MAX_THREADS_PER_BLOCK,          ATTR_WARP_SIZE,
-                ATTR_CLOCK_RATE,                     ATTR_MULTIPROCESSOR_COUNT,
-                ATTR_MEMORY_CLOCK_RATE,              ATTR_GLOBAL_MEMORY_BUS_WIDTH,
-                ATTR_L2_CACHE_SIZE,                  ATTR_MAX_THREADS_PER_MULTIPROCESSOR,
-                ATTR_COMPUTE_CAPABILITY_MAJOR,       ATTR_COMPUTE_CAPABILITY_MINOR,
-                ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+            ATTR_MAX_THREADS_PER_BLOCK,
+            ATTR_WARP_SIZE,
+            ATTR_CLOCK_RATE,
+            ATTR_MULTIPROCESSOR_COUNT,
+            ATTR_MEMORY_CLOCK_RATE,
+            ATTR_GLOBAL_MEMORY_BUS_WIDTH,
+            ATTR_L2_CACHE_SIZE,
+            ATTR_MAX_THREADS_PER_MULTIPROCESSOR,
+            ATTR_COMPUTE_CAPABILITY_MAJOR,
+            ATTR_COMPUTE_CAPABILITY_MINOR,
+            ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
         };
         for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
                 int k = wanted[i];
@@ -276,7 +281,8 @@ static int cupti_detect(struct table *si, struct err *err)
         set_n(si, "wave_size", a[ATTR_WARP_SIZE]);
         set_n(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
         set_n(si, "max_waves_per_cu",
-              a[ATTR_MAX_THREADS_PER_MULTIPROCESSOR] / (a[ATTR_WARP_SIZE] ? a[ATTR_WARP_SIZE] : 32));
+              a[ATTR_MAX_THREADS_PER_MULTIPROCESSOR] /
+                  (a[ATTR_WARP_SIZE] ? a[ATTR_WARP_SIZE] : 32));
         double sclk = a[ATTR_CLOCK_RATE] / 1000.0, mclk = a[ATTR_MEMORY_CLOCK_RATE] / 1000.0;
         set_n(si, "max_sclk", sclk);
         set_n(si, "max_mclk", mclk);
@@ -557,9 +563,9 @@ out:
 }
 
 const struct backend backend_cupti = {
-        .name = "cupti",
-        .available = cupti_available,
-        .detect = cupti_detect,
-        .run_pass = cupti_run_pass,
-        .num_passes = cupti_num_passes,
+    .name = "cupti",
+    .available = cupti_available,
+    .detect = cupti_detect,
+    .run_pass = cupti_run_pass,
+    .num_passes = cupti_num_passes,
 };

@@ -3,6 +3,8 @@
 
   check_cupti.py full CSV EXPECT_FILE      counters of vec_copy, fma_loop, smem_rev
   check_cupti.py batch CSV NLAUNCHES       many launches across counter-data flushes
+  check_cupti.py pairs CSV NROWS           every row's counters belong to its launch
+  check_cupti.py clock CSV UPTIME          timestamps are ns on CLOCK_MONOTONIC
   check_cupti.py ncu CSV NCU_CSV METRIC... our values against ncu --csv --print-units base
   check_cupti.py show CSV [COLUMN...]      print a few columns
 Prints one PASS/FAIL line per check; exit status 1 if any failed."""
@@ -108,6 +110,24 @@ def batch(csv_path, nlaunch):
     check(not empty, "no launch without values (empty: %s)" % empty[:5])
 
 
+def pairs(csv_path, nrows):
+    rows = load(csv_path)
+    check(len(rows) == nrows, "%d rows (want %d)" % (len(rows), nrows))
+    bad = [r["Dispatch_ID"] for r in rows
+           if num(r["sm__ctas_launched.sum"]) * num(r["Workgroup_Size"]) != num(r["Grid_Size"])]
+    check(not bad, "each row's counted blocks match its own launch (bad: %s)" % bad[:5])
+    sizes = sorted(set(r["Grid_Size"] for r in rows if r["Kernel_Name"].startswith("tiny_copy")))
+    print("INFO: tiny_copy grid sizes seen: %s" % " ".join(sizes))
+
+
+def clock(csv_path, uptime):
+    rows = load(csv_path)
+    st = [num(r["Start_Timestamp"]) for r in rows]
+    check(all(s == int(s) for s in st), "timestamps are whole ns")
+    check(all(uptime - 120 < s / 1e9 <= uptime + 1 for s in st),
+          "timestamps on CLOCK_MONOTONIC: first %.3f s, uptime %.3f s" % (st[0] / 1e9, uptime))
+
+
 def ncu(csv_path, ncu_path, metrics):
     rows = load(csv_path)
     text = open(ncu_path).read()
@@ -146,6 +166,10 @@ if __name__ == "__main__":
         full(sys.argv[2], sys.argv[3])
     elif mode == "batch":
         batch(sys.argv[2], int(sys.argv[3]))
+    elif mode == "pairs":
+        pairs(sys.argv[2], int(sys.argv[3]))
+    elif mode == "clock":
+        clock(sys.argv[2], float(sys.argv[3]))
     elif mode == "ncu":
         ncu(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif mode == "show":

@@ -66,6 +66,14 @@ echo "rc=$?"; head -5 "$W/multi.err"
 $CHECK show "$W/multi.csv" Kernel_Name lts__t_sectors_srcunit_tex_op_read.sum l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum smsp__inst_executed.sum smsp__warps_launched.sum
 run_check full "$W/multi.csv" "$W/multi.out"
 
+echo "== timestamps: whole ns on CLOCK_MONOTONIC"
+run_check clock "$W/direct.csv" "$(cut -d' ' -f1 /proc/uptime)"
+
+echo "== 4 host threads launching at once (launches stay paired with their ranges)"
+inject "$W/threads.csv" "$M" PRISM_CUPTI_MAX_RANGES=32 -- -n 1048576 -l 50 -T 4 >/dev/null 2>"$W/threads.err"
+echo "rc=$?"; head -3 "$W/threads.err"
+run_check pairs "$W/threads.csv" 253
+
 echo "== batches: 200 launches through a counter data image of 16 ranges"
 inject "$W/batch.csv" "$M" PRISM_CUPTI_MAX_RANGES=16 PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 200 >/dev/null 2>"$W/batch.err"
 echo "rc=$?"; grep -c "debug: device.*flush" "$W/batch.err" | sed 's/^/INFO: flushes: /'

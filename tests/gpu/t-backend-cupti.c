@@ -91,8 +91,7 @@ int main(int argc, char **argv)
                                 p.timeout_s = atoi(argv[++i]);
                         else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc && p.nkernels < 8)
                                 kernels[p.nkernels++] = argv[++i];
-                        else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc &&
-                                 p.ndispatches < 64)
+                        else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc && p.ndispatches < 64)
                                 ids[p.ndispatches++] = atol(argv[++i]);
                         else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc)
                                 p.index = atoi(argv[++i]);
@@ -113,8 +112,9 @@ int main(int argc, char **argv)
                 }
                 free((void *)p.counters);
         } else {
-                fprintf(stderr, "usage: t-backend-cupti available|detect|passes CHIP M,..|"
-                                "run DIR M,.. [-t S] [-k K] [-d ID] [-i PASS] [-o FILE] -- CMD...\n");
+                fprintf(stderr,
+                        "usage: t-backend-cupti available|detect|passes CHIP M,..|"
+                        "run DIR M,.. [-t S] [-k K] [-d ID] [-i PASS] [-o FILE] -- CMD...\n");
                 return 2;
         }
         if (rc)

@@ -3,12 +3,15 @@
 //   fma_loop   : 4 independent FFMA chains x iters  -> 4 * iters * m FFMA (8 * iters * m FLOP)
 //   smem_rev   : 1 KiB static + 2 KiB dynamic shared memory per block
 //   tiny_copy  : many small launches, launch j with (j % 7 + 1) blocks of 128 threads
-// Usage: vec_kernels [-n FLOATS] [-m THREADS] [-i ITERS] [-l LAUNCHES] [-r] [-x STATUS]
+//   -T k       : then k host threads, thread t launching tiny_copy L times with t+1 blocks
+// Usage: vec_kernels [-n FLOATS] [-m THREADS] [-i ITERS] [-l LAUNCHES] [-T K] [-r] [-x STATUS]
 //   -r: cudaDeviceReset() before exit (the collector then reads its counters at context
 //   teardown); -x: exit with STATUS after the work (tests the backend's error path).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
+#include <vector>
 #include <cuda_runtime.h>
 
 #define CK(x)                                                                                 \
@@ -69,7 +72,7 @@ __global__ void tiny_copy(const float *a, float *b)
 int main(int argc, char **argv)
 {
         size_t n = (size_t)256 << 20; // 1 GiB per array: far beyond the L2
-        int m = 1 << 20, iters = 1000, launches = 40, reset = 0, status = 0;
+        int m = 1 << 20, iters = 1000, launches = 40, reset = 0, status = 0, nthreads = 0;
         for (int i = 1; i < argc; i++) {
                 if (!strcmp(argv[i], "-n") && i + 1 < argc)
                         n = strtoull(argv[++i], NULL, 0);
@@ -79,12 +82,14 @@ int main(int argc, char **argv)
                         iters = atoi(argv[++i]);
                 else if (!strcmp(argv[i], "-l") && i + 1 < argc)
                         launches = atoi(argv[++i]);
+                else if (!strcmp(argv[i], "-T") && i + 1 < argc)
+                        nthreads = atoi(argv[++i]) % 8;
                 else if (!strcmp(argv[i], "-r"))
                         reset = 1;
                 else if (!strcmp(argv[i], "-x") && i + 1 < argc)
                         status = atoi(argv[++i]);
                 else {
-                        fprintf(stderr, "usage: vec_kernels [-n F] [-m T] [-i I] [-l L] [-r] [-x S]\n");
+                        fprintf(stderr, "usage: vec_kernels [-n F] [-m T] [-i I] [-l L] [-T K] [-r] [-x S]\n");
                         return 2;
                 }
         }
@@ -112,6 +117,18 @@ int main(int argc, char **argv)
         for (int j = 0; j < launches; j++)
                 tiny_copy<<<j % 7 + 1, 128>>>(ta, tb);
         CK(cudaGetLastError());
+        std::vector<std::thread> threads;
+        for (int t = 0; t < nthreads; t++)
+                threads.emplace_back([=] {
+                        cudaStream_t st;
+                        CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+                        for (int j = 0; j < launches; j++)
+                                tiny_copy<<<t + 1, 128, 0, st>>>(ta, tb);
+                        CK(cudaStreamSynchronize(st));
+                        CK(cudaStreamDestroy(st));
+                });
+        for (auto &th : threads)
+                th.join();
         CK(cudaDeviceSynchronize());
         printf("vec_kernels: n=%zu m=%d iters=%d launches=%d\n", n, m, iters, launches);
         printf("EXPECT vec_copy bytes_read %zu bytes_write %zu grid %zu block 256\n",

@@ -119,8 +119,8 @@ void pc_activity_finish(void)
                         }
                 }
         }
-        pc_debug("activity: %zu records, %zu launches matched, %zu extra records (replays)",
-                 nspans, nrec, extra);
+        pc_debug("activity: %zu records, %zu launches matched, %zu extra records (replays)", nspans,
+                 nrec, extra);
         free(order);
 out:
         free(spans);

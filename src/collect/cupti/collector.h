@@ -16,7 +16,10 @@
 
 #define PC_EXPORT __attribute__((visibility("default")))
 /* A CUPTI parameter struct, zeroed, with its structSize set. */
-#define PC_PARAMS(type) {.structSize = type##_STRUCT_SIZE}
+#define PC_PARAMS(type)                                                                            \
+        {                                                                                          \
+                .structSize = type##_STRUCT_SIZE                                                   \
+        }
 
 /* One kernel launch, in launch order (its index is the Dispatch_ID). */
 struct pc_launch {
@@ -24,12 +27,12 @@ struct pc_launch {
         uint32_t gpu;         /* device ordinal of the launch's context */
         uint32_t correlation; /* CUPTI correlation id, joins activity records */
         uint64_t grid_threads, block_threads;
-        uint64_t lds;     /* static + dynamic shared memory per block, bytes */
-        uint64_t scratch; /* local memory per thread, bytes */
-        int regs;         /* registers per thread, -1 unknown */
+        uint64_t lds;                /* static + dynamic shared memory per block, bytes */
+        uint64_t scratch;            /* local memory per thread, bytes */
+        int regs;                    /* registers per thread, -1 unknown */
         uint64_t start, end;         /* ns, from the activity record; 0 unknown */
         uint64_t api_start, api_end; /* ns, cuptiGetTimestamp around the launch call */
-        double *vals;        /* nmetrics values, NaN until decoded */
+        double *vals;                /* nmetrics values, NaN until decoded */
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
@@ -41,6 +44,7 @@ struct pc_state {
         int debug;            /* PRISM_CUPTI_DEBUG=1: trace to stderr */
         int api_timestamps;   /* 1: cuptiGetTimestamp around the launch only, no activity */
         int activity_kind;    /* CUpti_ActivityKind of the kernel records */
+        int64_t ts_offset;    /* CUPTI's clock minus CLOCK_MONOTONIC, ns */
         struct pc_launch *launches;
         size_t nlaunches, cap_launches;
 };
@@ -86,6 +90,8 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx);
 /* Called under the lock on a launch's API entry in ctx (current on this thread): set up
  * profiling on the first launch, flush a full counter data image, then queue dispatch id. */
 void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch);
+/* Take back the last queued launch when its launch call failed (no range comes of it). */
+void pc_ctx_drop(struct pc_ctx *c, size_t dispatch);
 /* Decode what is pending and stop profiling ctx (context still alive). push: make the
  * context current first (atexit runs with no guarantee about the current context). */
 void pc_ctx_finish(struct pc_ctx *c, int push);

@@ -24,7 +24,8 @@ void pc_host_free(CUpti_Profiler_Host_Object *host)
 {
         if (!host)
                 return;
-        CUpti_Profiler_Host_Deinitialize_Params p = PC_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        CUpti_Profiler_Host_Deinitialize_Params p =
+            PC_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
         p.pHostObject = host;
         cuptiProfilerHostDeinitialize(&p);
 }
@@ -50,7 +51,8 @@ static int host_init(const char *chip, const uint8_t *avail, CUpti_Profiler_Host
 static CUptiResult add_metrics(CUpti_Profiler_Host_Object *host, const char *const *metrics,
                                size_t n)
 {
-        CUpti_Profiler_Host_ConfigAddMetrics_Params p = PC_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+        CUpti_Profiler_Host_ConfigAddMetrics_Params p =
+            PC_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
         p.pHostObject = host;
         p.ppMetricNames = (const char **)metrics;
         p.numMetrics = n;
@@ -96,7 +98,8 @@ int pc_host_config(const char *chip, const uint8_t *avail, const char *const *me
                 name_bad_metric(chip, avail, metrics, n, r, errbuf, errlen);
                 goto fail;
         }
-        CUpti_Profiler_Host_GetConfigImageSize_Params sp = PC_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+        CUpti_Profiler_Host_GetConfigImageSize_Params sp =
+            PC_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
         sp.pHostObject = host;
         r = cuptiProfilerHostGetConfigImageSize(&sp);
         if (r != CUPTI_SUCCESS) {
@@ -108,7 +111,8 @@ int pc_host_config(const char *chip, const uint8_t *avail, const char *const *me
                 snprintf(errbuf, errlen, "out of memory for a config image");
                 goto fail;
         }
-        CUpti_Profiler_Host_GetConfigImage_Params ip = PC_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+        CUpti_Profiler_Host_GetConfigImage_Params ip =
+            PC_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
         ip.pHostObject = host;
         ip.configImageSize = sp.configImageSize;
         ip.pConfigImage = image;
@@ -157,7 +161,8 @@ PC_EXPORT int prism_cupti_num_passes(const char *chip, const char *const *metric
         }
         if (pc_host_config(chip, NULL, metrics, n, &host, &image, &size, errbuf, errlen) < 0)
                 return -1;
-        CUpti_Profiler_Host_GetNumOfPasses_Params p = PC_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+        CUpti_Profiler_Host_GetNumOfPasses_Params p =
+            PC_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
         p.configImageSize = size;
         p.pConfigImage = image;
         CUptiResult r = cuptiProfilerHostGetNumOfPasses(&p);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector.h"
@@ -27,9 +28,14 @@ static int err_lines;
 static unsigned char *failed; /* per launch: the launch call itself failed */
 static char *metrics_env;
 
+/* While counters are collected, one launch at a time from API enter to exit: the range
+ * profiler numbers ranges in the order launches reach it, and dispatch ids must follow the
+ * same order when several threads launch. Profiling serializes the kernels anyway. */
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* The launch this thread is inside (between API enter and exit). */
 static __thread size_t cur_dispatch;
-static __thread int in_launch;
+static __thread int in_launch, holds_launch_lock;
 
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
@@ -193,12 +199,12 @@ static int launch_cfg(CUpti_CallbackId cbid, const void *params, struct launch_c
 }
 
 static const CUpti_CallbackId launch_cbids[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
 };
 
 /* Append a launch record; returns its index or (size_t)-1 when out of memory. */
@@ -232,6 +238,10 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         struct launch_cfg g;
         if (launch_cfg(cbid, cb->functionParams, &g) < 0)
                 return;
+        if (pc.nmetrics && !holds_launch_lock) {
+                pthread_mutex_lock(&launch_lock);
+                holds_launch_lock = 1;
+        }
         pthread_mutex_lock(&lock);
         size_t id = launch_new();
         if (id == (size_t)-1) {
@@ -265,21 +275,30 @@ out:
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
 {
-        if (!in_launch)
-                return;
-        in_launch = 0;
-        const CUresult *ret = cb->functionReturnValue;
-        /* With counters the launch is serialized already; without, wait so that the
-         * bracket covers the kernel. */
-        if (pc.api_timestamps && pc_cu.ctx_synchronize)
-                pc_cu.ctx_synchronize();
-        uint64_t now = 0;
-        cuptiGetTimestamp(&now);
-        pthread_mutex_lock(&lock);
-        pc.launches[cur_dispatch].api_end = now;
-        if (ret && *ret != CUDA_SUCCESS)
-                failed[cur_dispatch] = 1;
-        pthread_mutex_unlock(&lock);
+        if (in_launch) {
+                in_launch = 0;
+                const CUresult *ret = cb->functionReturnValue;
+                /* With counters the launch is serialized already; without, wait so that the
+                 * bracket covers the kernel. */
+                if (pc.api_timestamps && pc_cu.ctx_synchronize)
+                        pc_cu.ctx_synchronize();
+                uint64_t now = 0;
+                cuptiGetTimestamp(&now);
+                pthread_mutex_lock(&lock);
+                pc.launches[cur_dispatch].api_end = now;
+                if (ret && *ret != CUDA_SUCCESS) {
+                        /* No kernel ran, so no range: take it out of the image's list. */
+                        failed[cur_dispatch] = 1;
+                        struct pc_ctx *c = pc_ctx_get(cb->context);
+                        if (c)
+                                pc_ctx_drop(c, cur_dispatch);
+                }
+                pthread_mutex_unlock(&lock);
+        }
+        if (holds_launch_lock) {
+                holds_launch_lock = 0;
+                pthread_mutex_unlock(&launch_lock);
+        }
 }
 
 static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -327,15 +346,15 @@ static void put_field(FILE *f, const char *s)
 }
 
 static const char *const fixed_cols[] = {
-        "Dispatch_ID", "Kernel_Name", "GPU_ID",       "Grid_Size",      "Workgroup_Size",
-        "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
-        "wave_size", "Start_Timestamp", "End_Timestamp",
+    "Dispatch_ID",       "Kernel_Name",          "GPU_ID",        "Grid_Size",  "Workgroup_Size",
+    "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR",     "Accum_VGPR", "SGPR",
+    "wave_size",         "Start_Timestamp",      "End_Timestamp",
 };
 
 /* Start and end of a launch: the activity record's when it has them; else (the range
  * profiler leaves them 0 in the records of the launches it profiles) the time the launch
  * call was entered, plus gpu__time_duration.sum when it was collected, or else the time
- * the call returned (which then includes the profiling overhead). */
+ * the call returned (which then includes the profiling overhead). All on CUPTI's clock. */
 static int timestamps(const struct pc_launch *l, int dur, uint64_t *start, uint64_t *end)
 {
         if (l->start && l->end > l->start) {
@@ -398,10 +417,10 @@ static int write_csv(void)
                 source[timestamps(l, dur, &t0, &t1)]++;
                 fprintf(f, ",0,0,32,");
                 if (t0)
-                        fprintf(f, "%llu", (unsigned long long)t0);
+                        fprintf(f, "%lld", (long long)((int64_t)t0 - pc.ts_offset));
                 fputc(',', f);
                 if (t1)
-                        fprintf(f, "%llu", (unsigned long long)t1);
+                        fprintf(f, "%lld", (long long)((int64_t)t1 - pc.ts_offset));
                 for (size_t m = 0; m < pc.nmetrics; m++) {
                         fputc(',', f);
                         if (!isnan(l->vals[m]))
@@ -416,8 +435,8 @@ static int write_csv(void)
                 free(tmp);
                 return -1;
         }
-        pc_debug("wrote %zu rows to %s; timestamps: %zu activity, %zu call+duration, %zu call",
-                 row, pc.out_path, source[0], source[1], source[2]);
+        pc_debug("wrote %zu rows to %s; timestamps: %zu activity, %zu call+duration, %zu call", row,
+                 pc.out_path, source[0], source[1], source[2]);
         free(tmp);
         return 0;
 }
@@ -432,6 +451,20 @@ static void at_exit(void)
                 pc_activity_finish();
         write_csv();
         pthread_mutex_unlock(&lock);
+}
+
+/* CUPTI's clock counts ns since 1970 (about 1.8e18), past what a double (prism's tables)
+ * holds to the ns; write timestamps on CLOCK_MONOTONIC (ns since boot, as rocprof does). */
+static void clock_offset(void)
+{
+        struct timespec a, b;
+        uint64_t c = 0;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        cuptiGetTimestamp(&c);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        int64_t mid =
+            ((int64_t)a.tv_sec + b.tv_sec) * 500000000 + ((int64_t)a.tv_nsec + b.tv_nsec) / 2;
+        pc.ts_offset = (int64_t)c - mid;
 }
 
 static void parse_env(void)
@@ -482,6 +515,7 @@ PC_EXPORT int InitializeInjection(void)
         done = 1;
         owner_pid = getpid();
         parse_env();
+        clock_offset();
         if (pc_cuda_load() < 0)
                 pc_warn("cannot open libcuda.so.1: %s", dlerror());
         /* Never fail the target: on error report and let it run without us. */
@@ -489,9 +523,9 @@ PC_EXPORT int InitializeInjection(void)
             0)
                 return 1;
         for (size_t i = 0; i < sizeof launch_cbids / sizeof launch_cbids[0]; i++)
-                if (pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
-                                                 launch_cbids[i]),
-                             "cannot enable the kernel launch callback") < 0)
+                if (pc_check(
+                        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]),
+                        "cannot enable the kernel launch callback") < 0)
                         return 1;
         if (pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
                                          CUPTI_CBID_RESOURCE_CONTEXT_CREATED),

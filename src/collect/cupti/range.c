@@ -24,6 +24,8 @@ struct pc_ctx {
         size_t cd_size;
         size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
         size_t nbatch;
+        size_t base; /* launches profiled in this context before the image's first */
+        int named;   /* range names are launch indices (auto range names them so) */
         size_t nflushes;
 };
 
@@ -47,6 +49,7 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
         if (!c)
                 return NULL;
         c->ctx = ctx;
+        c->named = 1;
         c->state = pc.nmetrics ? CTX_NEW : CTX_OFF;
         if (cuptiGetDeviceId(ctx, &c->dev) != CUPTI_SUCCESS)
                 c->dev = 0;
@@ -82,7 +85,8 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
 static CUptiResult arm(struct pc_ctx *c)
 {
         CUptiResult r;
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip = PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
+            PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
         ip.counterDataSize = c->cd_size;
         ip.pCounterData = c->cd;
@@ -144,15 +148,18 @@ static int setup(struct pc_ctx *c)
                 return -1;
         snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
 
-        CUpti_Profiler_GetCounterAvailability_Params ap = PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+        CUpti_Profiler_GetCounterAvailability_Params ap =
+            PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = c->ctx;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") < 0)
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+            0)
                 return -1;
         c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
         if (!c->avail)
                 return -1;
         ap.pCounterAvailabilityImage = c->avail;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") < 0)
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+            0)
                 return -1;
 
         if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
@@ -163,7 +170,8 @@ static int setup(struct pc_ctx *c)
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
-        CUpti_RangeProfiler_GetCounterDataSize_Params sp = PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+        CUpti_RangeProfiler_GetCounterDataSize_Params sp =
+            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
         sp.pRangeProfilerObject = c->rp;
         sp.pMetricNames = pc.metrics;
         sp.numMetrics = pc.nmetrics;
@@ -181,9 +189,45 @@ static int setup(struct pc_ctx *c)
         }
         if (ck(c, arm(c), "cannot start the range profiler") < 0)
                 return -1;
-        pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)",
-                 c->dev, c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
+        pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
+                 c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
         return 0;
+}
+
+/* Which launch of the image range i belongs to. Auto range names each range by the index of
+ * its launch in the context ("0", "1", ... across re-arms), which keeps launches and ranges
+ * paired when a range is dropped; without such names, the i-th range is the i-th launch.
+ * Returns (size_t)-1 for a range that matches no recorded launch. */
+static size_t range_position(struct pc_ctx *c, size_t i)
+{
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp =
+            PC_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+        gp.pCounterDataImage = c->cd;
+        gp.counterDataImageSize = c->cd_size;
+        gp.rangeIndex = i;
+        gp.rangeDelimiter = "/";
+        const char *name = "";
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&gp) == CUPTI_SUCCESS && gp.rangeName)
+                name = gp.rangeName;
+        char *end;
+        unsigned long long idx = strtoull(name, &end, 10);
+        size_t pos = i < c->nbatch ? i : (size_t)-1;
+        if (c->named && *name && !*end) {
+                pos = idx >= c->base && idx - c->base < c->nbatch ? (size_t)(idx - c->base)
+                                                                  : (size_t)-1;
+        } else if (c->named) {
+                pc_debug("device %u: range %zu is named '%s', pairing by position", c->dev, i,
+                         name);
+                c->named = 0;
+        }
+        if (pos == (size_t)-1)
+                pc_warn("device %u: range '%s' matches no recorded kernel launch (launches "
+                        "%zu..%zu in this image)",
+                        c->dev, name, c->base, c->base + c->nbatch - 1);
+        else
+                pc_debug("range %zu '%s' -> dispatch %zu (%s)", i, name, c->batch[pos],
+                         pc.launches[c->batch[pos]].name);
+        return pos;
 }
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
@@ -204,34 +248,26 @@ static int flush(struct pc_ctx *c)
         dp.pRangeProfilerObject = c->rp;
         if (ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
                 return -1;
-        CUpti_RangeProfiler_GetCounterDataInfo_Params ip = PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+        CUpti_RangeProfiler_GetCounterDataInfo_Params ip =
+            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
         ip.pCounterDataImage = c->cd;
         ip.counterDataImageSize = c->cd_size;
         if (ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
                 return -1;
         size_t nr = ip.numTotalRanges;
-        pc_debug("device %u: flush %zu: %zu launches, %zu ranges, %zu dropped", c->dev,
-                 c->nflushes, c->nbatch, nr, dp.numOfRangeDropped);
+        pc_debug("device %u: flush %zu: %zu launches, %zu ranges, %zu dropped", c->dev, c->nflushes,
+                 c->nbatch, nr, dp.numOfRangeDropped);
         if (nr != c->nbatch || dp.numOfRangeDropped)
                 pc_warn("device %u: %zu kernel launches gave %zu ranges (%zu dropped); the "
                         "values of the launches without a range are left empty",
                         c->dev, c->nbatch, nr, dp.numOfRangeDropped);
-        if (nr > c->nbatch)
-                nr = c->nbatch;
         for (size_t i = 0; i < nr; i++) {
-                struct pc_launch *l = &pc.launches[c->batch[i]];
-                if (pc.debug) {
-                        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp = PC_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
-                        gp.pCounterDataImage = c->cd;
-                        gp.counterDataImageSize = c->cd_size;
-                        gp.rangeIndex = i;
-                        gp.rangeDelimiter = "/";
-                        if (cuptiRangeProfilerCounterDataGetRangeInfo(&gp) == CUPTI_SUCCESS)
-                                pc_debug("range %zu -> dispatch %zu: '%s' (launch '%s')", i,
-                                         c->batch[i], gp.rangeName ? gp.rangeName : "",
-                                         l->name);
-                }
-                CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = PC_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+                size_t pos = range_position(c, i);
+                if (pos == (size_t)-1)
+                        continue;
+                struct pc_launch *l = &pc.launches[c->batch[pos]];
+                CUpti_Profiler_Host_EvaluateToGpuValues_Params ev =
+                    PC_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
                 ev.pHostObject = c->host;
                 ev.pCounterDataImage = c->cd;
                 ev.counterDataImageSize = c->cd_size;
@@ -247,6 +283,7 @@ static int flush(struct pc_ctx *c)
                         return -1;
                 }
         }
+        c->base += c->nbatch;
         c->nbatch = 0;
         c->nflushes++;
         return 0;
@@ -262,6 +299,7 @@ static int rearm(struct pc_ctx *c)
         pc_debug("device %u: re-arming failed (%d), re-enabling the range profiler", c->dev,
                  (int)r);
         disable(c);
+        c->named = 0; /* a new profiler object may count its ranges from 0 again */
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
                 return -1;
         return ck(c, arm(c), "cannot restart the range profiler");
@@ -292,6 +330,12 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
                 }
         }
         c->batch[c->nbatch++] = dispatch;
+}
+
+void pc_ctx_drop(struct pc_ctx *c, size_t dispatch)
+{
+        if (c->state == CTX_RUNNING && c->nbatch > 0 && c->batch[c->nbatch - 1] == dispatch)
+                c->nbatch--;
 }
 
 void pc_ctx_finish(struct pc_ctx *c, int push)

@@ -1,0 +1,567 @@
+/* The profile driver: GPU -> metrics -> plan -> one run per pass -> merge -> workload. */
+#include "profile.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../arch/detect.h"
+#include "../store/workload_write.h"
+#include "backend.h"
+#include "merge.h"
+
+#ifndef PRISM_VERSION
+#define PRISM_VERSION "0"
+#endif
+
+/* backends tried in this order when --backend is not given */
+static const char *const backend_order[] = {"rocprof", "cupti"};
+
+/* the blocks rocprof-compute records in ip_blocks when none were selected */
+static const char *const default_blocks = "SQ|LDS|SQC|TA|TD|TCP|TCC|SPI|CPC|CPF";
+
+void profile_result_free(struct profile_result *r)
+{
+        free(r->dir);
+        free(r->target);
+        memset(r, 0, sizeof *r);
+}
+
+/* ---- choosing metrics ---- */
+
+static int is_id(const char *s)
+{
+        if (!isdigit((unsigned char)*s))
+                return 0;
+        for (; *s; s++)
+                if (!isdigit((unsigned char)*s) && *s != '.')
+                        return 0;
+        return 1;
+}
+
+struct block_match {
+        const char *block;
+        int hit;
+};
+
+static void match_block(void *ctx, const char *name, int dollar)
+{
+        struct block_match *m = ctx;
+        size_t n = strcspn(name, "_[");
+        if (!dollar && n == strlen(m->block) && !strncasecmp(name, m->block, n))
+                m->hit = 1;
+}
+
+static int metric_uses_block(const struct metric *m, const char *block)
+{
+        struct block_match bm = {block, 0};
+        if (m->expr.expr)
+                expr_names(m->expr.expr, match_block, &bm);
+        if (m->peak.expr)
+                expr_names(m->peak.expr, match_block, &bm);
+        for (size_t i = 0; i < m->nfields; i++)
+                if (m->fields[i].expr)
+                        expr_names(m->fields[i].expr, match_block, &bm);
+        for (size_t i = 0; i < m->noverrides; i++)
+                if (m->overrides[i].expr)
+                        expr_names(m->overrides[i].expr, match_block, &bm);
+        return bm.hit;
+}
+
+static void add_metric(struct plan_req *r, const struct metric *m)
+{
+        if (m->expr.expr)
+                plan_req_expr(r, m->expr.expr, m->table);
+        if (m->peak.expr)
+                plan_req_expr(r, m->peak.expr, m->table);
+        for (size_t i = 0; i < m->nfields; i++)
+                if (m->fields[i].expr)
+                        plan_req_expr(r, m->fields[i].expr, m->table);
+        for (size_t i = 0; i < m->noverrides; i++)
+                if (m->overrides[i].expr)
+                        plan_req_expr(r, m->overrides[i].expr, m->table);
+}
+
+static int table_for_arch(const struct panel_table *t, const char *target)
+{
+        if (!t->narchs)
+                return 1;
+        for (size_t i = 0; i < t->narchs; i++)
+                if (!strcmp(t->archs[i], target))
+                        return 1;
+        return 0;
+}
+
+/* Mark the metrics of panel "N" or table "N.M". Returns 0, or -1 if there is no such id. */
+static int select_id(const struct arch *a, const struct panel_set *ps, const char *id,
+                     char *chosen)
+{
+        int found = 0;
+        int whole = !strchr(id, '.');
+        for (size_t p = 0; ps && p < ps->npanels; p++) {
+                const struct panel *pn = &ps->panels[p];
+                char pid[32];
+                snprintf(pid, sizeof pid, "%d", pn->id);
+                for (size_t t = 0; t < pn->ntables; t++) {
+                        const struct panel_table *tb = &pn->tables[t];
+                        if (whole ? strcmp(pid, id) : strcmp(tb->id, id))
+                                continue;
+                        found = 1;
+                        if (!table_for_arch(tb, a->target))
+                                continue;
+                        for (size_t r = 0; r < tb->nrows; r++) {
+                                int k;
+                                if (smap_get(&a->index, tb->rows[r], &k))
+                                        chosen[k] = 1;
+                        }
+                }
+                if (whole && !strcmp(pid, id))
+                        found = 1;
+        }
+        return found ? 0 : -1;
+}
+
+int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
+                     size_t nsel, struct plan_req *r, struct err *err)
+{
+        plan_req_init(r, a->limits, a->nlimits);
+        int rc = 0;
+        for (size_t i = 0; i < a->nbuiltins && !rc; i++)
+                rc = plan_req_builtin(r, a->builtins[i].name, a->builtins[i].src,
+                                      &a->builtins[i].loc, err);
+        for (size_t i = 0; i < a->nnorms && !rc; i++)
+                rc = plan_req_norm(r, a->norms[i].src, &a->norms[i].loc, err);
+        if (rc)
+                return rc;
+        char *chosen = xcalloc(a->nmetrics ? a->nmetrics : 1, 1);
+        if (nsel == 0)
+                memset(chosen, 1, a->nmetrics);
+        for (size_t s = 0; s < nsel && !rc; s++) {
+                if (is_id(sel[s])) {
+                        if (select_id(a, ps, sel[s], chosen) < 0)
+                                rc = err_set(err, ERR_INPUT, "no panel or table '%s'", sel[s]);
+                        continue;
+                }
+                int any = 0;
+                for (size_t m = 0; m < a->nmetrics; m++)
+                        if (metric_uses_block(&a->metrics[m], sel[s]))
+                                chosen[m] = any = 1;
+                if (!any)
+                        rc = err_set(err, ERR_INPUT,
+                                     "no %s metric uses a counter of block '%s' (blocks are "
+                                     "counter prefixes such as SQ, SQC, TA, TCC)",
+                                     a->target, sel[s]);
+        }
+        for (size_t m = 0; m < a->nmetrics && !rc; m++)
+                if (chosen[m])
+                        add_metric(r, &a->metrics[m]);
+        free(chosen);
+        return rc;
+}
+
+/* ---- small file helpers ---- */
+
+/* Remove a scratch directory prism made (files and subdirectories). */
+static void remove_tree(const char *dir)
+{
+        DIR *d = opendir(dir);
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d))) {
+                        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                                continue;
+                        char *p = xasprintf("%s/%s", dir, e->d_name);
+                        struct stat st;
+                        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                                remove_tree(p);
+                        else
+                                unlink(p);
+                        free(p);
+                }
+                closedir(d);
+        }
+        rmdir(dir);
+}
+
+static char *join_names(char *const *names, size_t n, const char *sep)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, "");
+        for (size_t i = 0; i < n; i++)
+                sb_addf(&sb, "%s%s", i ? sep : "", names[i]);
+        return sb_detach(&sb);
+}
+
+static const char *si_text(const struct table *si, const char *col, char *buf, size_t len)
+{
+        int c = table_col(si, col);
+        return c >= 0 && si->nrows ? table_cell(si, c, 0, buf, len) : "";
+}
+
+static void si_set(struct table *si, const char *col, const char *v)
+{
+        if (!si->nrows)
+                table_add_row(si);
+        table_set_str(si, table_add_col(si, col), 0, v);
+}
+
+/* ---- the GPU ---- */
+
+static const struct backend *pick_backend(const char *name, struct err *err)
+{
+        if (name) {
+                const struct backend *b = backend_find(name);
+                if (!b)
+                        err_set(err, ERR_USAGE, "unknown backend '%s' (known: rocprof, cupti)",
+                                name);
+                else if (b->available && !b->available())
+                        err_set(err, ERR_SYS,
+                                "backend '%s' cannot run here (no GPU, or its profiler is "
+                                "missing)",
+                                name);
+                else
+                        return b;
+                return NULL;
+        }
+        for (size_t i = 0; i < sizeof backend_order / sizeof backend_order[0]; i++) {
+                const struct backend *b = backend_find(backend_order[i]);
+                if (b && b->available && b->available())
+                        return b;
+        }
+        err_set(err, ERR_SYS,
+                "no GPU profiler available: AMD needs rocprofv3 on PATH and a GPU in the KFD "
+                "topology, NVIDIA needs CUDA with CUPTI (use --dry-run --arch GFX to plan "
+                "without a GPU)");
+        return NULL;
+}
+
+/* sysinfo for planning without the GPU: the table's defaults for a known AMD target */
+static void offline_sysinfo(const char *target, struct table *si)
+{
+        struct amd_gpu g;
+        if (detect_amd_defaults(target, &g, NULL) == 0) {
+                detect_amd_sysinfo(&g, si);
+                return;
+        }
+        si_set(si, "gpu_arch", target);
+        si_set(si, "gpu_model", target);
+}
+
+/* ---- running the passes ---- */
+
+static int load_or_run(const struct profile_opts *o, const struct backend *be,
+                       const struct plan *plan, size_t i, int nchan, const char *scratch,
+                       struct table *out, struct err *err)
+{
+        size_t n;
+        char **names = plan_pass_names(plan, i, nchan, &n);
+        char *want = join_names(names, n, " ");
+        char *wd = xasprintf("%s/pass_%zu", scratch, i);
+        char *result = xasprintf("%s/result.csv", wd);
+        char *plan_txt = xasprintf("%s/counters.txt", wd);
+        int rc = 0;
+        table_init(out);
+        if (o->resume && is_file(result)) {
+                char *had = read_file(plan_txt, NULL, NULL);
+                int same = had && !strcmp(had, want);
+                free(had);
+                if (same && table_load_csv(out, result, NULL) == 0) {
+                        if (o->log)
+                                fprintf(o->log, "pass %zu/%zu: reused (--resume)\n", i,
+                                        plan->npasses);
+                        goto out;
+                }
+                table_free(out);
+                table_init(out);
+        }
+        remove_tree(wd);
+        if ((rc = wl_mkdirs(wd, err)))
+                goto out;
+        if (o->log) {
+                fprintf(o->log, "pass %zu/%zu: %zu counters%s%s\n", i, plan->npasses, n,
+                        plan->passes[i].accum ? ", accumulating " : "",
+                        plan->passes[i].accum ? plan->passes[i].accum : "");
+                fflush(o->log);
+        }
+        struct backend_pass bp = {
+                .index = (int)i,
+                .counters = (const char *const *)names,
+                .ncounters = n,
+                .argv = o->argv,
+                .workdir = wd,
+                .kernels = (const char *const *)o->kernels,
+                .nkernels = o->nkernels,
+                .dispatches = o->dispatches,
+                .ndispatches = o->ndispatches,
+                .timeout_s = o->pass_timeout,
+        };
+        if ((rc = be->run_pass(&bp, out, err)))
+                goto out;
+        /* kept for --resume; removed with the scratch directory once the workload is written */
+        struct err ignore = {0};
+        FILE *f = fopen(plan_txt, "w");
+        if (f) {
+                fputs(want, f);
+                fclose(f);
+                table_write_csv(out, result, &ignore);
+        }
+out:
+        plan_names_free(names, n);
+        free(want);
+        free(wd);
+        free(result);
+        free(plan_txt);
+        return rc;
+}
+
+/* The rows of pmc_perf.csv when no normal pass ran: the dispatch columns of a pass. */
+static void dispatch_only(const struct table *src, struct table *out)
+{
+        table_init(out);
+        for (size_t c = 0; c < src->ncols; c++)
+                if (plan_is_dispatch_col(src->names[c]))
+                        table_add_col(out, src->names[c]);
+        for (size_t r = 0; r < src->nrows; r++)
+                table_add_row(out);
+        for (size_t c = 0; c < out->ncols; c++) {
+                int sc = table_col(src, out->names[c]);
+                for (size_t r = 0; r < src->nrows; r++) {
+                        if (src->str[sc] && src->str[sc][r])
+                                table_set_str(out, (int)c, r, src->str[sc][r]);
+                        else
+                                table_set_num(out, (int)c, r, src->num[sc][r]);
+                }
+        }
+}
+
+static void fill_workload_info(const struct profile_opts *o, struct table *si)
+{
+        size_t n = 0;
+        while (o->argv && o->argv[n])
+                n++;
+        char *cmd = join_names(o->argv, n, " ");
+        si_set(si, "workload_name", o->name ? o->name : "");
+        si_set(si, "command", cmd);
+        struct strbuf blocks = {0};
+        sb_add(&blocks, "");
+        if (o->nblocks == 0)
+                sb_add(&blocks, default_blocks);
+        for (size_t i = 0; i < o->nblocks; i++) {
+                sb_addf(&blocks, "%s", i ? "|" : "");
+                for (const char *s = o->blocks[i]; *s; s++)
+                        sb_addc(&blocks, (char)toupper((unsigned char)*s));
+        }
+        if (!o->no_roof)
+                sb_add(&blocks, "|roofline");
+        si_set(si, "ip_blocks", blocks.buf);
+        char ts[128];
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(ts, sizeof ts, "%c (%Z)", &tm);
+        si_set(si, "timestamp", ts);
+        /* the sysinfo layout of rocprof-compute 3 */
+        si_set(si, "version", "3");
+        sb_free(&blocks);
+        free(cmd);
+}
+
+static int run_passes(const struct profile_opts *o, const struct backend *be,
+                      const struct plan *plan, int nchan, const char *dir, struct table *si,
+                      struct profile_result *res, struct err *err)
+{
+        size_t np = plan->npasses, nnormal = np - plan->naccum;
+        struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
+        struct table pmc, *accum = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *accum);
+        struct wl_accum *wa = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *wa);
+        const struct table **normal = xcalloc(nnormal ? nnormal : 1, sizeof *normal);
+        int *ids = xcalloc(np ? np : 1, sizeof *ids);
+        char *scratch = xasprintf("%s/.prism-passes", dir);
+        enum merge_join join = o->join_grid ? MERGE_JOIN_GRID : MERGE_JOIN_KERNEL;
+        size_t ran = 0, naligned = 0;
+        int rc = wl_mkdirs(scratch, err);
+        table_init(&pmc);
+        for (size_t i = 0; i < np && !rc; i++, ran++)
+                rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
+        if (rc)
+                goto out;
+        for (size_t i = 0; i < np; i++)
+                ids[i] = (int)i;
+        for (size_t i = 0; i < nnormal; i++)
+                normal[i] = &tables[i];
+        if (nnormal) {
+                rc = merge_passes(normal, ids, nnormal, join, &pmc, err);
+        } else if (np) {
+                const struct table *first[] = {&tables[0]};
+                struct table tmp;
+                rc = merge_passes(first, ids, 1, join, &tmp, err);
+                if (!rc) {
+                        dispatch_only(&tmp, &pmc);
+                        table_free(&tmp);
+                }
+        }
+        if (rc)
+                goto out;
+        for (size_t k = 0; k < plan->naccum && !rc; k++, naligned++) {
+                size_t i = nnormal + k;
+                rc = merge_align(&pmc, 0, &tables[i], (int)i, join, &accum[k], err);
+                wa[k].name = plan->passes[i].accum;
+                wa[k].table = &accum[k];
+        }
+        if (rc)
+                goto out;
+        if (pmc.nrows == 0) {
+                rc = err_set(err, ERR_INPUT,
+                             o->nkernels || o->ndispatches
+                                     ? "no dispatch of the target matches the -k/-d filters"
+                                     : "the target launched no GPU kernel");
+                goto out;
+        }
+        fill_workload_info(o, si);
+        struct wl_out w = {.sysinfo = si, .pmc = &pmc, .accum = wa, .naccum = plan->naccum};
+        if ((rc = wl_write(dir, &w, err)))
+                goto out;
+        res->dispatches = pmc.nrows;
+        remove_tree(scratch);
+out:
+        for (size_t i = 0; i < ran; i++)
+                table_free(&tables[i]);
+        for (size_t k = 0; k < naligned; k++)
+                table_free(&accum[k]);
+        table_free(&pmc);
+        free(tables);
+        free(accum);
+        free(wa);
+        free(normal);
+        free(ids);
+        free(scratch);
+        return rc;
+}
+
+/* ---- the whole profile ---- */
+
+int profile_run(const struct profile_opts *o, struct profile_result *res, struct err *err)
+{
+        struct table si;
+        struct arch a;
+        struct panel_set ps;
+        struct plan_req req;
+        struct plan plan;
+        table_init(&si);
+        memset(&a, 0, sizeof a);
+        memset(&ps, 0, sizeof ps);
+        memset(&req, 0, sizeof req);
+        memset(&plan, 0, sizeof plan);
+        memset(res, 0, sizeof *res);
+        char *mdir = NULL, *pdir = NULL, *dir = NULL, *perfmon = NULL;
+        const struct backend *be = NULL;
+        char arch_name[64], model[64], buf[64];
+        int rc = 0, need_panels = 0, nchan = 16;
+
+        if (o->arch) {
+                offline_sysinfo(o->arch, &si);
+        } else {
+                if (!(be = pick_backend(o->backend, err))) {
+                        rc = err->code ? err->code : ERR_SYS;
+                        goto out;
+                }
+                if ((rc = be->detect(&si, err)))
+                        goto out;
+        }
+        snprintf(arch_name, sizeof arch_name, "%s", si_text(&si, "gpu_arch", buf, sizeof buf));
+        snprintf(model, sizeof model, "%s", si_text(&si, "gpu_model", buf, sizeof buf));
+        if (!arch_name[0]) {
+                rc = err_set(err, ERR_SYS, "the %s backend reported no architecture",
+                             be ? be->name : "chosen");
+                goto out;
+        }
+        if (!model[0])
+                snprintf(model, sizeof model, "%s", arch_name);
+
+        mdir = o->metrics_dir ? xstrdup(o->metrics_dir) : data_path("metrics");
+        if (!mdir) {
+                rc = err_set(err, ERR_SYS,
+                             "cannot find prism's metrics directory (set PRISM_DATA_DIR)");
+                goto out;
+        }
+        if ((rc = arch_load(mdir, arch_name, &a, err)))
+                goto out;
+        for (size_t i = 0; i < o->nblocks; i++)
+                need_panels |= is_id(o->blocks[i]);
+        if (need_panels) {
+                pdir = o->panels_dir ? xstrdup(o->panels_dir) : data_path("panels");
+                if (!pdir) {
+                        rc = err_set(err, ERR_SYS,
+                                     "cannot find prism's panels directory (set PRISM_DATA_DIR)");
+                        goto out;
+                }
+                if ((rc = panels_load(pdir, &ps, err)))
+                        goto out;
+        }
+        if ((rc = profile_plan_req(&a, need_panels ? &ps : NULL, o->blocks, o->nblocks, &req,
+                                   err)) ||
+            (rc = plan_make(&req, &plan, err)))
+                goto out;
+        int c = table_col(&si, "total_l2_chan");
+        double chan = c >= 0 && si.nrows ? si.num[c][0] : NAN;
+        if (isnan(chan) || chan <= 0)
+                chan = arch_default(&a, "total_l2_chan");
+        if (!isnan(chan) && chan > 0)
+                nchan = (int)chan;
+
+        dir = o->path ? xstrdup(o->path)
+                      : xasprintf("workloads/%s/%s", o->name ? o->name : "default", model);
+        char *pmc_path = xasprintf("%s/pmc_perf.csv", dir);
+        int complete = is_file(pmc_path);
+        free(pmc_path);
+        if (wl_exists(dir) && !o->force && !(o->resume && !complete)) {
+                rc = err_set(err, ERR_INPUT,
+                             "workload '%s' already exists; use --force to replace it%s", dir,
+                             complete ? "" : " or --resume to finish it");
+                goto out;
+        }
+        perfmon = xasprintf("%s/perfmon", dir);
+        if ((rc = wl_mkdirs(perfmon, err)))
+                goto out;
+        if (o->force && !o->resume)
+                wl_clear_plan(dir);
+        if ((rc = plan_write_perfmon(&plan, perfmon, nchan, err)))
+                goto out;
+
+        res->dir = xstrdup(dir);
+        res->target = xstrdup(arch_name);
+        res->passes = plan.npasses;
+        res->accum_passes = plan.naccum;
+        res->lower_bound = plan.lower_bound;
+        res->formulas = plan.groups;
+        res->formulas_split = plan.groups_split;
+        if (o->dry_run) {
+                for (size_t i = 0; i < plan.npasses && o->out; i++) {
+                        char *line = plan_pass_line(&plan, i);
+                        fprintf(o->out, "pass %zu: %s\n", i, line);
+                        free(line);
+                }
+                goto out;
+        }
+        rc = run_passes(o, be, &plan, nchan, dir, &si, res, err);
+out:
+        if (rc)
+                profile_result_free(res);
+        plan_free(&plan);
+        plan_req_free(&req);
+        panels_free(&ps);
+        arch_free(&a);
+        table_free(&si);
+        free(mdir);
+        free(pdir);
+        free(dir);
+        free(perfmon);
+        return rc;
+}

@@ -1,0 +1,921 @@
+/* The prism SQLite store (docs/STORE.md): write a workload as long tables of raw values
+ * per dispatch, counter and pass, with wide views for people; load databases back into
+ * struct workload by attaching them read-only and reading through temporary views. */
+#include "db.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The schema, executed once per new database; docs/STORE.md explains every column. */
+static const char schema_sql[] =
+    "PRAGMA application_id = 1886547821;" /* 'prsm' */
+    "PRAGMA user_version = 1;"
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
+    "CREATE TABLE sysinfo(pos INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE, value,"
+    " text TEXT);"
+    "CREATE TABLE strings(string_id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
+    "CREATE TABLE counters(counter_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+    " block TEXT, channel INTEGER);"
+    "CREATE TABLE passes(pass_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+    " kind TEXT NOT NULL CHECK (kind IN ('counters', 'accumulate', 'timestamps',"
+    " 'roofline')), nrows INTEGER NOT NULL);"
+    "CREATE TABLE pass_columns(pass_id INTEGER NOT NULL REFERENCES passes,"
+    " pos INTEGER NOT NULL, counter_id INTEGER NOT NULL REFERENCES counters,"
+    " PRIMARY KEY (pass_id, pos)) WITHOUT ROWID;"
+    "CREATE TABLE raw(pass_id INTEGER NOT NULL, counter_id INTEGER NOT NULL,"
+    " dispatch INTEGER NOT NULL, value, string_id INTEGER,"
+    " PRIMARY KEY (pass_id, counter_id, dispatch)) WITHOUT ROWID;"
+    "CREATE TABLE kernels(kernel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+    "CREATE TABLE dispatches(dispatch INTEGER PRIMARY KEY, dispatch_id,"
+    " kernel_id INTEGER REFERENCES kernels, gpu_id, grid_size, workgroup_size,"
+    " start_ns, end_ns, duration_ns);"
+    "CREATE INDEX dispatches_kernel ON dispatches(kernel_id);"
+    "CREATE TABLE plan(file TEXT NOT NULL, pos INTEGER NOT NULL, counter TEXT NOT NULL,"
+    " PRIMARY KEY (file, pos)) WITHOUT ROWID;"
+    "CREATE VIEW cells AS SELECT r.pass_id, r.counter_id, r.dispatch,"
+    " coalesce(s.text, r.value) AS v FROM raw r LEFT JOIN strings s USING (string_id);"
+    "CREATE VIEW kernel_stats AS SELECT k.kernel_id, k.name, count(*) AS dispatches,"
+    " sum(d.duration_ns) AS sum_ns, avg(d.duration_ns) AS mean_ns"
+    " FROM dispatches d JOIN kernels k USING (kernel_id) GROUP BY k.kernel_id"
+    " ORDER BY sum_ns DESC;";
+
+/* Columns a wide view holds at most (SQLite allows 2000 per result). */
+#define VIEW_COLS 1000
+
+static int sq_fail(sqlite3 *db, int rc, const char *what, struct err *err)
+{
+        return err_set(err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "%s: %s", what,
+                       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+}
+
+int db_is_path(const char *path)
+{
+        size_t l = strlen(path);
+        if (is_dir(path))
+                return 0;
+        if (!is_file(path))
+                return l > 3 && !strcmp(path + l - 3, ".db");
+        char head[16] = {0};
+        FILE *f = fopen(path, "rb");
+        if (!f)
+                return l > 3 && !strcmp(path + l - 3, ".db");
+        size_t n = fread(head, 1, sizeof head, f);
+        fclose(f);
+        return n == sizeof head && !memcmp(head, "SQLite format 3", 16);
+}
+
+size_t db_attach_limit(void)
+{
+        sqlite3 *db = NULL;
+        size_t n = 10;
+        if (sqlite3_open(":memory:", &db) == SQLITE_OK)
+                n = (size_t)sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, -1);
+        sqlite3_close(db);
+        return n ? n : 1;
+}
+
+/* ---- writing ---- */
+
+struct writer {
+        sqlite3 *db;
+        sqlite3_stmt *raw, *str, *counter, *col, *pass;
+        struct smap strings;  /* text -> string_id */
+        struct smap counters; /* column name -> counter_id */
+        int nstrings, ncounters;
+        struct err *err;
+};
+
+static int exec(sqlite3 *db, const char *sql, struct err *err)
+{
+        int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+        return rc == SQLITE_OK ? 0 : sq_fail(db, rc, "cannot write the database", err);
+}
+
+static int prep(sqlite3 *db, sqlite3_stmt **st, const char *sql, struct err *err)
+{
+        int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+        return rc == SQLITE_OK ? 0 : sq_fail(db, rc, "cannot prepare a statement", err);
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *st, struct err *err)
+{
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        return rc == SQLITE_DONE ? 0 : sq_fail(db, rc, "cannot write the database", err);
+}
+
+/* A number as stored: NULL for NaN, an INTEGER for whole numbers that a double holds
+ * exactly (compact on disk, read back as the same double), else a REAL (-0.0 stays REAL
+ * so that its sign survives). */
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+        if (isnan(v))
+                sqlite3_bind_null(st, i);
+        else if (fabs(v) < 9007199254740992.0 && v == trunc(v) && !(v == 0 && signbit(v)))
+                sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+        else
+                sqlite3_bind_double(st, i, v);
+}
+
+static double col_num(sqlite3_stmt *st, int i)
+{
+        return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+        return sqlite3_column_type(st, i) == SQLITE_NULL
+                   ? NULL
+                   : (const char *)sqlite3_column_text(st, i);
+}
+
+static int intern(struct writer *wr, const char *s, int *id)
+{
+        if (smap_get(&wr->strings, s, id))
+                return 0;
+        *id = ++wr->nstrings;
+        smap_put(&wr->strings, s, *id);
+        sqlite3_bind_int(wr->str, 1, *id);
+        sqlite3_bind_text(wr->str, 2, s, -1, SQLITE_STATIC);
+        return step_done(wr->db, wr->str, wr->err);
+}
+
+/* Dispatch information columns that rocprof writes beside the counters. */
+static int is_info_column(const char *name)
+{
+        static const char *const info[] = {
+            "Dispatch_ID", "Kernel_Name", "GPU_ID",     "queue-id",         "queue-index",
+            "pid",         "tid",         "Grid_Size",  "Workgroup_Size",   "LDS_Per_Workgroup",
+            "Scratch_Per_Workitem",       "Arch_VGPR",  "Accum_VGPR",       "SGPR",
+            "wave_size",   "sig",         "obj",        "DispatchNs",       "Start_Timestamp",
+            "End_Timestamp",              "CompleteNs", "Correlation_ID",   "Node",
+            "Rank",        NULL};
+        for (size_t i = 0; info[i]; i++)
+                if (!strcmp(info[i], name))
+                        return 1;
+        return 0;
+}
+
+/* A counter's hardware block (the name's prefix, "TCC" for TCC_HIT[3]) and channel. */
+static void counter_block(const char *name, char *block, size_t len, long *channel)
+{
+        *block = 0;
+        *channel = -1;
+        if (is_info_column(name) || !(name[0] >= 'A' && name[0] <= 'Z'))
+                return;
+        for (const char *p = name; *p; p++)
+                if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                      *p == '[' || *p == ']'))
+                        return;
+        const char *us = strchr(name, '_');
+        if (!us || (size_t)(us - name) >= len)
+                return;
+        snprintf(block, len, "%.*s", (int)(us - name), name);
+        const char *br = strchr(name, '[');
+        if (br)
+                *channel = strtol(br + 1, NULL, 10);
+}
+
+static int counter_id(struct writer *wr, const char *name, int *id)
+{
+        if (smap_get(&wr->counters, name, id))
+                return 0;
+        *id = ++wr->ncounters;
+        smap_put(&wr->counters, name, *id);
+        char block[32];
+        long ch;
+        counter_block(name, block, sizeof block, &ch);
+        sqlite3_bind_int(wr->counter, 1, *id);
+        sqlite3_bind_text(wr->counter, 2, name, -1, SQLITE_STATIC);
+        if (*block)
+                sqlite3_bind_text(wr->counter, 3, block, -1, SQLITE_TRANSIENT);
+        if (ch >= 0)
+                sqlite3_bind_int64(wr->counter, 4, ch);
+        return step_done(wr->db, wr->counter, wr->err);
+}
+
+static int write_pass(struct writer *wr, int pass_id, const char *name, const char *kind,
+                      const struct table *t)
+{
+        int rc;
+        sqlite3_bind_int(wr->pass, 1, pass_id);
+        sqlite3_bind_text(wr->pass, 2, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(wr->pass, 3, kind, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(wr->pass, 4, (sqlite3_int64)t->nrows);
+        if ((rc = step_done(wr->db, wr->pass, wr->err)))
+                return rc;
+        for (size_t c = 0; c < t->ncols; c++) {
+                int cid;
+                if ((rc = counter_id(wr, t->names[c], &cid)))
+                        return rc;
+                sqlite3_bind_int(wr->col, 1, pass_id);
+                sqlite3_bind_int64(wr->col, 2, (sqlite3_int64)c);
+                sqlite3_bind_int(wr->col, 3, cid);
+                if ((rc = step_done(wr->db, wr->col, wr->err)))
+                        return rc;
+                /* rows in primary-key order: (pass, counter, dispatch) */
+                for (size_t r = 0; r < t->nrows; r++) {
+                        double v = t->num[c][r];
+                        const char *s = t->str[c] ? t->str[c][r] : NULL;
+                        if (isnan(v) && !s)
+                                continue; /* empty cells are absent rows */
+                        sqlite3_bind_int(wr->raw, 1, pass_id);
+                        sqlite3_bind_int(wr->raw, 2, cid);
+                        sqlite3_bind_int64(wr->raw, 3, (sqlite3_int64)r);
+                        bind_num(wr->raw, 4, v);
+                        if (s) {
+                                int sid;
+                                if ((rc = intern(wr, s, &sid)))
+                                        return rc;
+                                sqlite3_bind_int(wr->raw, 5, sid);
+                        }
+                        if ((rc = step_done(wr->db, wr->raw, wr->err)))
+                                return rc;
+                }
+        }
+        return 0;
+}
+
+/* kernels and dispatches: a convenience index over the pmc_perf pass */
+static int write_dispatches(struct writer *wr, const struct table *t)
+{
+        sqlite3_stmt *k = NULL, *d = NULL;
+        struct smap kid = {0};
+        int rc, nk = 0;
+        int ck = table_col(t, "Kernel_Name"), cd = table_col(t, "Dispatch_ID"),
+            cg = table_col(t, "GPU_ID"), cgr = table_col(t, "Grid_Size"),
+            cw = table_col(t, "Workgroup_Size"), cs = table_col(t, "Start_Timestamp"),
+            ce = table_col(t, "End_Timestamp");
+        if ((rc = prep(wr->db, &k, "INSERT INTO kernels VALUES (?, ?)", wr->err)) ||
+            (rc = prep(wr->db, &d, "INSERT INTO dispatches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       wr->err)))
+                goto out;
+        for (size_t r = 0; r < t->nrows; r++) {
+                char buf[64];
+                const char *name = ck >= 0 ? table_cell(t, ck, r, buf, sizeof buf) : "";
+                int id;
+                if (!smap_get(&kid, name, &id)) {
+                        id = nk++;
+                        smap_put(&kid, name, id);
+                        sqlite3_bind_int(k, 1, id);
+                        sqlite3_bind_text(k, 2, name, -1, SQLITE_TRANSIENT);
+                        if ((rc = step_done(wr->db, k, wr->err)))
+                                goto out;
+                }
+                double s = cs >= 0 ? t->num[cs][r] : NAN, e = ce >= 0 ? t->num[ce][r] : NAN;
+                sqlite3_bind_int64(d, 1, (sqlite3_int64)r);
+                bind_num(d, 2, cd >= 0 ? t->num[cd][r] : NAN);
+                sqlite3_bind_int(d, 3, id);
+                bind_num(d, 4, cg >= 0 ? t->num[cg][r] : NAN);
+                bind_num(d, 5, cgr >= 0 ? t->num[cgr][r] : NAN);
+                bind_num(d, 6, cw >= 0 ? t->num[cw][r] : NAN);
+                bind_num(d, 7, s);
+                bind_num(d, 8, e);
+                bind_num(d, 9, e - s);
+                if ((rc = step_done(wr->db, d, wr->err)))
+                        goto out;
+        }
+out:
+        sqlite3_finalize(k);
+        sqlite3_finalize(d);
+        smap_free(&kid);
+        return rc;
+}
+
+static int write_sysinfo(struct writer *wr, const struct table *t)
+{
+        sqlite3_stmt *st = NULL;
+        int rc = prep(wr->db, &st, "INSERT INTO sysinfo VALUES (?, ?, ?, ?)", wr->err);
+        for (size_t c = 0; !rc && c < t->ncols; c++) {
+                sqlite3_bind_int64(st, 1, (sqlite3_int64)c);
+                sqlite3_bind_text(st, 2, t->names[c], -1, SQLITE_STATIC);
+                bind_num(st, 3, t->nrows ? t->num[c][0] : NAN);
+                if (t->nrows && t->str[c] && t->str[c][0])
+                        sqlite3_bind_text(st, 4, t->str[c][0], -1, SQLITE_STATIC);
+                rc = step_done(wr->db, st, wr->err);
+        }
+        sqlite3_finalize(st);
+        return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perfmon/NAME.txt: the counters each planned pass collected ("pmc: A B C" lines) */
+static int write_plan(struct writer *wr, const char *dir)
+{
+        char *pdir = xasprintf("%s/perfmon", dir);
+        DIR *d = opendir(pdir);
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        struct dirent *de;
+        sqlite3_stmt *st = NULL;
+        int rc = 0;
+        while (d && (de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                if (l > 4 && !strcmp(de->d_name + l - 4, ".txt")) {
+                        xgrow(&names, &cap, n + 1, sizeof *names);
+                        names[n++] = xstrndup(de->d_name, l - 4);
+                }
+        }
+        if (d)
+                closedir(d);
+        if (n)
+                qsort(names, n, sizeof *names, cmp_str);
+        if (n && (rc = prep(wr->db, &st, "INSERT OR IGNORE INTO plan VALUES (?, ?, ?)", wr->err)))
+                goto out;
+        for (size_t i = 0; i < n && !rc; i++) {
+                char *path = xasprintf("%s/%s.txt", pdir, names[i]);
+                struct err e2 = {0};
+                char *text = read_file(path, NULL, &e2);
+                free(path);
+                if (!text) {
+                        warnf("%s; the plan is incomplete", e2.msg);
+                        continue;
+                }
+                long pos = 0;
+                for (char *line = strtok(text, "\n"); line && !rc; line = strtok(NULL, "\n")) {
+                        if (strncmp(line, "pmc:", 4))
+                                continue;
+                        char *save = NULL;
+                        for (char *tok = strtok_r(line + 4, " \t\r", &save); tok && !rc;
+                             tok = strtok_r(NULL, " \t\r", &save)) {
+                                sqlite3_bind_text(st, 1, names[i], -1, SQLITE_STATIC);
+                                sqlite3_bind_int64(st, 2, pos++);
+                                sqlite3_bind_text(st, 3, tok, -1, SQLITE_STATIC);
+                                rc = step_done(wr->db, st, wr->err);
+                        }
+                }
+                free(text);
+        }
+out:
+        sqlite3_finalize(st);
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        free(pdir);
+        return rc;
+}
+
+static void sql_ident(struct strbuf *sb, const char *s)
+{
+        sb_addc(sb, '"');
+        for (; *s; s++) {
+                if (*s == '"')
+                        sb_addc(sb, '"');
+                sb_addc(sb, *s);
+        }
+        sb_addc(sb, '"');
+}
+
+/* wide_<pass>: one row per dispatch, one column per counter (the CSV's layout), split into
+ * wide_<pass>_1, _2, ... where a pass has more columns than a view can hold */
+static int write_views(struct writer *wr, int pass_id, const char *pass, const struct table *t)
+{
+        size_t nviews = (t->ncols + VIEW_COLS - 1) / VIEW_COLS;
+        int rc = 0;
+        for (size_t v = 0; v < nviews && !rc; v++) {
+                struct strbuf sb = {0};
+                char *vname = nviews == 1 ? xasprintf("wide_%s", pass)
+                                          : xasprintf("wide_%s_%zu", pass, v + 1);
+                sb_add(&sb, "CREATE VIEW ");
+                sql_ident(&sb, vname);
+                sb_addf(&sb,
+                        " AS WITH RECURSIVE n(dispatch) AS (SELECT 0 WHERE %zu > 0 UNION ALL "
+                        "SELECT dispatch + 1 FROM n WHERE dispatch + 1 < %zu) SELECT dispatch",
+                        t->nrows, t->nrows);
+                for (size_t c = v * VIEW_COLS; c < t->ncols && c < (v + 1) * VIEW_COLS; c++) {
+                        int cid = 0;
+                        smap_get(&wr->counters, t->names[c], &cid);
+                        sb_addf(&sb,
+                                ", (SELECT v FROM cells WHERE pass_id = %d AND counter_id = %d "
+                                "AND dispatch = n.dispatch) AS ",
+                                pass_id, cid);
+                        sql_ident(&sb, t->names[c]);
+                }
+                sb_add(&sb, " FROM n");
+                rc = exec(wr->db, sb.buf, wr->err);
+                sb_free(&sb);
+                free(vname);
+        }
+        return rc;
+}
+
+static int put_meta(struct writer *wr, sqlite3_stmt *st, const char *k, const char *v)
+{
+        sqlite3_bind_text(st, 1, k, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, v ? v : "", -1, SQLITE_STATIC);
+        return step_done(wr->db, st, wr->err);
+}
+
+static int write_meta(struct writer *wr, const struct workload *w, const char *src_dir,
+                      const struct db_meta_kv *extra, size_t nextra)
+{
+        sqlite3_stmt *st = NULL;
+        char ver[16], now[32], nd[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        snprintf(ver, sizeof ver, "%d", DB_SCHEMA_VERSION);
+        snprintf(nd, sizeof nd, "%zu", w->pmc.nrows);
+        int rc = prep(wr->db, &st, "INSERT OR REPLACE INTO meta VALUES (?, ?)", wr->err);
+        if (!rc)
+                rc = put_meta(wr, st, "schema_version", ver);
+        if (!rc)
+                rc = put_meta(wr, st, "prism_version", PRISM_VERSION);
+        if (!rc)
+                rc = put_meta(wr, st, "created", now);
+        if (!rc)
+                rc = put_meta(wr, st, "source", src_dir ? src_dir : w->path);
+        if (!rc)
+                rc = put_meta(wr, st, "gpu_arch", w->arch);
+        if (!rc)
+                rc = put_meta(wr, st, "gpu_model", w->model);
+        if (!rc)
+                rc = put_meta(wr, st, "dispatches", nd);
+        for (size_t i = 0; i < nextra && !rc; i++)
+                rc = put_meta(wr, st, extra[i].key, extra[i].value);
+        sqlite3_finalize(st);
+        return rc;
+}
+
+static int write_all(struct writer *wr, const struct workload *w, const char *src_dir,
+                     const struct db_meta_kv *extra, size_t nextra)
+{
+        int rc, pass_id = 0;
+        struct table ts;
+        table_init(&ts);
+        if ((rc = exec(wr->db, schema_sql, wr->err)) || (rc = exec(wr->db, "BEGIN", wr->err)))
+                return rc;
+        if ((rc = prep(wr->db, &wr->raw, "INSERT INTO raw VALUES (?, ?, ?, ?, ?)", wr->err)) ||
+            (rc = prep(wr->db, &wr->str, "INSERT INTO strings VALUES (?, ?)", wr->err)) ||
+            (rc = prep(wr->db, &wr->counter, "INSERT INTO counters VALUES (?, ?, ?, ?)",
+                       wr->err)) ||
+            (rc = prep(wr->db, &wr->col, "INSERT INTO pass_columns VALUES (?, ?, ?)",
+                       wr->err)) ||
+            (rc = prep(wr->db, &wr->pass, "INSERT INTO passes VALUES (?, ?, ?, ?)", wr->err)))
+                return rc;
+        if ((rc = write_meta(wr, w, src_dir, extra, nextra)) ||
+            (rc = write_sysinfo(wr, &w->sysinfo)) ||
+            (rc = write_pass(wr, pass_id++, "pmc_perf", "counters", &w->pmc)) ||
+            (rc = write_dispatches(wr, &w->pmc)))
+                goto out;
+        for (size_t i = 0; i < w->nacc; i++)
+                if ((rc = write_pass(wr, pass_id++, w->acc_names[i], "accumulate", &w->acc[i])))
+                        goto out;
+        if (w->has_roofline && (rc = write_pass(wr, pass_id++, "roofline", "roofline",
+                                                &w->roofline)))
+                goto out;
+        if (src_dir) {
+                char *f = xasprintf("%s/timestamps.csv", src_dir);
+                struct err e2 = {0};
+                if (is_file(f) && table_load_csv(&ts, f, &e2))
+                        warnf("%s; the database has no timestamps pass", e2.msg);
+                free(f);
+                if (ts.ncols &&
+                    (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))
+                        goto out;
+                if ((rc = write_plan(wr, src_dir)))
+                        goto out;
+        }
+        /* the wide views, now that every counter has its id */
+        pass_id = 0;
+        if ((rc = write_views(wr, pass_id++, "pmc_perf", &w->pmc)))
+                goto out;
+        for (size_t i = 0; i < w->nacc; i++)
+                if ((rc = write_views(wr, pass_id++, w->acc_names[i], &w->acc[i])))
+                        goto out;
+        if (w->has_roofline && (rc = write_views(wr, pass_id++, "roofline", &w->roofline)))
+                goto out;
+        if (ts.ncols && (rc = write_views(wr, pass_id++, "timestamps", &ts)))
+                goto out;
+        {
+                struct strbuf sb = {0};
+                sb_add(&sb, "CREATE VIEW wide_sysinfo AS SELECT ");
+                for (size_t c = 0; c < w->sysinfo.ncols && c < VIEW_COLS; c++) {
+                        sb_addf(&sb, "%s(SELECT coalesce(text, value) FROM sysinfo WHERE pos = %zu) AS ",
+                                c ? ", " : "", c);
+                        sql_ident(&sb, w->sysinfo.names[c]);
+                }
+                if (!w->sysinfo.ncols)
+                        sb_add(&sb, "NULL AS none");
+                rc = exec(wr->db, sb.buf, wr->err);
+                sb_free(&sb);
+                if (rc)
+                        goto out;
+        }
+        rc = exec(wr->db, "COMMIT", wr->err);
+out:
+        table_free(&ts);
+        return rc;
+}
+
+int db_write(const char *path, const struct workload *w, const char *src_dir,
+             const struct db_meta_kv *extra, size_t nextra, int replace, struct err *err)
+{
+        struct writer wr = {.err = err};
+        char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+        int rc = 0, src;
+        if (!replace && (is_file(path) || is_dir(path))) {
+                rc = err_set(err, ERR_INPUT, "'%s' exists (use --force to replace it)", path);
+                goto out;
+        }
+        unlink(tmp);
+        src = sqlite3_open_v2(tmp, &wr.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+        if (src != SQLITE_OK) {
+                rc = err_set(err, ERR_SYS, "cannot create '%s': %s", tmp,
+                             wr.db ? sqlite3_errmsg(wr.db) : sqlite3_errstr(src));
+                goto out;
+        }
+        /* a fresh file renamed into place at the end: no journal needed */
+        if ((rc = exec(wr.db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", err)))
+                goto out;
+        if ((rc = write_all(&wr, w, src_dir, extra, nextra))) {
+                err_wrap(err, "%s", path);
+                goto out;
+        }
+out:
+        sqlite3_finalize(wr.raw);
+        sqlite3_finalize(wr.str);
+        sqlite3_finalize(wr.counter);
+        sqlite3_finalize(wr.col);
+        sqlite3_finalize(wr.pass);
+        smap_free(&wr.strings);
+        smap_free(&wr.counters);
+        if (wr.db && sqlite3_close(wr.db) != SQLITE_OK && !rc)
+                rc = err_set(err, ERR_SYS, "cannot write '%s'", tmp);
+        if (!rc && rename(tmp, path) != 0)
+                rc = err_set(err, ERR_SYS, "cannot rename '%s' to '%s': %s", tmp, path,
+                             strerror(errno));
+        if (rc)
+                unlink(tmp);
+        free(tmp);
+        return rc;
+}
+
+int db_import_dir(const char *dir, const char *path, const struct db_meta_kv *extra,
+                  size_t nextra, int replace, size_t *ndispatches, size_t *ncols,
+                  struct err *err)
+{
+        struct workload w;
+        int rc = workload_open(dir, &w, err);
+        if (rc)
+                return rc;
+        rc = db_write(path, &w, dir, extra, nextra, replace, err);
+        if (!rc && ndispatches)
+                *ndispatches = w.pmc.nrows;
+        if (!rc && ncols)
+                *ncols = w.pmc.ncols;
+        workload_close(&w);
+        return rc;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+        sqlite3 *db;
+        sqlite3_stmt *cells, *cols;
+        const char *const *paths;
+        size_t n;
+        struct err *err;
+};
+
+/* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
+static char *ro_uri(const char *path)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, "file:");
+        for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+                if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("/-_.~", *p))
+                        sb_addc(&sb, (char)*p);
+                else
+                        sb_addf(&sb, "%%%02X", *p);
+        }
+        sb_add(&sb, "?mode=ro");
+        return sb_detach(&sb);
+}
+
+static int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
+{
+        int rc = sqlite3_prepare_v2(rd->db, sql, -1, st, NULL);
+        if (rc != SQLITE_OK)
+                return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[src],
+                               sqlite3_errmsg(rd->db));
+        return 0;
+}
+
+/* Attach every database and define the temporary views that union them. */
+static int rd_attach(struct reader *rd)
+{
+        int rc = sqlite3_open_v2(":memory:", &rd->db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                                 NULL);
+        if (rc != SQLITE_OK)
+                return err_set(rd->err, ERR_SYS, "cannot start SQLite: %s", sqlite3_errstr(rc));
+        if (rd->n > (size_t)sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1))
+                return err_set(rd->err, ERR_INPUT, "cannot attach %zu databases at once (at most %d)",
+                               rd->n, sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1));
+        for (size_t i = 0; i < rd->n; i++) {
+                const char *p = rd->paths[i];
+                if (!is_file(p))
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       is_dir(p) ? "a directory, not a database"
+                                                 : "no such file");
+                char *uri = ro_uri(p), *sql = xasprintf("ATTACH ? AS s%zu", i);
+                sqlite3_stmt *st = NULL;
+                rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
+                if (rc == SQLITE_OK) {
+                        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+                        rc = sqlite3_step(st);
+                        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+                }
+                sqlite3_finalize(st);
+                free(uri);
+                free(sql);
+                if (rc != SQLITE_OK)
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       sqlite3_errmsg(rd->db));
+                /* a prism database of a schema this build reads? */
+                sql = xasprintf("SELECT value FROM s%zu.meta WHERE key = 'schema_version'", i);
+                rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
+                free(sql);
+                if (rc != SQLITE_OK) {
+                        int notdb = sqlite3_errcode(rd->db) == SQLITE_NOTADB;
+                        sqlite3_finalize(st);
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       notdb ? "not an SQLite database"
+                                             : "not a prism database (no meta table)");
+                }
+                long ver = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+                sqlite3_finalize(st);
+                if (ver < 1 || ver > DB_SCHEMA_VERSION)
+                        return err_set(rd->err, ERR_INPUT,
+                                       "cannot open workload '%s': schema version %ld, this "
+                                       "prism reads version %d",
+                                       p, ver, DB_SCHEMA_VERSION);
+        }
+        static const char *const views[][2] = {
+            {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
+            {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
+            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name FROM "
+                          "s%zu.pass_columns pc JOIN s%zu.counters c USING (counter_id)"},
+            {"v_cells", "SELECT %zu AS src, r.pass_id, c.name AS counter, r.dispatch, "
+                        "r.value, s.text FROM s%zu.counters c JOIN s%zu.raw r USING "
+                        "(counter_id) LEFT JOIN s%zu.strings s USING (string_id)"},
+        };
+        for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+                struct strbuf sb = {0};
+                sb_addf(&sb, "CREATE TEMP VIEW %s AS ", views[v][0]);
+                for (size_t i = 0; i < rd->n; i++) {
+                        if (i)
+                                sb_add(&sb, " UNION ALL ");
+                        sb_addf(&sb, views[v][1], i, i, i, i);
+                }
+                rc = sqlite3_exec(rd->db, sb.buf, NULL, NULL, NULL);
+                sb_free(&sb);
+                if (rc != SQLITE_OK)
+                        return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s",
+                                       rd->paths[0], sqlite3_errmsg(rd->db));
+        }
+        if ((rc = rd_prep(rd, &rd->cells,
+                          "SELECT dispatch, value, text FROM v_cells WHERE src = ?1 AND "
+                          "pass_id = ?2 AND counter = ?3",
+                          0)) ||
+            (rc = rd_prep(rd, &rd->cols,
+                          "SELECT name FROM v_columns WHERE src = ?1 AND pass_id = ?2 "
+                          "ORDER BY pos",
+                          0)))
+                return rc;
+        return 0;
+}
+
+static void rd_close(struct reader *rd)
+{
+        sqlite3_finalize(rd->cells);
+        sqlite3_finalize(rd->cols);
+        sqlite3_close(rd->db);
+}
+
+static int rd_step_fail(struct reader *rd, size_t src, int rc)
+{
+        return err_set(rd->err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "cannot read '%s': %s",
+                       rd->paths[src], sqlite3_errmsg(rd->db));
+}
+
+/* the cells of one column of a pass into column c of t */
+static int rd_column(struct reader *rd, size_t src, long pass_id, const char *name,
+                     struct table *t, int c)
+{
+        sqlite3_stmt *st = rd->cells;
+        int rc;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        sqlite3_bind_int64(st, 2, pass_id);
+        sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                sqlite3_int64 r = sqlite3_column_int64(st, 0);
+                if (r < 0 || (size_t)r >= t->nrows)
+                        continue; /* outside the pass's recorded row count */
+                t->num[c][r] = col_num(st, 1);
+                const char *s = col_text(st, 2);
+                if (s)
+                        table_set_str(t, c, (size_t)r, s);
+        }
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+}
+
+/* one pass as a table: its columns in recorded order, those want accepts */
+static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, table_col_fn want,
+                   void *ctx, struct table *t)
+{
+        sqlite3_stmt *st = rd->cols;
+        char **names = NULL;
+        size_t n = 0, cap = 0;
+        int rc = 0, s;
+        table_init(t);
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        sqlite3_bind_int64(st, 2, pass_id);
+        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+                const char *name = (const char *)sqlite3_column_text(st, 0);
+                if (want && strcmp(name, "Kernel_Name") && !want(ctx, name))
+                        continue;
+                xgrow(&names, &cap, n + 1, sizeof *names);
+                names[n++] = xstrdup(name);
+        }
+        sqlite3_reset(st);
+        if (s != SQLITE_DONE)
+                rc = rd_step_fail(rd, src, s);
+        for (size_t r = 0; r < nrows && !rc; r++)
+                table_add_row(t);
+        for (size_t i = 0; i < n && !rc; i++)
+                rc = rd_column(rd, src, pass_id, names[i], t, table_add_col(t, names[i]));
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        if (rc)
+                table_free(t);
+        return rc;
+}
+
+static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
+{
+        sqlite3_stmt *st = NULL;
+        int rc = rd_prep(rd, &st, "SELECT field, value, text FROM v_sysinfo WHERE src = ? "
+                                  "ORDER BY pos", src);
+        table_init(t);
+        if (rc)
+                return rc;
+        table_add_row(t);
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                int c = table_add_col(t, (const char *)sqlite3_column_text(st, 0));
+                t->num[c][0] = col_num(st, 1);
+                const char *s = col_text(st, 2);
+                if (s)
+                        table_set_str(t, c, 0, s);
+        }
+        rc = rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+        sqlite3_finalize(st);
+        return rc;
+}
+
+static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *ctx,
+                       struct workload *w)
+{
+        const char *path = rd->paths[src];
+        sqlite3_stmt *st = NULL;
+        int rc, s, have_pmc = 0;
+        memset(w, 0, sizeof *w);
+        w->path = xstrdup(path);
+        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)))
+                goto out;
+        const char *arch = workload_sys_str(w, "gpu_arch");
+        if (!arch || !*arch) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no gpu_arch in its sysinfo", path);
+                goto out;
+        }
+        w->arch = xstrdup(arch);
+        const char *model = workload_sys_str(w, "gpu_model");
+        w->model = xstrdup(model ? model : "");
+        if ((rc = rd_prep(rd, &st, "SELECT pass_id, name, kind, nrows FROM v_passes WHERE "
+                                   "src = ? ORDER BY name", src)))
+                goto out;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        w->acc = xcalloc(1, sizeof *w->acc);
+        w->acc_names = xcalloc(1, sizeof *w->acc_names);
+        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+                long id = sqlite3_column_int(st, 0);
+                const char *name = (const char *)sqlite3_column_text(st, 1);
+                const char *kind = (const char *)sqlite3_column_text(st, 2);
+                sqlite3_int64 nr = sqlite3_column_int64(st, 3);
+                size_t nrows = nr > 0 ? (size_t)nr : 0;
+                if (!strcmp(kind, "counters") && !have_pmc) {
+                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
+                                goto out;
+                        have_pmc = 1;
+                } else if (!strcmp(kind, "accumulate")) {
+                        w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
+                        w->acc_names =
+                            xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
+                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
+                                goto out;
+                        w->acc_names[w->nacc++] = xstrdup(name);
+                } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
+                        if ((rc = rd_pass(rd, src, id, nrows, NULL, NULL, &w->roofline)))
+                                goto out;
+                        w->has_roofline = 1;
+                }
+        }
+        if (s != SQLITE_DONE) {
+                rc = rd_step_fail(rd, src, s);
+                goto out;
+        }
+        if (!have_pmc || w->pmc.nrows == 0) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no dispatches recorded", path);
+                goto out;
+        }
+        if (table_col(&w->pmc, "Kernel_Name") < 0) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no Kernel_Name column", path);
+                goto out;
+        }
+        for (size_t i = 0; i < w->nacc; i++)
+                if (w->acc[i].nrows != w->pmc.nrows)
+                        warnf("%s: %s has %zu rows but pmc_perf has %zu; rows are matched by "
+                              "position",
+                              path, w->acc_names[i], w->acc[i].nrows, w->pmc.nrows);
+out:
+        sqlite3_finalize(st);
+        if (rc)
+                workload_close(w);
+        return rc;
+}
+
+int db_open_many(const char *const *paths, size_t n, table_col_fn want, void *ctx,
+                 struct workload *out, struct err *err)
+{
+        struct reader rd = {.paths = paths, .n = n, .err = err};
+        size_t done = 0;
+        int rc = rd_attach(&rd);
+        for (; !rc && done < n; done++)
+                rc = rd_workload(&rd, done, want, ctx, &out[done]);
+        if (rc)
+                for (size_t i = 0; i + 1 < done; i++)
+                        workload_close(&out[i]);
+        rd_close(&rd);
+        return rc;
+}
+
+int db_open_workload(const char *path, table_col_fn want, void *ctx, struct workload *w,
+                     struct err *err)
+{
+        return db_open_many(&path, 1, want, ctx, w, err);
+}
+
+int db_read_arch(const char *path, char **arch, struct err *err)
+{
+        struct reader rd = {.paths = &path, .n = 1, .err = err};
+        struct workload w = {0};
+        int rc = rd_attach(&rd);
+        *arch = NULL;
+        if (!rc && !(rc = rd_sysinfo(&rd, 0, &w.sysinfo))) {
+                const char *a = workload_sys_str(&w, "gpu_arch");
+                if (a && *a)
+                        *arch = xstrdup(a);
+                else
+                        rc = err_set(err, ERR_INPUT, "%s: no gpu_arch in its sysinfo", path);
+        }
+        table_free(&w.sysinfo);
+        rd_close(&rd);
+        return rc;
+}
+
+char *db_read_meta(const char *path, const char *key, struct err *err)
+{
+        struct reader rd = {.paths = &path, .n = 1, .err = err};
+        sqlite3_stmt *st = NULL;
+        char *v = NULL;
+        if (!rd_attach(&rd) &&
+            !rd_prep(&rd, &st, "SELECT value FROM s0.meta WHERE key = ?", 0)) {
+                sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+                if (sqlite3_step(st) == SQLITE_ROW && col_text(st, 0))
+                        v = xstrdup(col_text(st, 0));
+                else
+                        err_set(err, ERR_INPUT, "%s: no meta entry '%s'", path, key);
+        }
+        sqlite3_finalize(st);
+        rd_close(&rd);
+        return v;
+}
