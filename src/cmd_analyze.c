@@ -10,6 +10,7 @@
 #include "arch/arch.h"
 #include "cmds.h"
 #include "render/render.h"
+#include "tui/tui.h"
 
 static const char usage_text[] =
     "usage: prism analyze -p DIR [-p DIR2] [options]\n"
@@ -29,7 +30,8 @@ static const char usage_text[] =
     "      --list-stats        list the kernels (with their index) and dispatches\n"
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
-    "  -o, --output FILE       write the report to FILE\n";
+    "  -o, --output FILE       write the report to FILE\n"
+    "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
 struct list {
         char **v;
@@ -76,6 +78,7 @@ struct analyze_args {
         struct list paths, blocks, kernels, dispatches, cols;
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
+        int tui; /* --tui: the interactive view (issue 9) */
         long max_stat_num;
 };
 
@@ -146,6 +149,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         if (strcmp(a->sort, "kernels") && strcmp(a->sort, "dispatches"))
                                 return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
                                             a->sort);
+                } else if (!strcmp(o, "--tui")) {
+                        a->tui = 1;
                 } else if (!strcmp(o, "--list-stats")) {
                         a->list_stats = 1;
                 } else if (!strcmp(o, "--list-metrics")) {
@@ -319,6 +324,15 @@ int cmd_analyze(int argc, char **argv)
                                  .cols = cols,
                                  .ncols = args.cols.n,
                                  .max_stat_num = args.max_stat_num};
+        if (args.tui) { /* issue 9: the interactive view instead of the report */
+                struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
+                                       .ps = &ps, .opts = &o, .ro = &ro};
+                int trc = tui_run(&ti, &err);
+                if (trc < 0)
+                        goto fail;
+                rc = trc == TUI_INTERRUPTED ? 130 : 0;
+                goto done;
+        }
         if (nopen == 2) {
                 if (strcmp(w[0].arch, w[1].arch))
                         warnf("comparing %s (%s) with %s (%s): only the metrics both "

@@ -118,6 +118,24 @@ def main():
                 passed += good
                 failed += not good
                 print(("ok   " if good else "FAIL ") + f"{case}/{arch} refused: {r.stderr.strip()}")
+    # --list-metrics: every id and name the reference lists, in its order (prism may add
+    # tables of its own, such as the roofline counts)
+    lm = os.path.join(ref, "list_metrics")
+    for name in sorted(os.listdir(lm)) if os.path.isdir(lm) else []:
+        gfx = name.removesuffix(".txt")
+        want = [l.rstrip("\n") for l in open(os.path.join(lm, name), errors="replace")
+                if l.strip() and l.strip()[0].isdigit() and " -> " in l]
+        r = subprocess.run([PRISM, "analyze", "--list-metrics", gfx], capture_output=True, text=True)
+        if r.returncode != 0 and "unknown architecture" in r.stderr:
+            print(f"SKIP list-metrics {gfx}: not supported")
+            continue
+        got = r.stdout.splitlines()
+        it = iter(got)
+        missing = [w for w in want if not any(w == g for g in it)]
+        good = r.returncode == 0 and not missing
+        passed += good
+        failed += not good
+        print(("ok   " if good else "FAIL ") + f"list-metrics {gfx}" + ("" if good else f": first missing {missing[:3]}"))
     print(f"{passed} passed, {failed} failed, 0 skipped")
     return 1 if failed else 0
 

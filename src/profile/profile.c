@@ -485,6 +485,17 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if (!model[0])
                 snprintf(model, sizeof model, "%s", arch_name);
 
+        dir = o->path ? xstrdup(o->path)
+                      : xasprintf("workloads/%s/%s", o->name ? o->name : "default", model);
+        if (o->roof_only) {
+                /* only the roofline benchmarks will write here */
+                if (!(rc = wl_mkdirs(dir, err))) {
+                        res->dir = xstrdup(dir);
+                        res->target = xstrdup(arch_name);
+                }
+                goto out;
+        }
+
         mdir = o->metrics_dir ? xstrdup(o->metrics_dir) : data_path("metrics");
         if (!mdir) {
                 rc = err_set(err, ERR_SYS,
@@ -516,8 +527,6 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if (!isnan(chan) && chan > 0)
                 nchan = (int)chan;
 
-        dir = o->path ? xstrdup(o->path)
-                      : xasprintf("workloads/%s/%s", o->name ? o->name : "default", model);
         char *pmc_path = xasprintf("%s/pmc_perf.csv", dir);
         int complete = is_file(pmc_path);
         free(pmc_path);

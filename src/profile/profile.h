@@ -22,6 +22,7 @@ struct profile_opts {
         int join_grid;             /* --join-type grid */
         int no_roof;               /* only recorded in sysinfo's ip_blocks */
         int dry_run;               /* plan and write perfmon/, run nothing */
+        int roof_only;             /* only find the GPU and create the workload directory */
         const char *arch;          /* --arch: plan for this target (with dry_run) */
         const char *backend;       /* --backend; NULL: the first available */
         int force;                 /* replace an existing workload */

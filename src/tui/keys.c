@@ -1,4 +1,6 @@
 /* The TUI's key map: what each key does in each mode, and the help text for it. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui_int.h"
