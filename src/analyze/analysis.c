@@ -1,6 +1,7 @@
 /* Evaluate panels for one workload: select dispatches, bind formula names to columns of
  * the selected rows, evaluate each table cell, and build the built-in tables. */
 #include "analysis.h"
+#include "ranks.h"
 
 #include "kname.h"
 
@@ -24,6 +25,9 @@ struct ctx {
         const char *table; /* the table names resolve in; NULL: pmc_perf */
         int depth;
         struct smap missing;
+        int identity; /* sel is every row of pmc in order */
+        unsigned char *slot_missing; /* per slot: a missing counter went into it */
+        int bind_missing;            /* the formula being bound uses such a slot */
         struct analysis *an;
 };
 
@@ -33,7 +37,9 @@ static int add_slot(struct ctx *c, const char *key, double *col, double s)
                 c->cap = c->cap ? c->cap * 2 : 64;
                 c->slots = xrealloc(c->slots, c->cap * sizeof *c->slots);
                 c->owned = xrealloc(c->owned, c->cap * sizeof *c->owned);
+                c->slot_missing = xrealloc(c->slot_missing, c->cap);
         }
+        c->slot_missing[c->nslots] = 0;
         c->slots[c->nslots].col = col;
         c->slots[c->nslots].s = s;
         c->owned[c->nslots] = col;
@@ -111,15 +117,26 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
         {
                 const struct table *t = workload_table(c->w, c->table);
                 int col = t ? table_col(t, name) : -1;
+                if (col >= 0 && c->identity && t->nrows >= c->n) {
+                        /* every row selected, in order: read the column in place, so that
+                         * memory stays that of the loaded columns (100k-dispatch runs) */
+                        slot = add_slot(c, key, t->num[col], NAN);
+                        c->owned[slot] = NULL;
+                        goto done;
+                }
                 double *v = xmalloc((c->n ? c->n : 1) * sizeof(double));
                 for (size_t i = 0; i < c->n; i++)
                         v[i] = (col >= 0 && c->sel[i] < t->nrows) ? t->num[col][c->sel[i]] : NAN;
-                if (col < 0)
-                        note_missing(c, name);
                 slot = add_slot(c, key, v, NAN);
+                if (col < 0) {
+                        note_missing(c, name);
+                        c->slot_missing[slot] = 1; /* done: below flags the formula */
+                }
         }
 done:
         free(key);
+        if (c->slot_missing[slot])
+                c->bind_missing = 1;
         return slot;
 }
 
@@ -141,11 +158,23 @@ static int eval_expr(struct ctx *c, struct expr *e, const char *table, struct ex
                 return err_set(err, ERR_INPUT, "built-ins refer to each other in a loop");
         }
         c->table = table;
+        int outer_missing = c->bind_missing;
+        c->bind_missing = 0;
         rc = expr_bind(e, resolve, c, err);
+        int missing = c->bind_missing;
+        c->bind_missing = outer_missing | missing;
         c->table = saved;
         c->depth--;
         if (rc)
                 return rc;
+        if (missing) {
+                /* a formula that names a counter the workload lacks is n/a as a whole,
+                 * even where a condition would not use it (the reference fails the
+                 * whole formula) */
+                out->col = NULL;
+                out->s = NAN;
+                return 0;
+        }
         struct expr_env env;
         make_env(c, &env);
         return expr_eval(e, &env, out, err);
@@ -155,10 +184,17 @@ static int eval_into_slot(struct ctx *c, const char *key, struct expr *e, const 
                           struct err *err)
 {
         struct expr_val v = {0};
+        int outer = c->bind_missing;
+        c->bind_missing = 0;
         int rc = eval_expr(c, e, table, &v, err);
+        /* a built-in or normalization computed from a missing counter taints every
+         * formula that uses it */
+        int tainted = c->bind_missing;
+        c->bind_missing = outer;
         if (rc)
                 return rc;
-        add_slot(c, key, v.col, v.s);
+        int slot = add_slot(c, key, v.col, v.s);
+        c->slot_missing[slot] = (unsigned char)tainted;
         return 0;
 }
 
@@ -183,6 +219,7 @@ static void ctx_free(struct ctx *c)
         for (size_t i = 0; i < c->nslots; i++)
                 free(c->owned[i]);
         free(c->owned);
+        free(c->slot_missing);
         free(c->slots);
         smap_free(&c->slotmap);
         smap_free(&c->missing);
@@ -242,8 +279,8 @@ static int block_selects(const struct analysis_opts *o, const char *id)
         return 0;
 }
 
-static int table_wanted(const struct analysis_opts *o, const struct panel *p,
-                        const struct panel_table *t)
+int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
+                          const struct panel_table *t)
 {
         if (!o->nblocks || p->id == 0)
                 return 1;
@@ -511,6 +548,13 @@ static int base_selected(const struct workload *w, const struct analysis_opts *o
                 if (c < 0 || strcmp(table_cell(&w->pmc, c, r, buf, sizeof buf), o->gpu_id))
                         return 0;
         }
+        if (o->rank) {
+                /* --rank (multi-rank trees: the Rank column src/store/multi.c adds) */
+                int c = table_col(&w->pmc, "Rank");
+                char buf[64];
+                if (c < 0 || strcmp(table_cell(&w->pmc, c, r, buf, sizeof buf), o->rank))
+                        return 0;
+        }
         if (o->ndispatches) {
                 int c = table_col(&w->pmc, "Dispatch_ID");
                 double id = c >= 0 ? w->pmc.num[c][r] : (double)r;
@@ -769,13 +813,14 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         }
         c.sel = sel;
         c.n = n;
+        c.identity = n == w->pmc.nrows;
         an->nselected = n;
 
         for (size_t i = 0; i < ps->npanels; i++) {
                 const struct panel *p = &ps->panels[i];
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
-                        if (!arch_listed(pt, a->target) || !table_wanted(o, p, pt))
+                        if (!arch_listed(pt, a->target) || !analysis_table_wanted(o, p, pt))
                                 continue;
                         if (!pt->source) {
                                 if ((rc = eval_metric_table(&c, an, p, pt, err)))
@@ -788,6 +833,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 build_dispatch_list(w, o, an, p, pt);
                         } else if (!strcmp(pt->source, "sysinfo")) {
                                 build_sysinfo(w, an, p, pt);
+                        } else if (ranks_is_source(pt->source)) {
+                                if ((rc = ranks_build(w, a, o, sel, n, knames, nknames, p, pt,
+                                                      an, err)))
+                                        goto out;
                         } else if (!strcmp(pt->source, "roofline")) {
                                 if (w->has_roofline)
                                         build_raw(&w->roofline, an, p, pt);
@@ -810,7 +859,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 if (t->panel->id == 0)
                                         continue;
                                 if (!t->metric_table) {
-                                        found = table_wanted(&one, t->panel, t->pt);
+                                        found = analysis_table_wanted(&one, t->panel, t->pt);
                                         continue;
                                 }
                                 for (size_t r = 0; r < t->nrows && !found; r++)

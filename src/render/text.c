@@ -18,11 +18,18 @@ const char *fmt_num(double v, char *buf)
         /* the fewest significant digits that read back as v, laid out as Python's repr:
          * fixed notation for exponents -4..15, else scientific */
         char e[40];
-        int p;
-        for (p = 1; p < 17; p++) {
-                snprintf(e, sizeof e, "%.*e", p - 1, v);
-                if (strtod(e, NULL) == v)
-                        break;
+        int p = 15;
+        snprintf(e, sizeof e, "%.*e", p - 1, v);
+        if (strtod(e, NULL) == v) {
+                /* short enough: find the shortest (computed values rarely get here) */
+                for (p = 1; p < 15; p++) {
+                        snprintf(e, sizeof e, "%.*e", p - 1, v);
+                        if (strtod(e, NULL) == v)
+                                break;
+                }
+        } else {
+                snprintf(e, sizeof e, "%.15e", v);
+                p = strtod(e, NULL) == v ? 16 : 17;
         }
         snprintf(e, sizeof e, "%.*e", p - 1, v);
         int exp10 = atoi(strchr(e, 'e') + 1);
