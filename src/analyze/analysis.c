@@ -729,16 +729,6 @@ static void build_raw(const struct table *src, struct analysis *an, const struct
         }
 }
 
-static int arch_listed(const struct panel_table *pt, const char *target)
-{
-        if (!pt->narchs)
-                return 1;
-        for (size_t i = 0; i < pt->narchs; i++)
-                if (!strcmp(pt->archs[i], target))
-                        return 1;
-        return 0;
-}
-
 /* ---- the driver ---- */
 
 static void rtable_free(struct rtable *t)
@@ -820,7 +810,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 const struct panel *p = &ps->panels[i];
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
-                        if (!arch_listed(pt, a->target) || !analysis_table_wanted(o, p, pt))
+                        if (!panel_table_for(pt, a->target) || !analysis_table_wanted(o, p, pt))
                                 continue;
                         if (!pt->source) {
                                 if ((rc = eval_metric_table(&c, an, p, pt, err)))

@@ -7,16 +7,6 @@
 
 #include "../render/render.h"
 
-static int listed_for(const struct panel_table *pt, const char *target)
-{
-        if (!pt->narchs)
-                return 1;
-        for (size_t i = 0; i < pt->narchs; i++)
-                if (!strcmp(pt->archs[i], target))
-                        return 1;
-        return 0;
-}
-
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps,
                  const char *target, const struct workload *w, struct err *err)
 {
@@ -28,13 +18,13 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps,
                 const struct panel *p = &ps->panels[i];
                 int any = 0;
                 for (size_t j = 0; j < p->ntables; j++)
-                        any |= listed_for(&p->tables[j], target);
+                        any |= panel_table_for(&p->tables[j], target);
                 if (!any)
                         continue;
                 fprintf(f, "%d -> %s\n", p->id, p->title);
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
-                        if (pt->source || !listed_for(pt, target))
+                        if (pt->source || !panel_table_for(pt, target))
                                 continue;
                         fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");
                         long pos = 0;

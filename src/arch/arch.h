@@ -102,6 +102,9 @@ struct panel_set {
 };
 
 int panels_load(const char *dir, struct panel_set *ps, struct err *err);
+
+/* 1 if the table is shown for target (its archs: list is empty or names target). */
+int panel_table_for(const struct panel_table *pt, const char *target);
 void panels_free(struct panel_set *ps);
 
 #endif

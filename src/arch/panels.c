@@ -186,3 +186,13 @@ void panels_free(struct panel_set *ps)
         free(ps->panels);
         memset(ps, 0, sizeof *ps);
 }
+
+int panel_table_for(const struct panel_table *pt, const char *target)
+{
+        if (!pt->narchs)
+                return 1;
+        for (size_t i = 0; i < pt->narchs; i++)
+                if (!strcmp(pt->archs[i], target))
+                        return 1;
+        return 0;
+}

@@ -182,16 +182,9 @@ int render_save_dfs_compare(const char *dir, const struct analysis *base,
                                                 table_set_str(&out, k, row, fmt_num(vals[j], buf));
                         }
                 }
-                struct strbuf sb = {0};
-                sb_addf(&sb, "%s/%s", dir, b->id);
-                if (b->pt->title) {
-                        sb_addc(&sb, '_');
-                        for (const char *p = b->pt->title; *p; p++)
-                                sb_addc(&sb, *p == ' ' ? '_' : *p == '/' ? '-' : *p);
-                }
-                sb_add(&sb, ".csv");
-                rc = table_write_csv(&out, sb.buf, err);
-                sb_free(&sb);
+                char *path = dfs_path(dir, b);
+                rc = table_write_csv(&out, path, err);
+                free(path);
                 table_free(&out);
         }
         return rc;

@@ -7,7 +7,7 @@
 #include "../store/table.h"
 #include "render.h"
 
-static char *dfs_name(const char *dir, const struct rtable *t)
+char *dfs_path(const char *dir, const struct rtable *t)
 {
         struct strbuf sb = {0};
         sb_addf(&sb, "%s/%s", dir, t->id);
@@ -59,7 +59,7 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
                                 put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c],
                                          rtable_int_col(t, c));
                 }
-                char *path = dfs_name(dir, t);
+                char *path = dfs_path(dir, t);
                 rc = table_write_csv(&out, path, err);
                 free(path);
                 table_free(&out);

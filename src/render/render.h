@@ -53,6 +53,9 @@ void render_figures(FILE *f, const struct analysis *an, const struct panel *p,
 int render_plots_svg(const char *dir, const struct analysis *an, const struct render_opts *o,
                      FILE *f, struct err *err);
 
+/* The --save-dfs file of a table: "<dir>/<id>_<Title_with_underscores>.csv". malloc'd. */
+char *dfs_path(const char *dir, const struct rtable *t);
+
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);
