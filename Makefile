@@ -66,7 +66,8 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
 
 # Debian 12 packages for building and testing (idempotent).
 DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev \
-        libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc
+        libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc debhelper \
+        clang libclang-rt-14-dev valgrind
 deps:
 	@if dpkg -s $(DEPS) >/dev/null 2>&1; then echo "deps: all installed"; \
 	else $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
@@ -115,3 +116,4 @@ clean:
 # Optional parts keep their rules beside their sources.
 -include roofline/roofline.mk
 -include src/collect/cupti/cupti.mk
+-include fuzz/fuzz.mk
