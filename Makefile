@@ -2,8 +2,10 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
+OPTFLAGS ?= -O2 -g
+CFLAGS   ?= $(OPTFLAGS)
+# always added, also when CFLAGS comes from the command line (CI adds -Werror)
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
 SAN      ?=
 BUILD    ?= build
 
@@ -20,7 +22,7 @@ endif
 LDLIBS   += $(PKG_LIBS) -lm -ldl -lpthread
 
 ifneq ($(SAN),)
-CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+override CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SAN)
 endif
 
@@ -73,8 +75,9 @@ deps:
 	else $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
 	     $(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y -qq $(DEPS); fi
 
-# The main job on a bundled sample.
-SAMPLE ?= $(firstword $(wildcard workloads-sample/*/*/pmc_perf.csv ../shared/rocprof-workloads/vcopy/MI200/pmc_perf.csv))
+# The main job on a bundled sample: a STREAM triad recorded with prism profile on an H100
+# (tests/gpu/samples.cu; workloads-sample/compute/H100 holds an FMA and a tensor-core kernel).
+SAMPLE ?= workloads-sample/stream/H100/pmc_perf.csv
 run: prism
 	./prism analyze -p $(dir $(SAMPLE))
 
@@ -85,7 +88,7 @@ test: $(PRISM_BIN) $(TEST_BIN)
 	@PRISM=$(abspath $(PRISM_BIN)) PRISM_DATA_DIR=$(CURDIR) ./tests/run-all.sh $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan PRISM_BIN=build-asan/prism SAN=address,undefined CFLAGS="-O1 -g" test
+	$(MAKE) BUILD=build-asan PRISM_BIN=build-asan/prism SAN=address,undefined OPTFLAGS="-O1 -g" test
 
 check-data: prism
 	./prism check-data

@@ -58,16 +58,19 @@ int fuzz_expr(const uint8_t *data, size_t n)
                 free(src);
                 return 0;
         }
-        /* the canonical text parses back to itself */
-        char *s1 = expr_to_string(e);
+        /* the canonical text parses back to itself; being fully parenthesised it nests
+         * deeper than the source, so it may exceed the parser's depth limit */
+        char *s1 = expr_to_string(e), *s2 = NULL;
         struct err err2 = {0};
         struct expr *e2 = expr_parse(s1, NULL, NULL, &err2);
-        if (!e2)
+        if (!e2 && !strstr(err2.msg, "nested too deeply"))
                 fprintf(stderr, "canonical text '%s' does not parse: %s\n", s1, err2.msg);
-        FUZZ_CHECK(e2 != NULL);
-        char *s2 = expr_to_string(e2);
-        FUZZ_CHECK(!strcmp(s1, s2));
-        FUZZ_CHECK(expr_has_aggregate(e) == expr_has_aggregate(e2));
+        FUZZ_CHECK(e2 || strstr(err2.msg, "nested too deeply"));
+        if (e2) {
+                s2 = expr_to_string(e2);
+                FUZZ_CHECK(!strcmp(s1, s2));
+                FUZZ_CHECK(expr_has_aggregate(e) == expr_has_aggregate(e2));
+        }
 
         struct expr *c = expr_clone(e);
         char *s3 = expr_to_string(c);

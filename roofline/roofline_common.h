@@ -26,7 +26,6 @@ typedef hipEvent_t gpuEvent_t;
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
-#define gpuMemset hipMemset
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuEventCreate hipEventCreate
 #define gpuEventDestroy hipEventDestroy
@@ -36,8 +35,6 @@ typedef hipEvent_t gpuEvent_t;
 #define gpuStreamCreate hipStreamCreate
 #define gpuStreamDestroy hipStreamDestroy
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
-#define gpuFuncSetAttribute(f, a, v) hipFuncSetAttribute((const void *)(f), a, v)
-#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
 #define gpuDevAttrClockRate hipDeviceAttributeClockRate
 #define gpuDevAttrMemoryClockRate hipDeviceAttributeMemoryClockRate
 #define gpuDevAttrMemoryBusWidth hipDeviceAttributeMemoryBusWidth
@@ -58,7 +55,6 @@ typedef cudaEvent_t gpuEvent_t;
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
-#define gpuMemset cudaMemset
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuEventCreate cudaEventCreate
 #define gpuEventDestroy cudaEventDestroy
@@ -68,8 +64,6 @@ typedef cudaEvent_t gpuEvent_t;
 #define gpuStreamCreate cudaStreamCreate
 #define gpuStreamDestroy cudaStreamDestroy
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
-#define gpuFuncSetAttribute(f, a, v) cudaFuncSetAttribute(f, a, v)
-#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
 #define gpuDevAttrClockRate cudaDevAttrClockRate
 #define gpuDevAttrMemoryClockRate cudaDevAttrMemoryClockRate
 #define gpuDevAttrMemoryBusWidth cudaDevAttrGlobalMemoryBusWidth
@@ -93,11 +87,11 @@ typedef cudaEvent_t gpuEvent_t;
 struct rf_dev {
         int id;
         gpuDeviceProp prop;
-        int sms;           /* multiprocessors / compute units */
-        size_t l2_bytes;   /* L2 size reported by the runtime */
-        size_t smem_sm;    /* shared memory (LDS) per multiprocessor */
-        double clk_hz;     /* peak core clock */
-        double hbm_peak;   /* bytes/s from memory clock and bus width (DDR: two transfers) */
+        int sms;         /* multiprocessors / compute units */
+        size_t l2_bytes; /* L2 size reported by the runtime */
+        size_t smem_sm;  /* shared memory (LDS) per multiprocessor */
+        double clk_hz;   /* peak core clock */
+        double hbm_peak; /* bytes/s from memory clock and bus width (DDR: two transfers) */
         int quick;
 };
 
@@ -105,26 +99,26 @@ struct rf_dev {
 struct rf_run {
         const struct rf_dev *dev;
         unsigned grid, block;
-        size_t smem;     /* dynamic shared memory per block */
-        long iters;      /* loop steps per thread */
-        int scalable;    /* 1: the harness may raise iters to lengthen a launch */
-        uint32_t mask;   /* index mask (in 16-byte elements) for wrapping kernels */
-        void *buf;       /* input buffer (freed by the harness) */
+        size_t smem;   /* dynamic shared memory per block */
+        long iters;    /* loop steps per thread */
+        int scalable;  /* 1: the harness may raise iters to lengthen a launch */
+        uint32_t mask; /* index mask (in 16-byte elements) for wrapping kernels */
+        void *buf;     /* input buffer (freed by the harness) */
         size_t buf_bytes;
-        void *buf2;      /* second buffer (copy destination), may be NULL */
-        void *out;       /* sink, grid*block*16 bytes, allocated by the harness */
+        void *buf2; /* second buffer (copy destination), may be NULL */
+        void *out;  /* sink, grid*block*16 bytes, allocated by the harness */
 };
 
 /* A table entry. bytes_per_iter and ops_per_iter are the work one loop step of one thread
  * does; the harness multiplies by iters * grid * block to get the work of one launch. */
 struct rf_bench {
         const char *name;
-        const char *column;   /* roofline.csv column this may fill (the best variant wins) */
+        const char *column;    /* roofline.csv column this may fill (the best variant wins) */
         double bytes_per_iter; /* bandwidth benchmarks */
         double ops_per_iter;   /* FLOP (or integer op) benchmarks */
         int (*prepare)(struct rf_run *r); /* 0, or <0 to skip on this device */
         void (*launch)(const struct rf_run *r, gpuStream_t s);
-        const char *what;      /* one line for the detail table */
+        const char *what; /* one line for the detail table */
 };
 
 /* ---- device helpers ---- */
@@ -357,8 +351,8 @@ static int rf_prep_hbm_copy(struct rf_run *r)
 
 static void rf_launch_copy(const struct rf_run *r, gpuStream_t s)
 {
-        rf_copy_kernel<4><<<r->grid, r->block, 0, s>>>((const int4 *)r->buf, (int4 *)r->buf2,
-                                                       r->iters);
+        rf_copy_kernel<4>
+            <<<r->grid, r->block, 0, s>>>((const int4 *)r->buf, (int4 *)r->buf2, r->iters);
 }
 
 /* L2: all threads stream over a working set of L2/DIV bytes (a power of two), with loads that
@@ -430,8 +424,7 @@ template <typename T> static int rf_prep_fma(struct rf_run *r)
 
 template <typename T> static void rf_launch_fma(const struct rf_run *r, gpuStream_t s)
 {
-        rf_fma_kernel<T><<<r->grid, r->block, 0, s>>>(r->iters, (T)0.999, (T)0.001,
-                                                      (int4 *)r->out);
+        rf_fma_kernel<T><<<r->grid, r->block, 0, s>>>(r->iters, (T)0.999, (T)0.001, (int4 *)r->out);
 }
 
 /* ---- harness ---- */
@@ -446,7 +439,7 @@ struct rf_result {
         long iters;
 };
 
-/* Two-sided 95% Student t quantile for n-1 degrees of freedom. */
+/* Two-sided 95% Student t quantile for df degrees of freedom (df = samples - 1). */
 static double rf_t975(int df)
 {
         static const double t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
@@ -460,8 +453,8 @@ static double rf_t975(int df)
         return df <= 60 ? 2.00 : 1.96;
 }
 
-static double rf_time_ms(const struct rf_bench *b, const struct rf_run *r, gpuStream_t s,
-                         int reps, gpuEvent_t e0, gpuEvent_t e1)
+static double rf_time_ms(const struct rf_bench *b, const struct rf_run *r, gpuStream_t s, int reps,
+                         gpuEvent_t e0, gpuEvent_t e1)
 {
         RF_CHECK(gpuEventRecord(e0, s));
         for (int i = 0; i < reps; i++)
@@ -574,10 +567,11 @@ static double rf_peak(const struct rf_dev *d, const char *column);
 
 static void rf_usage(FILE *f)
 {
-        fprintf(f, "usage: prism-roofline-%s [--device N] [--quick] [--list] [--only NAME]...\n"
-                   "                      [--quiet-absent]\n"
-                   "prints roofline.csv (header and one row) on stdout, details on stderr;\n"
-                   "exit 2 when no device is present (silently with --quiet-absent)\n",
+        fprintf(f,
+                "usage: prism-roofline-%s [--device N] [--quick] [--list] [--only NAME]...\n"
+                "                      [--quiet-absent]\n"
+                "prints roofline.csv (header and one row) on stdout, details on stderr;\n"
+                "exit 2 when no device is present (silently with --quiet-absent)\n",
                 RF_VENDOR);
 }
 
@@ -613,8 +607,8 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
         }
         if (list) {
                 for (int i = 0; i < ntab; i++)
-                        printf("%-18s %-14s %s\n", tab[i].name,
-                               tab[i].column ? tab[i].column : "-", tab[i].what);
+                        printf("%-18s %-14s %s\n", tab[i].name, tab[i].column ? tab[i].column : "-",
+                               tab[i].what);
                 return 0;
         }
 
@@ -671,10 +665,10 @@ static int rf_main(int argc, char **argv, const struct rf_bench *tab, int ntab)
                 char pct[16] = "-";
                 if (peak > 0)
                         snprintf(pct, sizeof pct, "%.1f", 100.0 * res[i].mean / peak);
-                fprintf(stderr, "%-18s %-14s %12.1f %12.1f %12.1f %6s %8.3f %9u %6s\n",
-                        tab[i].name, tab[i].column ? tab[i].column : "-", res[i].mean / 1e9,
-                        res[i].low / 1e9, res[i].high / 1e9, bw ? "GB/s" : "GOP/s",
-                        res[i].ms_per_launch, res[i].grid, pct);
+                fprintf(stderr, "%-18s %-14s %12.1f %12.1f %12.1f %6s %8.3f %9u %6s\n", tab[i].name,
+                        tab[i].column ? tab[i].column : "-", res[i].mean / 1e9, res[i].low / 1e9,
+                        res[i].high / 1e9, bw ? "GB/s" : "GOP/s", res[i].ms_per_launch, res[i].grid,
+                        pct);
         }
 
         /* the CSV: one row for the device; each column takes its best variant */

@@ -12,8 +12,9 @@ template <> __device__ __forceinline__ __half2 rf_fma(__half2 x, __half2 a, __ha
 {
         return __hfma2(x, a, b);
 }
-template <> __device__ __forceinline__ __nv_bfloat162 rf_fma(__nv_bfloat162 x, __nv_bfloat162 a,
-                                                             __nv_bfloat162 b)
+template <>
+__device__ __forceinline__ __nv_bfloat162 rf_fma(__nv_bfloat162 x, __nv_bfloat162 a,
+                                                 __nv_bfloat162 b)
 {
         return __hfma2(x, a, b);
 }
@@ -95,8 +96,9 @@ template <int T> static void rf_launch_fma2(const struct rf_run *r, cudaStream_t
  * each other; A and B stay in registers (non-zero bit patterns). */
 #define MMA_ACC 8
 
-template <int T> __device__ __forceinline__ void rf_mma(float (&c)[4], const uint32_t (&a)[4],
-                                                        const uint32_t (&b)[2])
+template <int T>
+__device__ __forceinline__ void rf_mma(float (&c)[4], const uint32_t (&a)[4],
+                                       const uint32_t (&b)[2])
 {
         if (T == T_F16)
                 asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
@@ -282,15 +284,16 @@ template <int ACC> static void rf_launch_dmma(const struct rf_run *r, cudaStream
 #define WG_PER_BLOCK 2
 #define WG_PER_COMMIT 4
 
-#define WG_D "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
-             "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, "   \
-             "%34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, "   \
-             "%50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, "   \
-             "%66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, "   \
-             "%82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, "   \
-             "%98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-             "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "      \
-             "%125, %126, %127}"
+#define WG_D                                                                                       \
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, "        \
+        "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, "         \
+        "%34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, "         \
+        "%50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, "         \
+        "%66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, "         \
+        "%82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, "         \
+        "%98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "       \
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "           \
+        "%125, %126, %127}"
 #define WG_R8(i)                                                                                   \
         "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]),                \
             "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
@@ -300,8 +303,8 @@ template <int ACC> static void rf_launch_dmma(const struct rf_run *r, cudaStream
             WG_R8(120)
 
 /* The accumulators are kept as 32-bit words ("+r"): f32 for the float types, s32 for int8. */
-template <int T> __device__ __forceinline__ void rf_wgmma(uint32_t (&d)[128], uint64_t da,
-                                                          uint64_t db)
+template <int T>
+__device__ __forceinline__ void rf_wgmma(uint32_t (&d)[128], uint64_t da, uint64_t db)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
         if (T == T_BF16)
@@ -459,8 +462,8 @@ static const struct rf_bench rf_table[] = {
      "mma.sync m16n8k16 f64 (DMMA), 2 accumulators a warp"},
     {"wgmma_bf16", "MFMABF16Flops", 0, WG_STEP(524288), rf_prep_wgmma<T_BF16>,
      rf_launch_wgmma<T_BF16>, "wgmma m64n256k16 bf16 -> f32, operands in shared memory"},
-    {"wgmma_f16", "MFMAF16Flops", 0, WG_STEP(524288), rf_prep_wgmma<T_F16>,
-     rf_launch_wgmma<T_F16>, "wgmma m64n256k16 f16 -> f32"},
+    {"wgmma_f16", "MFMAF16Flops", 0, WG_STEP(524288), rf_prep_wgmma<T_F16>, rf_launch_wgmma<T_F16>,
+     "wgmma m64n256k16 f16 -> f32"},
     {"wgmma_tf32", "MFMAF32Flops", 0, WG_STEP(262144), rf_prep_wgmma<T_TF32>,
      rf_launch_wgmma<T_TF32>, "wgmma m64n256k8 tf32 -> f32"},
     {"wgmma_i8", "MFMAI8Ops", 0, WG_STEP(1048576), rf_prep_wgmma<T_I8>, rf_launch_wgmma<T_I8>,
@@ -471,9 +474,9 @@ static const struct rf_bench rf_table[] = {
  * rates of the part (data for the compute capabilities known here; 0 = not shown). */
 struct rf_sm_rates {
         int major, minor;
-        double fp32_fma, fp64_fma;  /* FMA lanes per SM */
-        double smem_bytes_clk;      /* shared memory and L1: bytes per clock per SM */
-        double l2_bytes_clk_slice;  /* L2 bytes per clock per 512 KiB slice (estimate) */
+        double fp32_fma, fp64_fma; /* FMA lanes per SM */
+        double smem_bytes_clk;     /* shared memory and L1: bytes per clock per SM */
+        double l2_bytes_clk_slice; /* L2 bytes per clock per 512 KiB slice (estimate) */
 };
 static const struct rf_sm_rates rf_rates[] = {
     {9, 0, 128, 64, 128, 64},

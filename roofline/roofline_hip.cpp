@@ -97,16 +97,16 @@ template <int T> __global__ void __launch_bounds__(256) rf_mfma_kernel(long iter
                                 c[j] = __builtin_amdgcn_mfma_f32_32x32x8f16(ah, bh, c[j], 0, 0, 0);
 #if defined(RF_CDNA2_UP)
                         else if (T == M_BF16)
-                                c[j] = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(as, bs, c[j], 0, 0,
-                                                                                0);
+                                c[j] =
+                                    __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(as, bs, c[j], 0, 0, 0);
                         else if (T == M_F64)
-                                cd[j] = __builtin_amdgcn_mfma_f64_16x16x4f64(
-                                    (double)af, (double)bf, cd[j], 0, 0, 0);
+                                cd[j] = __builtin_amdgcn_mfma_f64_16x16x4f64((double)af, (double)bf,
+                                                                             cd[j], 0, 0, 0);
 #endif
 #if defined(RF_CDNA3)
                         else if (T == M_I8)
-                                ci[j] = __builtin_amdgcn_mfma_i32_32x32x16_i8(al, bl, ci[j], 0, 0,
-                                                                              0);
+                                ci[j] =
+                                    __builtin_amdgcn_mfma_i32_32x32x16_i8(al, bl, ci[j], 0, 0, 0);
 #else
                         else if (T == M_I8)
                                 ci[j] = __builtin_amdgcn_mfma_i32_32x32x8i8(ai, bi, ci[j], 0, 0, 0);
@@ -204,8 +204,7 @@ static struct rf_bench rf_table[] = {
      "v_fma_f32, 8 chains a thread"},
     {"fp64_fma", "FP64Flops", 0, 2.0 * FMA_STEP, rf_prep_fma<double>, rf_launch_fma<double>,
      "v_fma_f64, 8 chains a thread"},
-    {"fp16_pkfma", "FP16Flops", 0, 4.0 * FMA_STEP, rf_prep_pkfma, rf_launch_pkfma,
-     "v_pk_fma_f16"},
+    {"fp16_pkfma", "FP16Flops", 0, 4.0 * FMA_STEP, rf_prep_pkfma, rf_launch_pkfma, "v_pk_fma_f16"},
     {"mfma_f32", "MFMAF32Flops", 0, MFMA_STEP(2.0 * 32 * 32 * 2), rf_prep_mfma<M_F32>,
      rf_launch_mfma<M_F32>, "v_mfma_f32_32x32x2f32"},
     {"mfma_f16", "MFMAF16Flops", 0, MFMA_STEP(2.0 * 32 * 32 * 8), rf_prep_mfma<M_F16>,
@@ -244,8 +243,7 @@ int main(int argc, char **argv)
                 int cdna = rf_cdna(&d);
                 for (int i = 0; i < n; i++)
                         if (!strcmp(rf_table[i].name, "mfma_i8"))
-                                rf_table[i].ops_per_iter =
-                                    MFMA_STEP(rf_mfma_wave_ops(M_I8, cdna));
+                                rf_table[i].ops_per_iter = MFMA_STEP(rf_mfma_wave_ops(M_I8, cdna));
         }
         return rf_main(argc, argv, rf_table, n);
 }

@@ -1,12 +1,16 @@
 /* prism analyze: parse options, load workloads and data, call the analysis and renderers. */
 #include <errno.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/colset.h"
 #include "analyze/listing.h"
+#include "analyze/roofline.h"
 #include "arch/arch.h"
 #include "cmds.h"
 #include "render/render.h"
@@ -15,18 +19,23 @@
 static const char usage_text[] =
     "usage: prism analyze -p DIR [-p DIR2] [options]\n"
     "\n"
-    "  -p, --path DIR          workload directory (twice: compare DIR2 against DIR)\n"
+    "  -p, --path DIR          workload directory, prism database (FILE.db) or multi-rank\n"
+    "                          tree NAME/<node>/rank<N>/ (twice: compare DIR2 against DIR)\n"
     "  -b, --block ID...       panels, tables or metrics to show (2, 16.1, 2.1.3)\n"
     "  -k, --kernel N...       kernels by index in --list-stats (or by exact name)\n"
     "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
     "      --gpu-id N          dispatches of one GPU\n"
+    "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
     "  -n, --normal-unit U     per_wave (default), per_cycle, per_second, per_kernel\n"
     "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
     "      --decimal N         digits shown after the point (default 2)\n"
     "      --cols N...         columns of metric tables to show, by index\n"
     "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
     "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
-    "      --sort kernels|dispatches  order of the top kernels (default: by time)\n"
+    "      --mem-level L...    roofline levels shown: HBM L2 vL1D LDS (default all)\n"
+    "      --sort kernels|dispatches  roofline points per kernel (default) or per dispatch\n"
+    "      --device N          roofline ceilings of device N of roofline.csv (default: mean)\n"
+    "      --plot-dir DIR      write the memory chart and the roofline as SVG into DIR\n"
     "      --list-stats        list the kernels (with their index) and dispatches\n"
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
@@ -76,9 +85,13 @@ static int fail(const char *fmt, const char *arg)
 
 struct analyze_args {
         struct list paths, blocks, kernels, dispatches, cols;
+        const char *rank; /* --rank (issue 8) */
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui; /* --tui: the interactive view (issue 9) */
+        struct list mem_levels; /* --mem-level (issue 6) */
+        const char *plot_dir;   /* --plot-dir */
+        long device;            /* --device, -1: mean of all */
         long max_stat_num;
 };
 
@@ -89,6 +102,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         a->time_unit = "ns";
         a->decimal = 2;
         a->max_stat_num = 10;
+        a->device = -1;
         a->kernel_verbose = 5;
         for (int i = 1; i < argc; i++) {
                 const char *o = argv[i];
@@ -117,6 +131,12 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--cols")) {
                         if (!take_values(argc, argv, &i, &a->cols))
                                 return fail("option '%s' needs at least one column index", o);
+                } else if (!strcmp(o, "--rank")) {
+                        long v;
+                        NEED_VAL();
+                        if (parse_long(argv[i], &v) || v < 0)
+                                return fail("--rank needs a rank number, not '%s'", argv[i]);
+                        a->rank = argv[i];
                 } else if (!strcmp(o, "--gpu-id")) {
                         NEED_VAL();
                         a->gpu_id = argv[i];
@@ -149,6 +169,21 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         if (strcmp(a->sort, "kernels") && strcmp(a->sort, "dispatches"))
                                 return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
                                             a->sort);
+                } else if (!strcmp(o, "--mem-level")) {
+                        if (!take_values(argc, argv, &i, &a->mem_levels))
+                                return fail("option '%s' needs at least one level", o);
+                        for (size_t k = 0; k < a->mem_levels.n; k++)
+                                if (roof_level_parse(a->mem_levels.v[k]) < 0)
+                                        return fail("unknown memory level '%s' (HBM, L2, vL1D, "
+                                                    "LDS)",
+                                                    a->mem_levels.v[k]);
+                } else if (!strcmp(o, "--device")) {
+                        NEED_VAL();
+                        if (parse_long(argv[i], &a->device) || a->device < 0)
+                                return fail("--device needs a device number, not '%s'", argv[i]);
+                } else if (!strcmp(o, "--plot-dir")) {
+                        NEED_VAL();
+                        a->plot_dir = argv[i];
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
                 } else if (!strcmp(o, "--list-stats")) {
@@ -194,6 +229,7 @@ static void free_args(struct analyze_args *a)
         free(a->kernels.v);
         free(a->dispatches.v);
         free(a->cols.v);
+        free(a->mem_levels.v);
 }
 
 /* data directories (metrics/, panels/) */
@@ -207,18 +243,68 @@ static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err 
         return panels_load(*pdir, ps, err);
 }
 
-static int open_one(const char *path, const char *mdir, struct workload *w, struct arch *a,
+/* Open a workload (directory, database or multi-rank tree) with its architecture, loading
+ * only the columns that the tables sel's -b ids select read (issue 8: column projection). */
+static int open_one(const char *path, const char *mdir, const struct panel_set *ps,
+                    const struct analysis_opts *sel, struct workload *w, struct arch *a,
                     struct err *err)
 {
-        int rc = workload_open(path, w, err);
+        char *arch = NULL;
+        int rc = workload_arch(path, &arch, err);
         if (rc)
                 return rc;
-        rc = arch_load(mdir, w->arch, a, err);
+        rc = arch_load(mdir, arch, a, err);
+        free(arch);
         if (rc) {
-                err_wrap(err, "%s/sysinfo.csv", path);
-                workload_close(w);
+                char *sys = xasprintf("%s/sysinfo.csv", path);
+                err_wrap(err, "%s", is_file(sys) ? sys : path);
+                free(sys);
+                return rc;
         }
+        struct colset cs;
+        colset_build(&cs, a, ps, sel);
+        rc = workload_open_cols(path, colset_want, &cs, w, err);
+        colset_free(&cs);
+        if (rc)
+                arch_free(a);
         return rc;
+}
+
+/* Columns the figures may use: $COLUMNS, else the terminal's width, else 120 (at most 160). */
+static int figure_width(FILE *out)
+{
+        const char *c = getenv("COLUMNS");
+        long v = 0;
+        struct winsize ws;
+        if (c && parse_long(c, &v) == 0 && v > 0)
+                ;
+        else if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+                v = ws.ws_col;
+        else
+                v = 120;
+        return v > 160 ? 160 : (int)v;
+}
+
+/* Issue 6: the roofline's tables and plot when its panel is shown, and the figures' options. */
+static int prepare_figures(const struct analyze_args *args, const struct workload *w,
+                           const struct arch *a, const struct panel_set *ps,
+                           const struct analysis_opts *o, struct analysis *an,
+                           struct roofline *roof, struct render_opts *ro, FILE *out,
+                           struct err *err)
+{
+        ro->norm = args->norm;
+        ro->width = figure_width(out);
+        if (!roofline_counts_table(an))
+                return 0;
+        struct roof_opts rop = {.device = args->device,
+                                .by_dispatch = args->sort && !strcmp(args->sort, "dispatches")};
+        for (size_t i = 0; i < args->mem_levels.n; i++)
+                rop.levels |= 1u << roof_level_parse(args->mem_levels.v[i]);
+        if (roofline_build(w, a, ps, o, an, &rop, roof, err))
+                return -1;
+        roofline_attach(an, roof);
+        ro->roof = roof;
+        return 0;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -242,6 +328,7 @@ int cmd_analyze(int argc, char **argv)
         int rc = 2;
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
+        struct roofline roof = {0};
 
         if (load_data(&mdir, &pdir, &ps, &err))
                 goto fail;
@@ -251,9 +338,16 @@ int cmd_analyze(int argc, char **argv)
                         goto fail;
                 goto done;
         }
+        /* the TUI changes the selection later: it gets every panel's columns */
+        struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
+                                    .nblocks = args.tui ? 0 : args.blocks.n};
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
-                if (open_one(args.paths.v[i], mdir, &w[i], &a[i], &err))
+                if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
+        if (args.rank && table_col(&w[0].pmc, "Rank") < 0) {
+                err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
+                goto fail;
+        }
         if (args.list_metrics) {
                 if (list_metrics(stdout, mdir, &ps, args.list_arch ? args.list_arch : w[0].arch,
                                  args.list_arch ? NULL : &w[0], &err))
@@ -267,7 +361,8 @@ int cmd_analyze(int argc, char **argv)
                                   .blocks = (const char *const *)args.blocks.v,
                                   .nblocks = args.blocks.n,
                                   .gpu_id = args.gpu_id,
-                                  .sort_by_kernel = args.sort && !strcmp(args.sort, "kernels"),
+                                  .rank = args.rank,
+                                  /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
@@ -338,12 +433,18 @@ int cmd_analyze(int argc, char **argv)
                         warnf("comparing %s (%s) with %s (%s): only the metrics both "
                               "architectures have are compared",
                               w[0].path, w[0].arch, w[1].path, w[1].arch);
+                if (args.plot_dir)
+                        warnf("--plot-dir draws one workload's figures: not when comparing two");
                 render_compare(out, &an[0], &an[1], &ro);
                 if (args.save_dfs &&
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
+                if (prepare_figures(&args, &w[0], &a[0], &ps, &o, &an[0], &roof, &ro, out, &err))
+                        goto fail;
                 render_text(out, &an[0], &ro);
+                if (args.plot_dir && render_plots_svg(args.plot_dir, &an[0], &ro, stderr, &err))
+                        goto fail;
                 if (args.save_dfs && render_save_dfs(args.save_dfs, &an[0], &err))
                         goto fail;
         }
@@ -359,6 +460,7 @@ done:
         }
         for (size_t i = 0; i < nan_; i++)
                 analysis_free(&an[i]);
+        roofline_free(&roof); /* after the analysis: its roofline tables point into it */
         for (size_t i = 0; i < nopen; i++) {
                 workload_close(&w[i]);
                 arch_free(&a[i]);

@@ -219,7 +219,7 @@ int cmd_profile(int argc, char **argv)
         o.dispatches = disp;
         o.ndispatches = ndisp;
         o.out = stdout;
-        o.log = stderr;
+        o.log = stdout; /* stderr carries only the error line */
 
         struct err err = {0};
         struct profile_result res;
@@ -228,7 +228,12 @@ int cmd_profile(int argc, char **argv)
                 ret = cmd_fail(err.msg);
                 goto out;
         }
-        if (o.dry_run && !roof_only) {
+        if (o.dry_run && !roof_only && res.grouped) {
+                fprintf(stderr,
+                        "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
+                        "for all the metrics at once) for %s; plan in %s/perfmon\n",
+                        res.passes, res.lower_bound, res.target, res.dir);
+        } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
                         "%zu passes (%zu counter + %zu accumulate; the busiest block alone "
                         "needs %zu) for %s; plan in %s/perfmon\n",

@@ -260,8 +260,8 @@ int cmd_roofline(int argc, char **argv)
                 goto out;
         }
         if (status != 0) {
-                char *m = xasprintf("roofline benchmark '%s' failed (exit status %d)", used,
-                                    status);
+                char *m =
+                    xasprintf("roofline benchmark '%s' failed (exit status %d)", used, status);
                 ret = cmd_fail(m);
                 free(m);
                 goto out;

@@ -33,6 +33,7 @@ struct analysis_opts {
         const char *const *kernel_names; size_t nkernel_names; /* -k names */
         const long *dispatches; size_t ndispatches;  /* -d Dispatch_IDs */
         const char *gpu_id;      /* --gpu-id */
+        const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
 };
@@ -52,6 +53,10 @@ void analysis_free(struct analysis *an);
 /* The top-kernel list (names by descending total time) after gpu/dispatch filters. */
 int analysis_top_kernels(const struct workload *w, const struct analysis_opts *o,
                          char ***names, size_t *n);
+
+/* 1 if the -b ids of o select table t of panel p (panel 0 is always shown). */
+int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
+                          const struct panel_table *t);
 
 /* Unit text with $normUnit replaced for the normalization. malloc'd. */
 char *unit_display(const char *unit, const char *norm);

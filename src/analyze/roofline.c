@@ -61,8 +61,7 @@ double roof_attainable(double bw, double peak, double ai)
         return m < peak ? m : peak;
 }
 
-int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c,
-                       struct err *err)
+int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c, struct err *err)
 {
         memset(c, 0, sizeof *c);
         c->device = device;
@@ -82,8 +81,7 @@ int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings 
                 for (size_t r = 0; dcol >= 0 && r < t->nrows; r++)
                         sb_addf(&sb, "%s%.0f", r ? ", " : "", t->num[dcol][r]);
                 int rc = err_set(err, ERR_USAGE, "--device %ld: roofline.csv has %s%s", device,
-                                 sb.len ? "devices " : "no device column",
-                                 sb.len ? sb.buf : "");
+                                 sb.len ? "devices " : "no device column", sb.len ? sb.buf : "");
                 sb_free(&sb);
                 free(rows);
                 return rc;
@@ -207,8 +205,8 @@ static const char *cell_text(const struct table *t, const char *col, size_t row,
 }
 
 /* The names the user's -k selects (indices resolved against the top-kernel list). */
-static int selected_names(const struct workload *w, const struct analysis_opts *o,
-                          char ***names, size_t *n, struct err *err)
+static int selected_names(const struct workload *w, const struct analysis_opts *o, char ***names,
+                          size_t *n, struct err *err)
 {
         char **top = NULL;
         size_t ntop = 0;
@@ -249,9 +247,9 @@ static void add_point(struct roofline *r, const char *name, double dispatch_id)
 }
 
 /* kernel mode: the top kernels by total time, each over its selected dispatches */
-static int build_kernels(const struct workload *w, const struct arch *a,
-                         const struct panel_set *ps, const struct analysis_opts *o,
-                         const char *counts_id, size_t top, struct roofline *r, struct err *err)
+static int build_kernels(const struct workload *w, const struct arch *a, const struct panel_set *ps,
+                         const struct analysis_opts *o, const char *counts_id, size_t top,
+                         struct roofline *r, struct err *err)
 {
         char **sel = NULL, **names = NULL;
         size_t nsel = 0, nnames = 0;
@@ -284,8 +282,7 @@ static int build_kernels(const struct workload *w, const struct arch *a,
 /* dispatch mode: the longest selected dispatches, one point each */
 static int build_dispatches(const struct workload *w, const struct arch *a,
                             const struct panel_set *ps, const struct analysis_opts *o,
-                            const char *counts_id, size_t top, struct roofline *r,
-                            struct err *err)
+                            const char *counts_id, size_t top, struct roofline *r, struct err *err)
 {
         const struct table *t = &w->pmc;
         char **sel = NULL;
@@ -299,6 +296,8 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
         for (size_t row = 0; !rc && row < t->nrows; row++) {
                 /* the same filters as the analysis: GPU, dispatch ids, kernels */
                 if (o->gpu_id && strcmp(cell_text(t, "GPU_ID", row, buf, sizeof buf), o->gpu_id))
+                        continue;
+                if (o->rank && strcmp(cell_text(t, "Rank", row, buf, sizeof buf), o->rank))
                         continue;
                 double id = cd >= 0 ? t->num[cd][row] : (double)row;
                 if (o->ndispatches) {
@@ -320,8 +319,9 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
         for (size_t i = 0; !rc && i < n && i < top; i++) {
                 size_t row = d[i].row;
                 long id = cd >= 0 ? (long)t->num[cd][row] : (long)row;
-                char gpu[64];
+                char gpu[64], rank[64];
                 snprintf(gpu, sizeof gpu, "%s", cell_text(t, "GPU_ID", row, buf, sizeof buf));
+                snprintf(rank, sizeof rank, "%s", cell_text(t, "Rank", row, buf, sizeof buf));
                 struct analysis_opts po = *o;
                 po.kernels = NULL;
                 po.nkernels = 0;
@@ -329,8 +329,11 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
                 po.nkernel_names = 0;
                 po.dispatches = &id;
                 po.ndispatches = 1;
+                /* a dispatch id is unique per GPU (and rank) only */
                 if (*gpu)
-                        po.gpu_id = gpu; /* a dispatch id is unique per GPU only */
+                        po.gpu_id = gpu;
+                if (*rank)
+                        po.rank = rank;
                 add_point(r, cell_text(t, "Kernel_Name", row, buf, sizeof buf), (double)id);
                 rc = eval_point(w, a, ps, &po, counts_id, &r->pts[r->npts - 1], err);
         }
@@ -461,7 +464,7 @@ void roofline_attach(struct analysis *an, struct roofline *r)
         if (r->c.have)
                 new_pt(r, ids[0], "Roofline Ceilings", "roofline_ceilings");
         new_pt(r, ids[1], "Roofline Plot Points", "roofline_points");
-        new_pt(r, ids[2], "Achieved Rate per Data Type (GFLOP/s, GIOP/s)", "roofline_dtypes");
+        new_pt(r, ids[2], "Achieved GFLOP/s per Data Type", "roofline_dtypes");
         size_t k = 0;
         struct rtable *t;
         if (r->c.have) {
@@ -516,9 +519,14 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                 const char *cols[2 + ROOF_NDTYPES];
                 size_t nc = 0;
                 cols[nc++] = "Kernel_Name";
+                char *owned[ROOF_NDTYPES];
                 for (int d = 0; d < ROOF_NDTYPES; d++)
-                        cols[nc++] = roof_dtypes[d].name;
+                        cols[nc++] = owned[d] = roof_dtypes[d].integer
+                                                    ? xasprintf("%s (GIOP/s)", roof_dtypes[d].name)
+                                                    : xstrdup(roof_dtypes[d].name);
                 t = insert_table(an, at++, r->panel, &r->pts_tables[k++], nc, dup_list(cols, nc));
+                for (int d = 0; d < ROOF_NDTYPES; d++)
+                        free(owned[d]);
                 for (size_t i = 0; i < r->npts; i++) {
                         const struct roof_point *p = &r->pts[i];
                         char key[32];

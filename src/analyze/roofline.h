@@ -43,23 +43,23 @@ extern const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES];
 
 /* Empirical ceilings: the mean over roofline.csv's rows (devices), or one device's row. */
 struct roof_ceilings {
-        int have;            /* a roofline.csv was read */
-        long device;         /* the device used, -1 for the mean of all */
+        int have;    /* a roofline.csv was read */
+        long device; /* the device used, -1 for the mean of all */
         size_t ndevices;
-        double bw[ROOF_NLEVELS];    /* GB/s, NaN when the column is absent */
-        double peak[ROOF_NDTYPES];  /* GFLOP/s (GIOP/s), NaN when absent */
+        double bw[ROOF_NLEVELS];   /* GB/s, NaN when the column is absent */
+        double peak[ROOF_NDTYPES]; /* GFLOP/s (GIOP/s), NaN when absent */
 };
 
 /* One plotted kernel (or dispatch): per-dispatch means over its selected dispatches. */
 struct roof_point {
-        char *name;          /* kernel name */
-        double dispatch_id;  /* --sort dispatches: its Dispatch_ID; NaN in kernel mode */
-        size_t calls;        /* dispatches averaged */
-        double duration;     /* mean ns */
-        double flops;        /* mean total FLOPs */
+        char *name;         /* kernel name */
+        double dispatch_id; /* --sort dispatches: its Dispatch_ID; NaN in kernel mode */
+        size_t calls;       /* dispatches averaged */
+        double duration;    /* mean ns */
+        double flops;       /* mean total FLOPs */
         double bytes[ROOF_NLEVELS];
-        double ai[ROOF_NLEVELS];     /* FLOP/byte; NaN when bytes are 0 or n/a */
-        double perf;                 /* GFLOP/s (FLOP per ns) */
+        double ai[ROOF_NLEVELS]; /* FLOP/byte; NaN when bytes are 0 or n/a */
+        double perf;             /* GFLOP/s (FLOP per ns) */
         double dtype_perf[ROOF_NDTYPES];
 };
 
@@ -67,9 +67,9 @@ struct roofline {
         struct roof_ceilings c;
         struct roof_point *pts;
         size_t npts;
-        unsigned levels;     /* bit (1 << level) for each level shown */
+        unsigned levels; /* bit (1 << level) for each level shown */
         int by_dispatch;
-        char *note;          /* why there is no plot (no roofline.csv), or NULL */
+        char *note;                /* why there is no plot (no roofline.csv), or NULL */
         const struct panel *panel; /* the panel the roofline tables belong to */
         /* the descriptors of the tables roofline_attach adds (owned) */
         struct panel_table *pts_tables;
@@ -77,10 +77,10 @@ struct roofline {
 };
 
 struct roof_opts {
-        unsigned levels;     /* level mask; 0 = all */
-        long device;         /* -1: the mean of all devices */
-        int by_dispatch;     /* points per dispatch instead of per kernel */
-        size_t top;          /* points at most (0: 10, as rocprof-compute) */
+        unsigned levels; /* level mask; 0 = all */
+        long device;     /* -1: the mean of all devices */
+        int by_dispatch; /* points per dispatch instead of per kernel */
+        size_t top;      /* points at most (0: 10, as rocprof-compute) */
 };
 
 /* Parse a --mem-level name (HBM, L2, vL1D or L1, LDS; case-insensitive). Returns the level

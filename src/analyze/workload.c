@@ -1,5 +1,6 @@
 /* Open a rocprof-compute workload directory: sysinfo.csv, pmc_perf.csv, the accumulate
- * tables SQ*.csv (aligned with pmc_perf by row), and roofline.csv when present. */
+ * tables SQ*.csv (aligned with pmc_perf by row), and roofline.csv when present; or hand a
+ * prism database or a multi-rank tree to src/store (db.c, multi.c). */
 #include "workload.h"
 
 #include <dirent.h>
@@ -7,15 +8,108 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/db.h"
+#include "../store/multi.h"
+
 static int cmp_str(const void *a, const void *b)
 {
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
+                    struct workload *w, struct err *err);
+
+/* ---- other stores: a prism database, a directory holding only prism.db, a multi-rank
+ * tree (src/store/db.c, multi.c) ---- */
+
+/* column projection that always keeps Kernel_Name (every workload needs it) */
+struct keep {
+        table_col_fn want;
+        void *ctx;
+};
+
+static int keep_col(void *p, const char *name)
+{
+        const struct keep *k = p;
+        return !strcmp(name, "Kernel_Name") || k->want(k->ctx, name);
+}
+
+static int dir_has(const char *dir, const char *file)
+{
+        char *p = xasprintf("%s/%s", dir, file);
+        int r = is_file(p);
+        free(p);
+        return r;
+}
+
+/* the store at path when it is no workload directory: 1 database, 2 rank tree, 0 neither */
+static int other_store(const char *path, char **db)
+{
+        *db = NULL;
+        if (db_is_path(path)) {
+                *db = xstrdup(path);
+                return 1;
+        }
+        if (!is_dir(path) || dir_has(path, "sysinfo.csv") || dir_has(path, "pmc_perf.csv"))
+                return 0;
+        if (dir_has(path, DB_DEFAULT_NAME)) {
+                *db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
+                return 1;
+        }
+        return multi_is_tree(path) ? 2 : 0;
+}
+
+int workload_arch(const char *path, char **arch, struct err *err)
+{
+        char *db = NULL;
+        int kind = other_store(path, &db), rc;
+        *arch = NULL;
+        if (kind == 1)
+                rc = db_read_arch(db, arch, err);
+        else if (kind == 2)
+                rc = multi_arch(path, arch, err);
+        else {
+                /* a directory's sysinfo.csv alone (or the error opening it gives) */
+                struct workload w;
+                rc = open_dir(path, NULL, NULL, 1, &w, err);
+                if (!rc) {
+                        *arch = xstrdup(w.arch);
+                        workload_close(&w);
+                }
+        }
+        free(db);
+        return rc;
+}
+
 int workload_open(const char *path, struct workload *w, struct err *err)
+{
+        return workload_open_cols(path, NULL, NULL, w, err);
+}
+
+int workload_open_cols(const char *path, table_col_fn want, void *want_ctx,
+                       struct workload *w, struct err *err)
+{
+        char *db = NULL;
+        int kind = other_store(path, &db), rc;
+        if (kind == 1)
+                rc = db_open_workload(db, want, want_ctx, w, err);
+        else if (kind == 2)
+                rc = multi_open(path, want, want_ctx, w, err);
+        else
+                rc = open_dir(path, want, want_ctx, 0, w, err);
+        free(db);
+        return rc;
+}
+
+/* ---- a workload directory ---- */
+
+/* sys_only: stop once sysinfo.csv gave the architecture */
+static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
+                    struct workload *w, struct err *err)
 {
         int rc = 0;
         char *f = NULL;
+        struct keep keep = {want, want_ctx};
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
         if (!is_dir(path)) {
@@ -50,13 +144,15 @@ int workload_open(const char *path, struct workload *w, struct err *err)
         w->arch = xstrdup(arch);
         const char *model = workload_sys_str(w, "gpu_model");
         w->model = xstrdup(model ? model : "");
+        if (sys_only)
+                goto out;
         free(f);
         f = xasprintf("%s/pmc_perf.csv", path);
         if (!have_pmc) {
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
         }
-        if ((rc = table_load_csv(&w->pmc, f, err)))
+        if ((rc = table_load_csv_cols(&w->pmc, f, want ? keep_col : NULL, &keep, err)))
                 goto out;
         if (w->pmc.nrows == 0) {
                 rc = err_set(err, ERR_INPUT, "%s: no dispatches recorded", f);
@@ -86,7 +182,8 @@ int workload_open(const char *path, struct workload *w, struct err *err)
         for (size_t i = 0; i < nn; i++) {
                 char *p = xasprintf("%s/%s.csv", path, names[i]);
                 struct err e2 = {0};
-                if (table_load_csv(&w->acc[w->nacc], p, &e2)) {
+                if (table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL, &keep,
+                                        &e2)) {
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
                 } else {

@@ -54,7 +54,8 @@ static int scan_families(const char *dir, struct family_file **out, size_t *nout
                 }
         }
         closedir(d);
-        qsort(names, nn, sizeof *names, cmp_str);
+        if (nn) /* qsort(NULL, 0) is undefined (UBSan; fuzz_yaml_metrics) */
+                qsort(names, nn, sizeof *names, cmp_str);
         struct family_file *ff = xcalloc(nn, sizeof *ff);
         int rc = 0;
         for (size_t i = 0; i < nn; i++) {
@@ -111,7 +112,8 @@ int arch_list(const char *dir, char ***targets, size_t *n, struct err *err)
                         xgrow(&t, &cap, nt + 1, sizeof *t);
                         t[nt++] = xstrdup(ff[i].archs[j]);
                 }
-        qsort(t, nt, sizeof *t, cmp_str);
+        if (nt) /* no targets: t is NULL, and qsort(NULL, 0) is undefined (fuzz_yaml_metrics) */
+                qsort(t, nt, sizeof *t, cmp_str);
         family_files_free(ff, nf);
         *targets = t;
         *n = nt;
@@ -331,6 +333,30 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                 named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
                 }
         }
+        if ((sec = ydoc_get(&y, root, "chip"))) {
+                free(a->chip);
+                a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
+        }
+        if ((sec = ydoc_get(&y, root, "per_pass"))) {
+                /* a list replaces the parent's; null empties it */
+                for (size_t i = 0; i < a->nper_pass; i++)
+                        free(a->per_pass[i]);
+                free(a->per_pass);
+                a->per_pass = NULL;
+                a->nper_pass = 0;
+                if (sec->type != YAML_SEQUENCE_NODE && !ydoc_is_null(sec)) {
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: 'per_pass' must be a list", path,
+                                     ydoc_line(sec), ydoc_col(sec));
+                        goto out;
+                }
+                size_t n = ydoc_is_null(sec) ? 0 : ydoc_len(sec);
+                a->per_pass = xcalloc(n ? n : 1, sizeof *a->per_pass);
+                for (size_t i = 0; i < n; i++) {
+                        const char *v = ydoc_str(ydoc_item(&y, sec, i));
+                        if (v && *v)
+                                a->per_pass[a->nper_pass++] = xstrdup(v);
+                }
+        }
         if ((sec = ydoc_get(&y, root, "block_limits"))) {
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
@@ -534,6 +560,10 @@ void arch_free(struct arch *a)
         for (size_t i = 0; i < a->nfiles; i++)
                 free(a->files[i]);
         free(a->files);
+        for (size_t i = 0; i < a->nper_pass; i++)
+                free(a->per_pass[i]);
+        free(a->per_pass);
+        free(a->chip);
         free(a->target);
         free(a->family);
         free(a->chain);

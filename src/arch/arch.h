@@ -51,6 +51,11 @@ struct arch {
         struct block_limit *limits; size_t nlimits;
         struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
         char **files; size_t nfiles;                    /* files of the chain, leaf first */
+        /* NVIDIA: the chip name CUPTI's Profiler Host API counts passes for ("GH100"); when
+         * set, the planner packs metrics into groups of one hardware pass each
+         * (plan_groups.c) instead of using block_limits. NULL for AMD. */
+        char *chip;
+        char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by

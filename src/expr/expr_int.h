@@ -120,6 +120,7 @@ struct expr_node {
         int slot; /* -1 until bound */
         int nkids;
         struct expr_node *kids[EXPR_MAX_KIDS];
+        int height; /* 1 + the tallest kid's; the parser refuses more than MAX_HEIGHT */
 };
 
 struct expr {

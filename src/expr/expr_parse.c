@@ -10,6 +10,11 @@
 
 /* Deeper nesting than this is refused rather than risking the C stack. */
 #define MAX_DEPTH 200
+/* A taller AST is refused too: MAX_DEPTH bounds the parser's recursion, but a chain of
+ * operators ("a + a + ... + a") builds a tree as tall as it is long, and every walk
+ * (free, eval, to_string) recurses on it; 200,000 terms overflowed the stack (found by
+ * fuzz_expr). The longest formula in metrics/ is about 200 operators tall. */
+#define MAX_HEIGHT 1000
 
 struct func_def {
         const char *name;
@@ -87,36 +92,33 @@ struct parser {
         const char *src;
         const char *file, *what;
         int line0, col0;
-        /* the last position turned into line:col, to scan forward from */
-        size_t cpos;
-        int cline, ccol;
+        /* offsets of the formula's newlines, for line:col (see linecol) */
+        size_t *nl, nnl, len;
         int depth;
         int failed;
         struct err *err;
 };
 
 /* Byte offset in the formula -> line:col in the file. A newline in the formula moves to
- * the next line, whose column restarts at 1 (YAML indentation is not known here). */
+ * the next line, whose column restarts at 1 (YAML indentation is not known here).
+ * A binary search in the newline offsets: nodes ask for positions out of order (an
+ * operator node for its left operand's start), and rescanning the formula from its
+ * start for each gave quadratic time on long formulas (found by fuzz_expr). */
 static void linecol(struct parser *p, size_t pos, int *line, int *col)
 {
-        size_t i;
+        size_t lo = 0, hi = p->nnl;
 
-        if (pos < p->cpos) {
-                p->cpos = 0;
-                p->cline = p->line0;
-                p->ccol = p->col0;
+        if (pos > p->len)
+                pos = p->len;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (p->nl[mid] < pos)
+                        lo = mid + 1;
+                else
+                        hi = mid;
         }
-        for (i = p->cpos; i < pos && p->src[i]; i++) {
-                if (p->src[i] == '\n') {
-                        p->cline++;
-                        p->ccol = 1;
-                } else {
-                        p->ccol++;
-                }
-        }
-        p->cpos = i;
-        *line = p->cline;
-        *col = p->ccol;
+        *line = p->line0 + (int)lo;
+        *col = lo ? (int)(pos - p->nl[lo - 1]) : p->col0 + (int)pos;
 }
 
 static void *perr(struct parser *p, size_t pos, const char *fmt, ...)
@@ -171,6 +173,7 @@ static struct expr_node *node_new(struct parser *p, enum expr_kind kind, size_t 
 
         n->kind = kind;
         n->slot = -1;
+        n->height = 1;
         linecol(p, pos, &n->line, &n->col);
         return n;
 }
@@ -185,6 +188,22 @@ static void node_free(struct expr_node *n)
                 node_free(n->kids[i]);
         free(n->name);
         free(n);
+}
+
+/* Set n's height from its kids'; past MAX_HEIGHT fail the parse and return -1. */
+static int node_height(struct parser *p, struct expr_node *n, size_t pos)
+{
+        int i;
+
+        n->height = 1;
+        for (i = 0; i < n->nkids; i++)
+                if (n->kids[i]->height + 1 > n->height)
+                        n->height = n->kids[i]->height + 1;
+        if (n->height > MAX_HEIGHT) {
+                perr(p, pos, "formula nested too deeply");
+                return -1;
+        }
+        return 0;
 }
 
 /* A node with kids; takes them, frees them when one is missing (a failed parse). */
@@ -205,6 +224,10 @@ static struct expr_node *node_op(struct parser *p, enum expr_kind kind, int op, 
         n->kids[0] = a;
         n->kids[1] = b;
         n->kids[2] = c;
+        if (node_height(p, n, pos)) {
+                node_free(n);
+                return NULL;
+        }
         return n;
 }
 
@@ -282,6 +305,10 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
         for (k = 0; k < nargs; k++)
                 n->kids[k] = args[k];
         nargs = 0;
+        if (node_height(p, n, ft->pos)) {
+                node_free(n);
+                n = NULL;
+        }
 out:
         for (k = 0; k < nargs; k++)
                 node_free(args[k]);
@@ -530,8 +557,14 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
         p.src = src ? src : "";
         p.file = loc ? loc->file : NULL;
         p.what = what;
-        p.line0 = p.cline = loc && loc->line > 0 ? loc->line : 1;
-        p.col0 = p.ccol = loc && loc->col > 0 ? loc->col : 1;
+        p.line0 = loc && loc->line > 0 ? loc->line : 1;
+        p.col0 = loc && loc->col > 0 ? loc->col : 1;
+        p.len = strlen(p.src);
+        for (size_t i = 0, cap = 0; i < p.len; i++)
+                if (p.src[i] == '\n') {
+                        xgrow(&p.nl, &cap, p.nnl + 1, sizeof *p.nl);
+                        p.nl[p.nnl++] = i;
+                }
         p.err = err;
         lex_init(&p.lx, p.src);
         advance(&p);
@@ -551,6 +584,7 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
         root = NULL;
 out:
         node_free(root);
+        free(p.nl);
         return e;
 }
 

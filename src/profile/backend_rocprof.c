@@ -216,8 +216,10 @@ static char *log_tail(const char *path)
         size_t n = strlen(text);
         while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
                 text[--n] = 0;
-        char *nl = strrchr(text, '\n');
-        char *line = xstrndup(nl ? nl + 1 : text, 300);
+        const char *last = strrchr(text, '\n');
+        last = last ? last + 1 : text;
+        size_t len = strlen(last);
+        char *line = xstrndup(last, len > 300 ? 300 : len);
         free(text);
         return line;
 }

@@ -919,3 +919,11 @@ int plan_write_perfmon(const struct plan *p, const char *dir, int nchan, struct 
         }
         return rc;
 }
+
+/* ---- for plan_groups.c (NVIDIA), which packs by the profiler's own pass count ---- */
+
+const char *const *plan_req_src_names(const struct plan_req *r, size_t i, size_t *n)
+{
+        *n = r->srcs[i].nnames;
+        return (const char *const *)r->srcs[i].names;
+}

@@ -113,4 +113,32 @@ int plan_is_dispatch_col(const char *name);
  * perfmon files have), each through a temporary file and rename. */
 int plan_write_perfmon(const struct plan *p, const char *dir, int nchan, struct err *err);
 
+/* ---- NVIDIA: groups of metrics that need one hardware pass each (plan_groups.c) ---- */
+
+/* The names the i-th source of a request lists (as its formula spells them, "$x" for
+ * builtins), i < r->nsrcs; *n receives their count. Owned by the request. */
+const char *const *plan_req_src_names(const struct plan_req *r, size_t i, size_t *n);
+
+/* How many hardware passes a metric set needs on chip (backend.num_passes): >= 1, or < 0
+ * with err filled (an unknown metric, a missing profiler library). */
+typedef int (*plan_passes_fn)(const char *chip, const char *const *metrics, size_t n,
+                              struct err *err);
+
+/* 1 for a metric CUPTI collects by instrumenting the kernel's code (smsp__sass_*,
+ * sm__sass_*): such metrics never share a pass with hardware counters. */
+int plan_is_sass_metric(const char *name);
+
+/* Plan for a GPU whose profiler counts passes itself (NVIDIA): every metric the request's
+ * formulas, builtins and normalizations name (CUPTI names such as dram__bytes_read.sum;
+ * dispatch columns and $names are skipped, any other name is an error) is packed, first
+ * fit in a fixed order, into groups for which num_passes says 1, SASS metrics apart from
+ * hardware counters. A metric that alone needs k > 1 passes opens a group that may grow
+ * while it still needs k (CUPTI replays the kernel inside that one run). per_pass metrics
+ * (gpu__time_duration.sum) lead every group. Deterministic: the same set of names in any
+ * order of formulas gives the same plan. p->lower_bound receives the hardware passes all
+ * the metrics need at once; p->naccum is 0; counters have block "sass" or "hw". */
+int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
+                     const char *const *per_pass, size_t nper_pass, struct plan *p,
+                     struct err *err);
+
 #endif

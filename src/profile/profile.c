@@ -46,6 +46,45 @@ static int is_id(const char *s)
         return 1;
 }
 
+/* A field's parsed formula; per-channel templates ("TCC_HIT[@]") are parsed here with
+ * channel 0, which names the same counters. Returns NULL for a field without formula;
+ * *owned says whether the caller frees it. */
+static struct expr *field_expr(const struct metric_field *f, int *owned, struct err *err)
+{
+        *owned = 0;
+        if (f->expr || !f->src)
+                return f->expr;
+        char *src = xstrdup(f->src);
+        for (char *c = src; *c; c++)
+                if (*c == '@')
+                        *c = '0';
+        struct expr *e = expr_parse(src, &f->loc, f->key, err);
+        free(src);
+        *owned = e != NULL;
+        return e;
+}
+
+/* Visit every formula of a metric; stops at the first parse error. */
+static int metric_formulas(const struct metric *m, void (*fn)(void *, const struct expr *),
+                           void *ctx, struct err *err)
+{
+        const struct metric_field *one[] = {&m->expr, &m->peak};
+        for (size_t i = 0; i < 2 + m->nfields + m->noverrides; i++) {
+                const struct metric_field *f = i < 2           ? one[i]
+                                               : i < 2 + m->nfields ? &m->fields[i - 2]
+                                                                    : &m->overrides[i - 2 - m->nfields];
+                int owned;
+                struct expr *e = field_expr(f, &owned, err);
+                if (!e && f->src)
+                        return err && err->code ? err->code : ERR_INPUT;
+                if (e)
+                        fn(ctx, e);
+                if (owned)
+                        expr_free(e);
+        }
+        return 0;
+}
+
 struct block_match {
         const char *block;
         int hit;
@@ -59,34 +98,20 @@ static void match_block(void *ctx, const char *name, int dollar)
                 m->hit = 1;
 }
 
-static int metric_uses_block(const struct metric *m, const char *block)
+static void match_expr(void *ctx, const struct expr *e)
 {
-        struct block_match bm = {block, 0};
-        if (m->expr.expr)
-                expr_names(m->expr.expr, match_block, &bm);
-        if (m->peak.expr)
-                expr_names(m->peak.expr, match_block, &bm);
-        for (size_t i = 0; i < m->nfields; i++)
-                if (m->fields[i].expr)
-                        expr_names(m->fields[i].expr, match_block, &bm);
-        for (size_t i = 0; i < m->noverrides; i++)
-                if (m->overrides[i].expr)
-                        expr_names(m->overrides[i].expr, match_block, &bm);
-        return bm.hit;
+        expr_names(e, match_block, ctx);
 }
 
-static void add_metric(struct plan_req *r, const struct metric *m)
+struct add_ctx {
+        struct plan_req *r;
+        const char *table;
+};
+
+static void add_expr(void *ctx, const struct expr *e)
 {
-        if (m->expr.expr)
-                plan_req_expr(r, m->expr.expr, m->table);
-        if (m->peak.expr)
-                plan_req_expr(r, m->peak.expr, m->table);
-        for (size_t i = 0; i < m->nfields; i++)
-                if (m->fields[i].expr)
-                        plan_req_expr(r, m->fields[i].expr, m->table);
-        for (size_t i = 0; i < m->noverrides; i++)
-                if (m->overrides[i].expr)
-                        plan_req_expr(r, m->overrides[i].expr, m->table);
+        struct add_ctx *a = ctx;
+        plan_req_expr(a->r, e, a->table);
 }
 
 static int table_for_arch(const struct panel_table *t, const char *target)
@@ -150,18 +175,23 @@ int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *con
                         continue;
                 }
                 int any = 0;
-                for (size_t m = 0; m < a->nmetrics; m++)
-                        if (metric_uses_block(&a->metrics[m], sel[s]))
+                for (size_t m = 0; m < a->nmetrics && !rc; m++) {
+                        struct block_match bm = {sel[s], 0};
+                        rc = metric_formulas(&a->metrics[m], match_expr, &bm, err);
+                        if (bm.hit)
                                 chosen[m] = any = 1;
-                if (!any)
+                }
+                if (!any && !rc)
                         rc = err_set(err, ERR_INPUT,
                                      "no %s metric uses a counter of block '%s' (blocks are "
                                      "counter prefixes such as SQ, SQC, TA, TCC)",
                                      a->target, sel[s]);
         }
-        for (size_t m = 0; m < a->nmetrics && !rc; m++)
+        for (size_t m = 0; m < a->nmetrics && !rc; m++) {
+                struct add_ctx ac = {r, a->metrics[m].table};
                 if (chosen[m])
-                        add_metric(r, &a->metrics[m]);
+                        rc = metric_formulas(&a->metrics[m], add_expr, &ac, err);
+        }
         free(chosen);
         return rc;
 }
@@ -242,6 +272,30 @@ static const struct backend *pick_backend(const char *name, struct err *err)
         return NULL;
 }
 
+/* The backend that counts hardware passes for a planner: the one in use, else (--dry-run
+ * --arch, no GPU) the one named by --backend or the first that can count. */
+static const struct backend *passes_backend(const struct backend *be, const char *name,
+                                            struct err *err)
+{
+        if (be && be->num_passes)
+                return be;
+        if (!be && name) {
+                const struct backend *b = backend_find(name);
+                if (b && b->num_passes)
+                        return b;
+        }
+        for (size_t i = 0; !be && !name && i < sizeof backend_order / sizeof backend_order[0];
+             i++) {
+                const struct backend *b = backend_find(backend_order[i]);
+                if (b && b->num_passes)
+                        return b;
+        }
+        err_set(err, ERR_INPUT, "this architecture is planned by its profiler's pass count, "
+                                "which the %s backend cannot give",
+                be ? be->name : name ? name : "chosen");
+        return NULL;
+}
+
 /* sysinfo for planning without the GPU: the table's defaults for a known AMD target */
 static void offline_sysinfo(const char *target, struct table *si)
 {
@@ -274,8 +328,8 @@ static int load_or_run(const struct profile_opts *o, const struct backend *be,
                 free(had);
                 if (same && table_load_csv(out, result, NULL) == 0) {
                         if (o->log)
-                                fprintf(o->log, "pass %zu/%zu: reused (--resume)\n", i,
-                                        plan->npasses);
+                                fprintf(o->log, "pass %zu (%zu of %zu): reused (--resume)\n",
+                                        i, i + 1, plan->npasses);
                         goto out;
                 }
                 table_free(out);
@@ -285,7 +339,8 @@ static int load_or_run(const struct profile_opts *o, const struct backend *be,
         if ((rc = wl_mkdirs(wd, err)))
                 goto out;
         if (o->log) {
-                fprintf(o->log, "pass %zu/%zu: %zu counters%s%s\n", i, plan->npasses, n,
+                fprintf(o->log, "pass %zu (%zu of %zu): %zu counters%s%s\n", i, i + 1,
+                        plan->npasses, n,
                         plan->passes[i].accum ? ", accumulating " : "",
                         plan->passes[i].accum ? plan->passes[i].accum : "");
                 fflush(o->log);
@@ -517,9 +572,24 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         goto out;
         }
         if ((rc = profile_plan_req(&a, need_panels ? &ps : NULL, o->blocks, o->nblocks, &req,
-                                   err)) ||
-            (rc = plan_make(&req, &plan, err)))
+                                   err)))
                 goto out;
+        /* ---- NVIDIA: the profiler counts passes (plan_groups.c); AMD: block limits ---- */
+        if (a.chip) {
+                const struct backend *pb = passes_backend(be, o->backend, err);
+                if (!pb) {
+                        rc = err->code ? err->code : ERR_SYS;
+                        goto out;
+                }
+                rc = plan_make_groups(&req, a.chip, pb->num_passes,
+                                      (const char *const *)a.per_pass, a.nper_pass, &plan, err);
+                res->grouped = 1;
+        } else {
+                rc = plan_make(&req, &plan, err);
+        }
+        if (rc)
+                goto out;
+        /* ---- end NVIDIA ---- */
         int c = table_col(&si, "total_l2_chan");
         double chan = c >= 0 && si.nrows ? si.num[c][0] : NAN;
         if (isnan(chan) || chan <= 0)

@@ -41,6 +41,8 @@ struct profile_result {
         char *target;              /* gfx name planned for */
         size_t passes, accum_passes, lower_bound, dispatches;
         size_t formulas, formulas_split;
+        int grouped;               /* planned by the profiler's pass count (NVIDIA): then
+                                      lower_bound is the hardware passes of all at once */
 };
 void profile_result_free(struct profile_result *r);
 

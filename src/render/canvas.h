@@ -42,20 +42,20 @@ void canvas_svg(const struct canvas *cv, struct strbuf *sb, double x0, double y0
                 double ch);
 
 /* Box-drawing and arrow code points used by the figures. */
-#define CV_H 0x2500   /* ─ */
-#define CV_V 0x2502   /* │ */
-#define CV_TL 0x250C  /* ┌ */
-#define CV_TR 0x2510  /* ┐ */
-#define CV_BL 0x2514  /* └ */
-#define CV_BR 0x2518  /* ┘ */
-#define CV_LT 0x251C  /* ├ */
-#define CV_RT 0x2524  /* ┤ */
-#define CV_TT 0x252C  /* ┬ */
-#define CV_BT 0x2534  /* ┴ */
-#define CV_X 0x253C   /* ┼ */
-#define CV_AL 0x25C0  /* ◀ */
-#define CV_AR 0x25B6  /* ▶ */
-#define CV_AU 0x25B2  /* ▲ */
-#define CV_AD 0x25BC  /* ▼ */
+#define CV_H 0x2500  /* ─ */
+#define CV_V 0x2502  /* │ */
+#define CV_TL 0x250C /* ┌ */
+#define CV_TR 0x2510 /* ┐ */
+#define CV_BL 0x2514 /* └ */
+#define CV_BR 0x2518 /* ┘ */
+#define CV_LT 0x251C /* ├ */
+#define CV_RT 0x2524 /* ┤ */
+#define CV_TT 0x252C /* ┬ */
+#define CV_BT 0x2534 /* ┴ */
+#define CV_X 0x253C  /* ┼ */
+#define CV_AL 0x25C0 /* ◀ */
+#define CV_AR 0x25B6 /* ▶ */
+#define CV_AU 0x25B2 /* ▲ */
+#define CV_AD 0x25BC /* ▼ */
 
 #endif

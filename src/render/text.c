@@ -270,6 +270,8 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
         for (size_t i = 0; i < an->ntables; i++) {
                 const struct rtable *t = &an->tables[i];
                 if (t->panel != cur) {
+                        if (cur)
+                                render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
                         fprintf(f, "\n%s\n%d. %s\n",
                                 "--------------------------------------------------------"
@@ -281,4 +283,6 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                 render_table(f, t, o);
                 fputc('\n', f);
         }
+        if (cur)
+                render_figures(f, an, cur, o);
 }

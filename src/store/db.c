@@ -47,8 +47,9 @@ static const char schema_sql[] =
     " FROM dispatches d JOIN kernels k USING (kernel_id) GROUP BY k.kernel_id"
     " ORDER BY sum_ns DESC;";
 
-/* Columns a wide view holds at most (SQLite allows 2000 per result). */
-#define VIEW_COLS 1000
+/* Counter columns a wide view holds at most (SQLite allows 2000 per result, and each
+ * view has the dispatch column too). */
+#define VIEW_COLS 1999
 
 static int sq_fail(sqlite3 *db, int rc, const char *what, struct err *err)
 {
@@ -647,7 +648,9 @@ static int rd_attach(struct reader *rd)
                 free(sql);
                 if (rc != SQLITE_OK)
                         return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
-                                       sqlite3_errmsg(rd->db));
+                                       sqlite3_errcode(rd->db) == SQLITE_NOTADB
+                                           ? "not an SQLite database"
+                                           : sqlite3_errmsg(rd->db));
                 /* a prism database of a schema this build reads? */
                 sql = xasprintf("SELECT value FROM s%zu.meta WHERE key = 'schema_version'", i);
                 rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);

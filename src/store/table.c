@@ -158,11 +158,23 @@ static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len
         }
 }
 
+/* A NUL byte inside a field: text would be cut there and "5\0junk" read as 5, so the
+ * file is refused as not text (found by fuzz_csv). Returns 1 after filling the error. */
+static int nul_in_field(struct loader *ld, const void *data, size_t len)
+{
+        if (!data || !memchr(data, 0, len))
+                return 0;
+        err_set(ld->err, ERR_INPUT, "%s:%zu: NUL byte in field %zu (not a text file?)", ld->path,
+                ld->line, ld->field + 1);
+        ld->failed = 1;
+        return 1;
+}
+
 static void on_field(void *data, size_t len, void *p)
 {
         struct loader *ld = p;
         struct table *t = ld->t;
-        if (ld->failed)
+        if (ld->failed || nul_in_field(ld, data, len))
                 return;
         char *s = xstrndup(data ? data : "", len);
         if (ld->header) {
@@ -202,7 +214,7 @@ static void on_field_cols(void *data, size_t len, void *p)
         struct loader *ld = p;
         struct table *t = ld->t;
         const char *s = data ? data : "";
-        if (ld->failed)
+        if (ld->failed || nul_in_field(ld, data, len))
                 return;
         if (ld->header) {
                 char *alt = NULL;
@@ -320,9 +332,19 @@ int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, vo
         return want ? load_csv(t, path, want, ctx, err) : load_csv(t, path, NULL, NULL, err);
 }
 
-static void write_field(FILE *f, const char *s)
+/* only: the field is alone on its line. An empty line is a blank line that readers skip,
+ * so a lone empty field is written "" (a one-column row lost on re-reading; fuzz_csv). */
+static void write_field(FILE *f, const char *s, int only)
 {
-        if (!strpbrk(s, ",\"\n\r")) {
+        if (only && !*s) {
+                fputs("\"\"", f);
+                return;
+        }
+        /* libcsv trims blanks around unquoted fields: quote a field that starts or ends
+         * with one, or the text read back differs (fuzz_csv) */
+        size_t l = strlen(s);
+        int blank_end = l && (strchr(" \t", s[0]) || strchr(" \t", s[l - 1]));
+        if (!strpbrk(s, ",\"\n\r") && !blank_end) {
                 fputs(s, f);
                 return;
         }
@@ -347,7 +369,7 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
         for (size_t c = 0; c < t->ncols; c++) {
                 if (c)
                         fputc(',', f);
-                write_field(f, t->names[c]);
+                write_field(f, t->names[c], t->ncols == 1);
         }
         fputc('\n', f);
         char buf[64];
@@ -355,7 +377,7 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
                 for (size_t c = 0; c < t->ncols; c++) {
                         if (c)
                                 fputc(',', f);
-                        write_field(f, table_cell(t, (int)c, r, buf, sizeof buf));
+                        write_field(f, table_cell(t, (int)c, r, buf, sizeof buf), t->ncols == 1);
                 }
                 fputc('\n', f);
         }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../render/memchart.h"
 #include "tui_int.h"
 
 void tui_layout(int rows, int cols, struct tui_layout *l)
@@ -84,6 +85,7 @@ void tui_doc_free(struct tui_doc *d)
         for (size_t i = 0; i < d->n; i++)
                 free(d->l[i].c);
         free(d->l);
+        free(d->stops);
         memset(d, 0, sizeof *d);
 }
 
@@ -111,7 +113,7 @@ static void doc_table(const struct tui_model *m, size_t ti, size_t pane_w, struc
         struct tui_grid g;
         tui_grid_build(t, cur, m->compare, m->in.ro, &g);
         struct tui_line *l = doc_line(d);
-        char *title = xasprintf("%s %s", t->id, t->pt->title ? t->pt->title : t->panel->title);
+        char *title = xasprintf(" %s %s", t->id, t->pt->title ? t->pt->title : t->panel->title);
         tui_line_add(l, title, TA_HEAD);
         free(title);
         l->noscroll = 1;
@@ -134,8 +136,13 @@ static void doc_table(const struct tui_model *m, size_t ti, size_t pane_w, struc
                 l->table = r ? (long)ti : -1;
                 l->row = g.src_row[r];
                 int hl = r && m->hl_table == (long)ti && m->hl_row == g.src_row[r];
+                int stops = r == 0 && !d->nstops;
                 for (size_t c = 0; c < g.ncols; c++) {
                         const char *s = g.cells[r * g.ncols + c];
+                        if (stops && l->n >= frozen) {
+                                xgrow(&d->stops, &d->stops_cap, d->nstops + 1, sizeof *d->stops);
+                                d->stops[d->nstops++] = l->n - frozen;
+                        }
                         int a = r == 0 ? TA_HEAD : hl ? TA_MATCH : g.attrs[r * g.ncols + c];
                         int base = hl ? TA_MATCH : TA_NORMAL;
                         size_t pad = g.width[c] - tui_u8width(s);
@@ -166,7 +173,7 @@ void tui_doc_build(const struct tui_model *m, size_t pane_w, struct tui_doc *d)
         }
         const struct panel *p = m->an[0].tables[nd->first].panel;
         struct tui_line *l = doc_line(d);
-        char *h = xasprintf("%d. %s", p->id, p->title);
+        char *h = xasprintf(" %d. %s", p->id, p->title);
         tui_line_add(l, h, TA_HEAD);
         free(h);
         l->noscroll = 1;
@@ -174,6 +181,20 @@ void tui_doc_build(const struct tui_model *m, size_t pane_w, struct tui_doc *d)
         for (size_t i = nd->first; i < m->an[0].ntables && m->an[0].tables[i].panel == p; i++) {
                 doc_line(d)->noscroll = 1;
                 doc_table(m, i, pane_w, d);
+        }
+        /* the memory chart under its panel's tables, as the text report draws it */
+        const struct rtable *mc = memchart_table(&m->an[0]);
+        char **lines = NULL;
+        size_t n = 0;
+        struct err err = {0};
+        if (mc && mc->panel == p &&
+            !tui_text_render(m, "memchart", (int)pane_w, &lines, &n, &err)) {
+                doc_line(d)->noscroll = 1;
+                for (size_t i = 0; i < n; i++) {
+                        tui_line_add(doc_line(d), lines[i], TA_NORMAL);
+                        free(lines[i]);
+                }
+                free(lines);
         }
 }
 
@@ -282,23 +303,33 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
         for (size_t d = 0; d < m->ndisp; d++)
                 if (m->dsel[d])
                         nd++, lastd = d;
-        sb_add(&sb, " Kernel: ");
-        if (!nk)
-                sb_addf(&sb, "all (%zu)", m->nkernels);
-        else if (nk == 1)
-                sb_addf(&sb, "%.32s%s", m->kernels[lastk],
-                        strlen(m->kernels[lastk]) > 32 ? "…" : "");
-        else
-                sb_addf(&sb, "%zu of %zu", nk, m->nkernels);
-        sb_add(&sb, " │ Dispatch: ");
+        /* the rest of the bar first: a single kernel's name gets the width left */
+        struct strbuf rest = {0};
+        sb_add(&rest, " │ Dispatch: ");
         if (!nd)
-                sb_add(&sb, "all");
+                sb_add(&rest, "all");
         else if (nd == 1)
-                sb_addf(&sb, "%ld", m->disp_ids[lastd]);
+                sb_addf(&rest, "%ld", m->disp_ids[lastd]);
         else
-                sb_addf(&sb, "%zu selected", nd);
-        sb_addf(&sb, " │ Norm: %s │ %zu of %zu dispatches", m->norms[m->norm],
+                sb_addf(&rest, "%zu selected", nd);
+        sb_addf(&rest, " │ Norm: %s │ %zu/%zu dispatches", m->norms[m->norm],
                 m->an[0].nselected, m->ndisp);
+        sb_add(&sb, " Kernel: ");
+        if (!nk) {
+                sb_addf(&sb, "all (%zu)", m->nkernels);
+        } else if (nk == 1) {
+                int room = f->cols - 9 - (int)tui_u8width(rest.buf);
+                int len = (int)strlen(m->kernels[lastk]);
+                room = room < 12 ? 12 : room;
+                if (len <= room)
+                        sb_add(&sb, m->kernels[lastk]);
+                else
+                        sb_addf(&sb, "%.*s…", room - 1, m->kernels[lastk]);
+        } else {
+                sb_addf(&sb, "%zu of %zu", nk, m->nkernels);
+        }
+        sb_add(&sb, rest.buf);
+        sb_free(&rest);
         fill(f, 1, 0, f->cols, TA_NORMAL);
         put_fit(f, 1, 0, f->cols, sb.buf, TA_HEAD);
         sb_free(&sb);
@@ -316,12 +347,11 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
                 f->cy = y;
                 return;
         }
-        const char *hint =
-            m->mode == TM_HELP    ? " Esc close  Up/Down scroll"
-            : m->mode == TM_TEXT  ? " Esc close  arrows scroll"
-            : m->mode != TM_MAIN ? " Enter only this  Space toggle  a all  Esc close"
-                                  : " q quit  ? help  / search  g go to  k kernels  "
-                                    "d dispatches  n norm  Tab focus";
+        const char *hint = m->mode == TM_HELP   ? " Esc:close Up/Down:scroll"
+                           : m->mode == TM_TEXT ? " Esc:close arrows:scroll"
+                           : m->mode != TM_MAIN ? " Enter:only this Space:toggle a:all Esc:close"
+                                                : " q:quit ?:help /:search g:go k:kernels "
+                                                  "d:dispatches n:norm Tab:focus";
         char right[48] = "";
         if (m->mode == TM_MAIN && m->nmatches)
                 snprintf(right, sizeof right, " match %zu/%zu ", m->match_cur + 1, m->nmatches);
@@ -349,14 +379,13 @@ static void draw_tree(struct tui_model *m, struct tui_frame *f, const struct tui
         for (size_t i = m->tree_top; i < nv && i < m->tree_top + h; i++) {
                 const struct tui_node *nd = &m->nodes[vis[i]];
                 int y = L->main_y + (int)(i - m->tree_top);
-                int a = vis[i] != m->sel        ? TA_NORMAL
-                        : m->focus == TF_TREE ? TA_SEL
-                                                : TA_SEL_DIM;
+                int a = vis[i] != m->sel ? TA_NORMAL : m->focus == TF_TREE ? TA_SEL : TA_SEL_DIM;
                 char *label;
                 if (nd->table == TUI_NONE) {
                         const struct panel *p = m->an[0].tables[nd->first].panel;
-                        label = xasprintf("%s %d %s", nd->panel == m->nodes[m->sel].panel ? "▾" : "▸",
-                                          p->id, p->title);
+                        label =
+                            xasprintf("%s %d %s", nd->panel == m->nodes[m->sel].panel ? "▾" : "▸",
+                                      p->id, p->title);
                 } else {
                         const struct rtable *t = &m->an[0].tables[nd->table];
                         label = xasprintf("  %s %s", t->id, t->pt->title ? t->pt->title : "");
@@ -428,8 +457,8 @@ static void draw_list(struct tui_model *m, struct tui_frame *f, const struct tui
                         s = xasprintf(" [%s] %2zu  %s  (%zu dispatch%s)", m->ksel[it] ? "x" : " ",
                                       it, m->kernels[it], cnt, cnt == 1 ? "" : "es");
                 } else {
-                        s = xasprintf(" [%s] %6ld  %s", m->dsel[it] ? "x" : " ",
-                                      m->disp_ids[it], m->kernels[m->disp_kernel[it]]);
+                        s = xasprintf(" [%s] %6ld  %s", m->dsel[it] ? "x" : " ", m->disp_ids[it],
+                                      m->kernels[m->disp_kernel[it]]);
                 }
                 fill(f, y, 0, f->cols, a);
                 put_fit(f, y, 0, f->cols, s, a);
@@ -440,8 +469,7 @@ static void draw_list(struct tui_model *m, struct tui_frame *f, const struct tui
 
 static void draw_help(struct tui_model *m, struct tui_frame *f, const struct tui_layout *L)
 {
-        const int colw = 48;
-        int ncol = f->cols >= 2 * colw ? 2 : 1;
+        int ncol = f->cols >= 80 ? 2 : 1, colw = f->cols / ncol;
         size_t per = (tui_nkeys + (size_t)ncol - 1) / (size_t)ncol;
         static const char *const legend[] = {
             "",
@@ -463,8 +491,8 @@ static void draw_help(struct tui_model *m, struct tui_frame *f, const struct tui
                                 if (k >= tui_nkeys)
                                         continue;
                                 int x = c * colw + 1;
-                                put(f, y, x, x + 12, tui_keys[k].keys, TA_KEY);
-                                put_fit(f, y, x + 12, colw - 13, tui_keys[k].what, TA_NORMAL);
+                                put(f, y, x, x + 11, tui_keys[k].keys, TA_KEY);
+                                put_fit(f, y, x + 11, colw - 12, tui_keys[k].what, TA_NORMAL);
                         }
                 } else {
                         put_fit(f, y, 0, f->cols, legend[li - per - 1], TA_NORMAL);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tui.h"
 
@@ -19,8 +20,8 @@ static double round_half_even(double x, int nd)
 
 static int is_top_stats(const struct rtable *t)
 {
-        return t->pt->source && (!strcmp(t->pt->source, "top_kernels") ||
-                                 !strcmp(t->pt->source, "dispatch_list"));
+        return t->pt->source &&
+               (!strcmp(t->pt->source, "top_kernels") || !strcmp(t->pt->source, "dispatch_list"));
 }
 
 static int is_source(const struct rtable *t, const char *src)
@@ -119,8 +120,8 @@ static char *delta_text(double base, double cur, int decimal)
         double s = pow(10.0, decimal);
         fmt_num(nearbyint(d * s) / s, a);
         fmt_num(nearbyint(rel_change(base, cur) * s) / s, b);
-        return xasprintf("%s%s (%s%s%%)", d > 0 ? "+" : "", a,
-                         rel_change(base, cur) > 0 ? "+" : "", b);
+        return xasprintf("%s%s (%s%s%%)", d > 0 ? "+" : "", a, rel_change(base, cur) > 0 ? "+" : "",
+                         b);
 }
 
 static char *num_text(double v, int decimal)
@@ -167,13 +168,12 @@ static const char *text_of_show(const struct rtable *t, size_t r, const char *sh
 /* Words of metric names and units that say which way is better. A heuristic: the metric
  * files carry no direction yet. Checked in order; "lower" words first, since "Stall
  * Cycles" or "Hit Latency" must read as lower-is-better. */
-static const char *const lower_words[] = {"latency", "stall",  "conflict", "miss",
-                                          "idle",    "wait",   "cycles",   "duration",
-                                          "(ns)",    "(us)",   "(ms)",     "(s)",
-                                          "sum(",    "mean(",  "median(",  NULL};
-static const char *const higher_words[] = {"hit", "bw",  "bandwidth", "flop", "iop",
-                                           "utilization", "occupancy", "ipc",
-                                           "pct of peak", "active",    NULL};
+static const char *const lower_words[] = {"latency", "stall",    "conflict", "miss", "idle", "wait",
+                                          "cycles",  "duration", "(ns)",     "(us)", "(ms)", "(s)",
+                                          "sum(",    "mean(",    "median(",  NULL};
+static const char *const higher_words[] = {"hit",         "bw",          "bandwidth", "flop",
+                                           "iop",         "utilization", "occupancy", "ipc",
+                                           "pct of peak", "active",      NULL};
 
 static int direction_of(const char *s)
 {
@@ -321,8 +321,9 @@ static void build_compare(const struct rtable *b, const struct rtable *n,
                                 g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
                         g->cells[gi + k++] = num_text(cl->v, o->decimal);
                         int ca = change_attr(b, r, c, cl->v, nv);
-                        g->attrs[gi + k] =
-                            (unsigned char)(ca != TA_NORMAL ? ca : pop ? tui_pop_attr(nv) : ca);
+                        g->attrs[gi + k] = (unsigned char)(ca != TA_NORMAL ? ca
+                                                           : pop           ? tui_pop_attr(nv)
+                                                                           : ca);
                         g->cells[gi + k++] = num_text(nv, o->decimal);
                         g->attrs[gi + k] = (unsigned char)ca;
                         g->cells[gi + k++] = delta_text(cl->v, nv, o->decimal);

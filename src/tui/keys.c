@@ -6,26 +6,26 @@
 #include "tui_int.h"
 
 const struct tui_keydoc tui_keys[] = {
-    {"q", "quit (restores the terminal)"},
-    {"Ctrl-C", "quit at once (exit status 130)"},
-    {"? F1", "this help (Esc closes it)"},
-    {"Tab", "focus the panel tree or the table"},
+    {"q", "quit, restore the terminal"},
+    {"Ctrl-C", "quit at once (exit 130)"},
+    {"? F1", "this help (Esc closes)"},
+    {"Tab", "focus: panel tree / table"},
     {"Up Down", "tree: move; table: scroll"},
-    {"Left Right", "tree: close/open; table: sideways"},
+    {"Left Right", "close/open, scroll sideways"},
     {"PgUp PgDn", "a page up or down"},
-    {"Home End", "the first or the last line"},
-    {"Enter", "open the selected panel or table"},
-    {"g", "go to a panel, table or metric id"},
-    {"/", "search metrics by name or id"},
-    {"] [", "next or previous search match"},
-    {"k", "kernel list: filter every panel"},
-    {"d", "dispatch list: filter by dispatch"},
-    {"Space", "in a list: toggle the entry"},
+    {"Home End", "first or last line"},
+    {"Enter", "open the panel or table"},
+    {"g", "go to an id (17, 2.1.3)"},
+    {"/", "search metrics: name or id"},
+    {"] [", "next / previous match"},
+    {"k", "kernel list: filter panels"},
+    {"d", "dispatch list: filter"},
+    {"Space", "in a list: toggle an entry"},
     {"a", "in a list: all (no filter)"},
-    {"n N", "next or previous normalization"},
+    {"n N", "next/previous normalization"},
     {"m", "memory chart view"},
     {"r", "roofline view"},
-    {"Esc", "close a list, view or prompt"},
+    {"Esc", "close a list, view, prompt"},
     {"Ctrl-L", "redraw the screen"},
 };
 const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
@@ -177,12 +177,38 @@ static void table_key(struct tui_model *m, int key)
                 m->voff = step(m->voff, key, page(m));
                 if (key == TK_HOME)
                         m->hoff = 0;
-        } else if (key == TK_LEFT) {
-                if (!m->hoff)
+        } else if (key == TK_LEFT || key == TK_RIGHT) {
+                if (key == TK_LEFT && !m->hoff) {
                         m->focus = TF_TREE;
-                m->hoff = m->hoff > 8 ? m->hoff - 8 : 0;
-        } else if (key == TK_RIGHT) {
-                m->hoff += 8;
+                        return;
+                }
+                /* sideways by whole columns of the table; by half a pane through a column
+                 * wider than the pane, and past the last column */
+                struct tui_layout L;
+                struct tui_doc d;
+                tui_layout(m->rows, m->cols, &L);
+                tui_doc_build(m, (size_t)(L.pane_w > 0 ? L.pane_w : 1), &d);
+                size_t frozen = d.n > d.sticky ? d.l[d.n - 1].frozen : 0;
+                size_t avail = (size_t)L.pane_w > frozen + 2 ? (size_t)L.pane_w - frozen : 2;
+                size_t to = key == TK_LEFT ? (m->hoff > avail / 2 ? m->hoff - avail / 2 : 0)
+                                           : m->hoff + avail / 2;
+                if (key == TK_RIGHT) {
+                        for (size_t i = 0; i < d.nstops; i++)
+                                if (d.stops[i] > m->hoff) {
+                                        if (d.stops[i] - m->hoff <= avail)
+                                                to = d.stops[i];
+                                        break;
+                                }
+                } else {
+                        for (size_t i = d.nstops; i-- > 0;)
+                                if (d.stops[i] < m->hoff) {
+                                        if (m->hoff - d.stops[i] <= avail)
+                                                to = d.stops[i];
+                                        break;
+                                }
+                }
+                m->hoff = to;
+                tui_doc_free(&d);
         }
 }
 

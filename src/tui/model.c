@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tui_int.h"
 
 static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
 {
@@ -115,13 +116,18 @@ static int apply(struct tui_model *m, const unsigned char *ksel, const unsigned 
                         msg(m, 1, "%s: %s", m->in.w[done]->path, err.msg);
                         break;
                 }
-        free(names);
-        free(ids);
         if (rc) {
                 for (size_t i = 0; i < done; i++)
                         analysis_free(&an[i]);
+                free(names);
+                free(ids);
                 return rc;
         }
+        free(m->cur_knames);
+        free(m->cur_ids);
+        m->cur = o;
+        m->cur_knames = names;
+        m->cur_ids = ids;
 
         /* keep the selection and the highlighted row by id across the re-evaluation */
         char *sel_table = NULL, *hl_table = NULL;
@@ -348,9 +354,9 @@ int tui_search(struct tui_model *m, const char *query)
         for (size_t i = 0; i < m->an[0].ntables; i++) {
                 const struct rtable *t = &m->an[0].tables[i];
                 for (size_t r = 0, n = shown_rows(m, t); r < n; r++) {
-                        int hit = idq ? t->metric_table && !strncmp(t->keys[r], query,
-                                                                    strlen(query))
-                                      : has_ci(t->keys[r], query) || has_ci(row_name(t, r), query);
+                        int hit =
+                            idq ? t->metric_table && !strncmp(t->keys[r], query, strlen(query))
+                                : has_ci(t->keys[r], query) || has_ci(row_name(t, r), query);
                         if (!hit)
                                 continue;
                         xgrow(&m->matches, &cap, m->nmatches + 1, sizeof *m->matches);
@@ -409,7 +415,7 @@ int tui_view_text(struct tui_model *m, const char *which)
         struct err err = {0};
         char **lines = NULL;
         size_t n = 0;
-        if (tui_text_render(m, which, &lines, &n, &err)) {
+        if (tui_text_render(m, which, m->cols, &lines, &n, &err)) {
                 msg(m, 1, "%s", err.msg);
                 return ERR_INPUT;
         }
@@ -437,8 +443,7 @@ static void list_dispatches(struct tui_model *m)
         char buf[64];
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (m->base.gpu_id &&
-                    (cg < 0 || strcmp(table_cell(&w->pmc, cg, r, buf, sizeof buf),
-                                      m->base.gpu_id)))
+                    (cg < 0 || strcmp(table_cell(&w->pmc, cg, r, buf, sizeof buf), m->base.gpu_id)))
                         continue;
                 const char *kn = ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf) : "";
                 size_t k;
@@ -522,6 +527,8 @@ void tui_model_free(struct tui_model *m)
         free(m->disp_kernel);
         free(m->dsel);
         free(m->norms);
+        free(m->cur_knames);
+        free(m->cur_ids);
         free(m->nodes);
         free(m->matches);
         for (size_t i = 0; i < m->ntext; i++)

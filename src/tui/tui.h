@@ -14,7 +14,7 @@
 struct tui_input {
         const struct workload *w[2]; /* w[0] the baseline, w[1] the run compared with it */
         const struct arch *a[2];
-        size_t nw;                   /* 1, or 2 to compare */
+        size_t nw; /* 1, or 2 to compare */
         const struct panel_set *ps;
         const struct analysis_opts *opts; /* command-line options: initial filters, -b, ... */
         const struct render_opts *ro;
@@ -84,12 +84,12 @@ struct tui_frame {
 /* A table as the TUI shows it: the same cell texts as render_text (or render_compare when
  * cur is given), one line per row, the key column first. */
 struct tui_grid {
-        size_t nrows, ncols; /* row 0 is the header */
-        char **cells;        /* nrows * ncols, malloc'd */
+        size_t nrows, ncols;  /* row 0 is the header */
+        char **cells;         /* nrows * ncols, malloc'd */
         unsigned char *attrs; /* nrows * ncols, enum tui_attr */
-        char *align;         /* per column: 'l' or 'r' */
-        size_t *width;       /* per column, in display cells */
-        long *src_row;       /* per grid row: the rtable row, -1 for the header */
+        char *align;          /* per column: 'l' or 'r' */
+        size_t *width;        /* per column, in display cells */
+        long *src_row;        /* per grid row: the rtable row, -1 for the header */
 };
 
 /* Build the grid of t; with compare set, t is the baseline and cur (NULL if the other run
@@ -124,30 +124,38 @@ struct tui_model {
         struct tui_input in;
         struct analysis_opts base; /* in.opts, the filters and norm replaced on each run */
         struct analysis an[2];     /* the evaluated view model (an[1] when comparing) */
+        struct analysis_opts cur;  /* the options an[] was evaluated with */
+        const char **cur_knames;   /* cur's kernel names and dispatch ids (owned) */
+        long *cur_ids;
         int compare;
 
         /* filters: no flag set means no filter */
-        char **kernels; size_t nkernels;    /* w[0]'s kernels, by total time */
+        char **kernels;
+        size_t nkernels; /* w[0]'s kernels, by total time */
         unsigned char *ksel;
-        long *disp_ids; size_t ndisp;       /* w[0]'s dispatches (after --gpu-id) */
-        size_t *disp_kernel;                /* index in kernels of each dispatch */
+        long *disp_ids;
+        size_t ndisp;        /* w[0]'s dispatches (after --gpu-id) */
+        size_t *disp_kernel; /* index in kernels of each dispatch */
         unsigned char *dsel;
-        char **norms; size_t nnorms;        /* the architecture's normalizations */
+        char **norms;
+        size_t nnorms; /* the architecture's normalizations */
         size_t norm;
 
         /* the panel tree and the right pane */
-        struct tui_node *nodes; size_t nnodes;
+        struct tui_node *nodes;
+        size_t nnodes;
         size_t sel, tree_top;
         enum tui_focus focus;
         enum tui_mode mode;
-        size_t voff, hoff;                  /* right pane scroll (lines, cells) */
-        size_t pick, pick_top;              /* list cursor (kernels, dispatches) */
+        size_t voff, hoff;     /* right pane scroll (lines, cells) */
+        size_t pick, pick_top; /* list cursor (kernels, dispatches) */
         size_t help_off;
 
         /* search */
         char query[128];
-        struct tui_match *matches; size_t nmatches, match_cur;
-        long hl_table, hl_row;              /* highlighted row (search or go-to), -1 none */
+        struct tui_match *matches;
+        size_t nmatches, match_cur;
+        long hl_table, hl_row; /* highlighted row (search or go-to), -1 none */
 
         /* prompt being edited (search, go to) */
         char input[128];
@@ -155,7 +163,8 @@ struct tui_model {
 
         /* text views (memory chart, roofline) */
         char *text_title;
-        char **text; size_t ntext;
+        char **text;
+        size_t ntext;
         size_t text_voff, text_hoff;
 
         char msg[256];
@@ -173,15 +182,15 @@ void tui_model_free(struct tui_model *m);
 void tui_key(struct tui_model *m, int key);
 
 /* State transforms behind the keys; 0 or a negative code (m->msg says why, state kept). */
-int tui_select_id(struct tui_model *m, const char *id);   /* panel, table or metric id */
+int tui_select_id(struct tui_model *m, const char *id); /* panel, table or metric id */
 int tui_select_node(struct tui_model *m, size_t node);
-int tui_kernel_only(struct tui_model *m, size_t k);       /* TUI_NONE: all kernels */
+int tui_kernel_only(struct tui_model *m, size_t k); /* TUI_NONE: all kernels */
 int tui_kernel_toggle(struct tui_model *m, size_t k);
-int tui_dispatch_only(struct tui_model *m, size_t d);     /* TUI_NONE: all dispatches */
+int tui_dispatch_only(struct tui_model *m, size_t d); /* TUI_NONE: all dispatches */
 int tui_dispatch_toggle(struct tui_model *m, size_t d);
 int tui_norm_cycle(struct tui_model *m, int dir);
 int tui_norm_set(struct tui_model *m, const char *norm);
-int tui_search(struct tui_model *m, const char *query);   /* jumps to the first match */
+int tui_search(struct tui_model *m, const char *query); /* jumps to the first match */
 int tui_match_next(struct tui_model *m, int dir);
 int tui_view_text(struct tui_model *m, const char *which); /* "memchart", "roofline" */
 
@@ -203,9 +212,11 @@ struct tui_keydoc {
 extern const struct tui_keydoc tui_keys[];
 extern const size_t tui_nkeys;
 
-/* Hook for the text views: render the memory chart or roofline of the current analysis as
- * lines of text. Returns 0, or a negative code when that renderer is not available. */
-int tui_text_render(const struct tui_model *m, const char *which, char ***lines, size_t *n,
-                    struct err *err);
+/* The text views: the memory chart ("memchart") or the roofline plot ("roofline") of the
+ * current analysis (filters, normalization) as malloc'd lines, drawn by the figure renderers
+ * of src/render/ for `width` columns. Returns 0, or a negative code when the analysis has
+ * nothing to draw (no memory-chart table, no roofline counts). */
+int tui_text_render(const struct tui_model *m, const char *which, int width, char ***lines,
+                    size_t *n, struct err *err);
 
 #endif

@@ -7,9 +7,9 @@
 
 /* Where things go on a screen of rows x cols. */
 struct tui_layout {
-        int ok;           /* 0: the terminal is too small to draw */
+        int ok;             /* 0: the terminal is too small to draw */
         int main_y, main_h; /* the area between the bars */
-        int tree_w;       /* the panel tree: columns [0, tree_w) */
+        int tree_w;         /* the panel tree: columns [0, tree_w) */
         int pane_x, pane_w; /* the right pane */
 };
 
@@ -22,8 +22,8 @@ void tui_layout(int rows, int cols, struct tui_layout *l);
 struct tui_line {
         struct tui_cell *c;
         size_t n, cap;
-        size_t frozen; /* leading cells that do not scroll sideways (the key column) */
-        int noscroll;  /* titles: never scroll sideways */
+        size_t frozen;   /* leading cells that do not scroll sideways (the key column) */
+        int noscroll;    /* titles: never scroll sideways */
         long table, row; /* the rtable row it shows, -1 for others */
 };
 
@@ -31,6 +31,10 @@ struct tui_doc {
         struct tui_line *l;
         size_t n, cap;
         size_t sticky; /* leading lines that stay when scrolling down */
+        size_t *stops;
+        size_t nstops, stops_cap; /* where the first table's columns start,
+                                   * past the frozen cells: sideways scrolling
+                                   * snaps to them */
 };
 
 /* The lines of the selected node: one table, or every table of the selected panel. */

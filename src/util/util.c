@@ -13,6 +13,36 @@
 
 int warn_quiet;
 
+/* Messages are one line: control characters that reach them from input (a YAML key
+ * "m\n2", a kernel name with a newline) are written as \n, \r or \xHH, in place,
+ * truncating at size (found by fuzz_yaml_metrics). */
+static void one_line(char *s, size_t size)
+{
+        size_t n = strlen(s), extra = 0;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)s[i];
+                if ((c < 0x20 && c != '\t') || c == 0x7f)
+                        extra += c == '\n' || c == '\r' ? 1 : 3;
+        }
+        if (!extra)
+                return;
+        char *t = xmalloc(n + extra + 1), *o = t;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char)s[i];
+                if (c == '\n' || c == '\r') {
+                        *o++ = '\\';
+                        *o++ = c == '\n' ? 'n' : 'r';
+                } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                        o += sprintf(o, "\\x%02x", c);
+                } else {
+                        *o++ = (char)c;
+                }
+        }
+        *o = 0;
+        snprintf(s, size, "%s", t);
+        free(t);
+}
+
 int err_set(struct err *err, int code, const char *fmt, ...)
 {
         if (err) {
@@ -20,6 +50,7 @@ int err_set(struct err *err, int code, const char *fmt, ...)
                 va_start(ap, fmt);
                 vsnprintf(err->msg, sizeof err->msg, fmt, ap);
                 va_end(ap);
+                one_line(err->msg, sizeof err->msg);
                 err->code = code;
         }
         return code;
@@ -46,6 +77,7 @@ int err_wrap(struct err *err, const char *fmt, ...)
                 memcpy(err->msg + used, old, ol);
                 err->msg[used + ol] = 0;
         }
+        one_line(err->msg, sizeof err->msg);
         return err->code ? err->code : ERR_INPUT;
 }
 
@@ -53,12 +85,18 @@ void warnf(const char *fmt, ...)
 {
         if (warn_quiet)
                 return;
-        va_list ap;
+        va_list ap, aq;
         va_start(ap, fmt);
-        fputs("prism: warning: ", stderr);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
+        va_copy(aq, ap);
+        int n = vsnprintf(NULL, 0, fmt, aq);
+        va_end(aq);
+        size_t size = n > 0 ? (size_t)n * 4 + 1 : 1; /* room for every byte as \xHH */
+        char *msg = xmalloc(size);
+        vsnprintf(msg, size, fmt, ap);
         va_end(ap);
+        one_line(msg, size);
+        fprintf(stderr, "prism: warning: %s\n", msg);
+        free(msg);
 }
 
 static void oom(void)

@@ -19,6 +19,11 @@ tests/bin/vec_kernels: tests/gpu/vec_kernels.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
+# The programs behind workloads-sample/ (tests/gpu/run-profile-check.sh profiles them).
+tests/bin/samples: tests/gpu/samples.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
+
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
@@ -28,4 +33,4 @@ tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
 
 .PHONY: gpu-tests
-gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples

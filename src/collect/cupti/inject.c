@@ -1,6 +1,14 @@
 /* libprism-cupti.so entry: InitializeInjection (called by the CUDA driver when the library is
  * named by CUDA_INJECTION64_PATH), the context and kernel-launch callbacks, and the CSV that
- * PRISM_CUPTI_OUT names, one row per kernel launch in launch order, written at exit. */
+ * PRISM_CUPTI_OUT names, one row per kernel launch in launch order, written at exit.
+ *
+ * Environment:
+ *   PRISM_CUPTI_METRICS     comma-separated CUPTI metrics (none: launch records only)
+ *   PRISM_CUPTI_OUT         the CSV (default prism-cupti.csv); errors go to it + ".err"
+ *   PRISM_CUPTI_MAX_RANGES  launches per counter data image before it is decoded (256)
+ *   PRISM_CUPTI_TIMESTAMPS  activity (default: CONCURRENT_KERNEL records), kernel (KERNEL
+ *                           records), api (no activity API; synchronize after each launch)
+ *   PRISM_CUPTI_DEBUG       1: trace launches, ranges and flushes to stderr */
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
@@ -250,6 +258,8 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         }
         struct pc_launch *l = &pc.launches[id];
         l->name = demangle(cb->symbolName ? cb->symbolName : "unknown");
+        if (!l->name)
+                l->name = (char *)"unknown"; /* out of memory; names are never freed */
         l->correlation = cb->correlationId;
         if (cuptiGetDeviceId(cb->context, &l->gpu) != CUPTI_SUCCESS)
                 l->gpu = 0;

@@ -1,0 +1,117 @@
+/* Column projection: collect the counter names that formulas of the selected panels use. */
+#include "colset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* columns the built-in tables and filters read by name */
+static const char *const always[] = {"Dispatch_ID", "Kernel_Name", "GPU_ID", "Start_Timestamp",
+                                     "End_Timestamp", "Rank", "Node", NULL};
+
+static void add_name(void *p, const char *name, int dollar)
+{
+        struct colset *cs = p;
+        if (!dollar)
+                smap_put(&cs->names, name, 1);
+}
+
+/* a template's names: "TCC_HIT[0]" (from "@" -> 0) stands for every channel */
+static void add_template_name(void *p, const char *name, int dollar)
+{
+        struct colset *cs = p;
+        const char *br = strchr(name, '[');
+        if (dollar)
+                return;
+        if (!br) {
+                smap_put(&cs->names, name, 1);
+                return;
+        }
+        xgrow(&cs->prefixes, &cs->cap, cs->nprefixes + 1, sizeof *cs->prefixes);
+        cs->prefixes[cs->nprefixes++] = xstrndup(name, (size_t)(br - name) + 1);
+}
+
+static void add_src(struct colset *cs, const char *src, int is_template)
+{
+        if (!src)
+                return;
+        struct strbuf sb = {0};
+        for (const char *s = src; *s; s++) {
+                if (*s == '@')
+                        sb_addc(&sb, '0');
+                else
+                        sb_addc(&sb, *s);
+        }
+        struct err err = {0};
+        struct expr *e = expr_parse(sb.buf ? sb.buf : "", NULL, NULL, &err);
+        if (e)
+                expr_names(e, is_template ? add_template_name : add_name, cs);
+        expr_free(e);
+        sb_free(&sb);
+}
+
+static void add_field(struct colset *cs, const struct metric_field *f, int is_template)
+{
+        if (f->expr && !is_template)
+                expr_names(f->expr, add_name, cs);
+        else
+                add_src(cs, f->src, is_template);
+}
+
+static void add_metric(struct colset *cs, const struct metric *m)
+{
+        add_field(cs, &m->expr, m->is_template);
+        add_field(cs, &m->peak, m->is_template);
+        for (size_t i = 0; i < m->nfields; i++)
+                add_field(cs, &m->fields[i], m->is_template);
+        for (size_t i = 0; i < m->noverrides; i++)
+                add_field(cs, &m->overrides[i], m->is_template);
+}
+
+void colset_build(struct colset *cs, const struct arch *a, const struct panel_set *ps,
+                  const struct analysis_opts *o)
+{
+        memset(cs, 0, sizeof *cs);
+        for (size_t i = 0; always[i]; i++)
+                smap_put(&cs->names, always[i], 1);
+        for (size_t i = 0; i < a->nbuiltins; i++)
+                add_field(cs, &(struct metric_field){.src = a->builtins[i].src,
+                                                      .expr = a->builtins[i].expr},
+                          0);
+        for (size_t i = 0; i < a->nnorms; i++)
+                add_field(cs, &(struct metric_field){.src = a->norms[i].src,
+                                                      .expr = a->norms[i].expr},
+                          0);
+        for (size_t i = 0; i < ps->npanels; i++) {
+                const struct panel *p = &ps->panels[i];
+                for (size_t j = 0; j < p->ntables; j++) {
+                        const struct panel_table *pt = &p->tables[j];
+                        if (!analysis_table_wanted(o, p, pt))
+                                continue;
+                        for (size_t r = 0; r < pt->nrows; r++) {
+                                const struct metric *m = arch_metric(a, pt->rows[r]);
+                                if (m)
+                                        add_metric(cs, m);
+                        }
+                }
+        }
+}
+
+int colset_want(void *ctx, const char *name)
+{
+        const struct colset *cs = ctx;
+        if (smap_get(&cs->names, name, NULL))
+                return 1;
+        for (size_t i = 0; i < cs->nprefixes; i++)
+                if (!strncmp(name, cs->prefixes[i], strlen(cs->prefixes[i])))
+                        return 1;
+        return 0;
+}
+
+void colset_free(struct colset *cs)
+{
+        smap_free(&cs->names);
+        for (size_t i = 0; i < cs->nprefixes; i++)
+                free(cs->prefixes[i]);
+        free(cs->prefixes);
+        memset(cs, 0, sizeof *cs);
+}

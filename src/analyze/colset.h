@@ -1,0 +1,22 @@
+/* Column projection for analyze: the names of per-dispatch columns that the selected panels
+ * read (their metrics' formulas, the built-ins, the normalizations, and the columns the
+ * built-in tables use), so that a workload loads only those (workload_open_cols). */
+#ifndef PRISM_COLSET_H
+#define PRISM_COLSET_H
+
+#include "analysis.h"
+
+struct colset {
+        struct smap names;      /* exact column names */
+        char **prefixes;        /* "TCC_HIT[": per-channel columns of template metrics */
+        size_t nprefixes, cap;
+};
+
+/* The columns the tables of ps that o selects (-b) need on architecture a. */
+void colset_build(struct colset *cs, const struct arch *a, const struct panel_set *ps,
+                  const struct analysis_opts *o);
+/* As a table_col_fn: 1 if name is in the set (ctx is the struct colset). */
+int colset_want(void *ctx, const char *name);
+void colset_free(struct colset *cs);
+
+#endif

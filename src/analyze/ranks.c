@@ -1,0 +1,413 @@
+/* Tables of multi-rank workloads: totals and top kernels per rank, and the spread across
+ * ranks of speed-of-light metrics (the slowest rank is what users look for). */
+#include "ranks.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kname.h"
+
+/* kernels listed per rank in rank_kernels */
+#define RANK_TOP_KERNELS 10
+
+static const char *const sources[] = {"rank_summary", "rank_kernels", "rank_spread", NULL};
+
+int ranks_is_source(const char *source)
+{
+        for (size_t i = 0; sources[i]; i++)
+                if (!strcmp(sources[i], source))
+                        return 1;
+        return 0;
+}
+
+/* ---- result tables (the layout analysis.c builds; analysis_free frees them) ---- */
+
+static struct rtable *rt_new(struct analysis *an, const struct panel *p,
+                             const struct panel_table *pt, const char *key_title, size_t ncols,
+                             char **cols)
+{
+        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
+        struct rtable *t = &an->tables[an->ntables++];
+        memset(t, 0, sizeof *t);
+        t->panel = p;
+        t->pt = pt;
+        t->id = xstrdup(pt->id);
+        t->key_title = xstrdup(key_title);
+        t->ncols = ncols;
+        t->cols = cols;
+        return t;
+}
+
+static struct cell *rt_row(struct rtable *t, const char *key)
+{
+        t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
+        t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
+        t->keys[t->nrows] = xstrdup(key);
+        t->rkeys[t->nrows] = xstrdup(key);
+        t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+        struct cell *row = &t->cells[t->nrows * t->ncols];
+        for (size_t i = 0; i < t->ncols; i++)
+                row[i] = (struct cell){NAN, NULL};
+        t->nrows++;
+        return row;
+}
+
+static char **titles(size_t n, ...)
+{
+        va_list ap;
+        char **v = xcalloc(n, sizeof *v);
+        va_start(ap, n);
+        for (size_t i = 0; i < n; i++)
+                v[i] = xstrdup(va_arg(ap, const char *));
+        va_end(ap);
+        return v;
+}
+
+static double time_div(const char *unit)
+{
+        if (!unit || !strcmp(unit, "ns"))
+                return 1;
+        return !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 : 1e9;
+}
+
+/* ---- ranks of the selection ---- */
+
+struct rank {
+        long rank;
+        char *node;
+        size_t *rows;
+        size_t n, cap;
+        double sum; /* kernel time, ns */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+        const struct rank *x = a, *y = b;
+        return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static double duration(const struct workload *w, size_t r)
+{
+        int cs = table_col(&w->pmc, "Start_Timestamp"), ce = table_col(&w->pmc, "End_Timestamp");
+        return cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
+}
+
+static struct rank *collect(const struct workload *w, const size_t *sel, size_t n, size_t *nr)
+{
+        int cr = table_col(&w->pmc, "Rank"), cn = table_col(&w->pmc, "Node");
+        struct rank *v = NULL;
+        size_t cap = 0;
+        struct smap idx = {0};
+        *nr = 0;
+        if (cr < 0)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                size_t r = sel[i];
+                char key[32], buf[64];
+                double rk = w->pmc.num[cr][r];
+                if (isnan(rk))
+                        continue;
+                snprintf(key, sizeof key, "%.0f", rk);
+                int k;
+                if (!smap_get(&idx, key, &k)) {
+                        xgrow(&v, &cap, *nr + 1, sizeof *v);
+                        k = (int)(*nr)++;
+                        memset(&v[k], 0, sizeof *v);
+                        v[k].rank = (long)rk;
+                        v[k].node = xstrdup(cn >= 0 ? table_cell(&w->pmc, cn, r, buf, sizeof buf)
+                                                    : "");
+                        smap_put(&idx, key, k);
+                }
+                xgrow(&v[k].rows, &v[k].cap, v[k].n + 1, sizeof *v[k].rows);
+                v[k].rows[v[k].n++] = r;
+                double d = duration(w, r);
+                if (!isnan(d))
+                        v[k].sum += d;
+        }
+        smap_free(&idx);
+        if (*nr)
+                qsort(v, *nr, sizeof *v, cmp_rank);
+        return v;
+}
+
+static void ranks_free(struct rank *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(v[i].node);
+                free(v[i].rows);
+        }
+        free(v);
+}
+
+static size_t slowest(const struct rank *v, size_t n)
+{
+        size_t s = 0;
+        for (size_t i = 1; i < n; i++)
+                if (v[i].sum > v[s].sum)
+                        s = i;
+        return s;
+}
+
+/* ---- per-rank kernel statistics ---- */
+
+struct kst {
+        char *name;
+        double *t;
+        size_t n, cap;
+        double sum;
+};
+
+static int cmp_kst(const void *a, const void *b)
+{
+        const struct kst *x = a, *y = b;
+        if (x->sum != y->sum)
+                return x->sum < y->sum ? 1 : -1;
+        return strcmp(x->name, y->name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+        double x = *(const double *)a, y = *(const double *)b;
+        return (x > y) - (x < y);
+}
+
+static struct kst *kernels_of(const struct workload *w, const struct analysis_opts *o,
+                              const struct rank *rk, size_t *nk)
+{
+        int ck = table_col(&w->pmc, "Kernel_Name");
+        struct kst *v = NULL;
+        size_t cap = 0;
+        struct smap idx = {0};
+        *nk = 0;
+        for (size_t i = 0; i < rk->n; i++) {
+                char buf[64];
+                size_t r = rk->rows[i];
+                char *name = kname_shorten(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf)
+                                                   : "",
+                                           o->kernel_verbose ? o->kernel_verbose : 5);
+                int k;
+                if (!smap_get(&idx, name, &k)) {
+                        xgrow(&v, &cap, *nk + 1, sizeof *v);
+                        k = (int)(*nk)++;
+                        memset(&v[k], 0, sizeof *v);
+                        v[k].name = xstrdup(name);
+                        smap_put(&idx, name, k);
+                }
+                free(name);
+                double d = duration(w, r);
+                xgrow(&v[k].t, &v[k].cap, v[k].n + 1, sizeof(double));
+                v[k].t[v[k].n++] = d;
+                v[k].sum += d;
+        }
+        smap_free(&idx);
+        if (*nk)
+                qsort(v, *nk, sizeof *v, cmp_kst);
+        return v;
+}
+
+static void kst_free(struct kst *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(v[i].name);
+                free(v[i].t);
+        }
+        free(v);
+}
+
+static void build_summary(const struct workload *w, const struct analysis_opts *o,
+                          const struct rank *rk, size_t nr, const struct panel *p,
+                          const struct panel_table *pt, struct analysis *an)
+{
+        const char *u = o->time_unit ? o->time_unit : "ns";
+        char sum[32], mean[32];
+        snprintf(sum, sizeof sum, "Sum(%s)", u);
+        snprintf(mean, sizeof mean, "Mean(%s)", u);
+        struct rtable *t = rt_new(an, p, pt, "index", 8,
+                                  titles(8, "Rank", "Node", "Dispatches", "Kernels", sum, mean,
+                                         "Pct of Slowest", "Slowest"));
+        double div = time_div(u);
+        size_t s = slowest(rk, nr);
+        for (size_t i = 0; i < nr; i++) {
+                char key[32];
+                size_t nk;
+                struct kst *ks = kernels_of(w, o, &rk[i], &nk);
+                kst_free(ks, nk);
+                snprintf(key, sizeof key, "%zu", i);
+                struct cell *row = rt_row(t, key);
+                row[0].v = (double)rk[i].rank;
+                row[1].text = xstrdup(rk[i].node);
+                row[2].v = (double)rk[i].n;
+                row[3].v = (double)nk;
+                row[4].v = rk[i].sum / div;
+                row[5].v = rk[i].sum / (double)rk[i].n / div;
+                row[6].v = 100.0 * rk[i].sum / rk[s].sum;
+                row[7].text = xstrdup(i == s ? "*" : "");
+        }
+}
+
+static void build_kernels(const struct workload *w, const struct analysis_opts *o,
+                          const struct rank *rk, size_t nr, const struct panel *p,
+                          const struct panel_table *pt, struct analysis *an)
+{
+        const char *u = o->time_unit ? o->time_unit : "ns";
+        char sum[32], mean[32], med[32];
+        snprintf(sum, sizeof sum, "Sum(%s)", u);
+        snprintf(mean, sizeof mean, "Mean(%s)", u);
+        snprintf(med, sizeof med, "Median(%s)", u);
+        struct rtable *t = rt_new(an, p, pt, "index", 7,
+                                  titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med,
+                                         "Pct"));
+        double div = time_div(u);
+        size_t row_no = 0;
+        for (size_t i = 0; i < nr; i++) {
+                size_t nk;
+                struct kst *ks = kernels_of(w, o, &rk[i], &nk);
+                for (size_t k = 0; k < nk && k < RANK_TOP_KERNELS; k++) {
+                        char key[32];
+                        snprintf(key, sizeof key, "%zu", row_no++);
+                        struct cell *row = rt_row(t, key);
+                        qsort(ks[k].t, ks[k].n, sizeof(double), cmp_double);
+                        row[0].v = (double)rk[i].rank;
+                        row[1].text = xstrdup(ks[k].name);
+                        row[2].v = (double)ks[k].n;
+                        row[3].v = ks[k].sum / div;
+                        row[4].v = ks[k].sum / (double)ks[k].n / div;
+                        row[5].v = agg_median(ks[k].t, ks[k].n) / div;
+                        row[6].v = 100.0 * ks[k].sum / rk[i].sum;
+                }
+                kst_free(ks, nk);
+        }
+}
+
+/* The average of each listed metric over one rank's dispatches: analysis_run on a panel
+ * holding only this table as a metric table, with that rank selected. vals[m] for the m-th
+ * metric of pt that the architecture has (templates excluded). */
+static int rank_avgs(const struct workload *w, const struct arch *a,
+                     const struct analysis_opts *o, const char *const *knames, size_t nknames,
+                     const struct panel *p, const struct panel_table *pt, long rank,
+                     char **keys, size_t nkeys, double *vals, struct err *err)
+{
+        struct panel_col cols[] = {{"Metric", "name", NULL, -1}, {"Avg", "avg", NULL, -1}};
+        struct panel_table spt = {.id = pt->id, .title = pt->title, .cols = cols, .ncols = 2,
+                                  .rows = keys, .nrows = nkeys};
+        struct panel sp = {.id = p->id, .title = p->title, .file = p->file, .tables = &spt,
+                           .ntables = 1};
+        struct panel_set sps = {.panels = &sp, .npanels = 1};
+        struct analysis_opts o2 = *o;
+        struct analysis sub;
+        char rk[32];
+        snprintf(rk, sizeof rk, "%ld", rank);
+        o2.rank = rk;
+        o2.blocks = NULL;
+        o2.nblocks = 0;
+        o2.kernels = NULL;
+        o2.nkernels = 0;
+        o2.kernel_names = knames;
+        o2.nkernel_names = nknames;
+        int rc = analysis_run(w, a, &sps, &o2, &sub, err);
+        if (rc)
+                return rc;
+        for (size_t m = 0; m < nkeys; m++)
+                vals[m] = NAN;
+        if (sub.ntables == 1 && sub.tables[0].ncols == 2)
+                for (size_t r = 0; r < sub.tables[0].nrows && r < nkeys; r++)
+                        vals[r] = sub.tables[0].cells[r * 2 + 1].v;
+        analysis_free(&sub);
+        return 0;
+}
+
+static int build_spread(const struct workload *w, const struct arch *a,
+                        const struct analysis_opts *o, const char *const *knames,
+                        size_t nknames, const struct rank *rk, size_t nr,
+                        const struct panel *p, const struct panel_table *pt,
+                        struct analysis *an, struct err *err)
+{
+        char **keys = xcalloc(pt->nrows + 1, sizeof *keys);
+        const struct metric **ms = xcalloc(pt->nrows + 1, sizeof *ms);
+        size_t nkeys = 0;
+        int rc = 0;
+        for (size_t r = 0; r < pt->nrows; r++) {
+                const struct metric *m = arch_metric(a, pt->rows[r]);
+                if (m && !m->is_template) {
+                        ms[nkeys] = m;
+                        keys[nkeys++] = pt->rows[r];
+                }
+        }
+        double *vals = xcalloc(nkeys * nr + 1, sizeof *vals), *col = xcalloc(nr + 1, sizeof *col);
+        for (size_t i = 0; i < nr && !rc; i++) {
+                double *one = xcalloc(nkeys + 1, sizeof *one);
+                rc = rank_avgs(w, a, o, knames, nknames, p, pt, rk[i].rank, keys, nkeys, one,
+                               err);
+                for (size_t m = 0; m < nkeys; m++)
+                        vals[m * nr + i] = one[m];
+                free(one);
+        }
+        if (rc)
+                goto out;
+        size_t s = slowest(rk, nr);
+        char slow[64];
+        snprintf(slow, sizeof slow, "Slowest (rank %ld)", rk[s].rank);
+        struct rtable *t = rt_new(an, p, pt, "Metric_ID", 9,
+                                  titles(9, "Metric", "Unit", "Mean", "Min", "Min Rank", "Max",
+                                         "Max Rank", "Spread Pct", slow));
+        t->metric_table = 1;
+        for (size_t m = 0; m < nkeys; m++) {
+                char key[64];
+                snprintf(key, sizeof key, "%s.%zu", pt->id, m);
+                struct cell *row = rt_row(t, key);
+                free(t->rkeys[t->nrows - 1]);
+                t->rkeys[t->nrows - 1] = xasprintf("%s#spread", ms[m]->key);
+                const double *v = &vals[m * nr];
+                size_t lo = nr, hi = nr;
+                for (size_t i = 0; i < nr; i++) {
+                        col[i] = v[i];
+                        if (isnan(v[i]))
+                                continue;
+                        if (lo == nr || v[i] < v[lo])
+                                lo = i;
+                        if (hi == nr || v[i] > v[hi])
+                                hi = i;
+                }
+                row[0].text = xstrdup(ms[m]->name);
+                row[1].text = unit_display(ms[m]->unit ? ms[m]->unit : "", o->norm);
+                row[2].v = agg_avg(col, nr);
+                if (lo < nr) {
+                        row[3].v = v[lo];
+                        row[4].text = xasprintf("%ld", rk[lo].rank);
+                        row[5].v = v[hi];
+                        row[6].text = xasprintf("%ld", rk[hi].rank);
+                        /* how far apart the ranks are, relative to their mean */
+                        row[7].v = 100.0 * (v[hi] - v[lo]) / fabs(row[2].v);
+                }
+                row[8].v = v[s];
+        }
+out:
+        free(keys);
+        free(ms);
+        free(vals);
+        free(col);
+        return rc;
+}
+
+int ranks_build(const struct workload *w, const struct arch *a, const struct analysis_opts *o,
+                const size_t *sel, size_t n, const char *const *knames, size_t nknames,
+                const struct panel *p, const struct panel_table *pt, struct analysis *an,
+                struct err *err)
+{
+        size_t nr;
+        struct rank *rk = collect(w, sel, n, &nr);
+        int rc = 0;
+        if (nr >= 2) {
+                if (!strcmp(pt->source, "rank_summary"))
+                        build_summary(w, o, rk, nr, p, pt, an);
+                else if (!strcmp(pt->source, "rank_kernels"))
+                        build_kernels(w, o, rk, nr, p, pt, an);
+                else
+                        rc = build_spread(w, a, o, knames, nknames, rk, nr, p, pt, an, err);
+        }
+        ranks_free(rk, nr);
+        return rc;
+}

@@ -1,0 +1,137 @@
+/* prism database: import workload directories (or every rank of a multi-rank tree) into
+ * the SQLite store, and show what a database holds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "store/db.h"
+#include "store/multi.h"
+
+static const char usage_text[] =
+    "usage: prism database --import DIR [--db FILE] [--force]\n"
+    "       prism database --info FILE\n"
+    "\n"
+    "  --import DIR   a workload directory (with pmc_perf.csv and sysinfo.csv), or a\n"
+    "                 multi-rank tree NAME/<node>/rank<N>/ (each rank gets its own database)\n"
+    "  --db FILE      the database to write (default: DIR/" DB_DEFAULT_NAME ")\n"
+    "  --force        replace an existing database\n"
+    "  --info FILE    print the database's metadata and sizes\n"
+    "\n"
+    "analyze reads a database like a directory: prism analyze -p FILE\n";
+
+static int import_one(const char *dir, const char *db, int force)
+{
+        struct err err = {0};
+        size_t nd = 0, nc = 0;
+        char *path = db ? xstrdup(db) : xasprintf("%s/%s", dir, DB_DEFAULT_NAME);
+        int rc = db_import_dir(dir, path, NULL, 0, force, &nd, &nc, &err);
+        if (rc)
+                fprintf(stderr, "prism: %s\n", err.msg);
+        else
+                printf("imported '%s' into '%s': %zu dispatch%s, %zu columns\n", dir, path, nd,
+                       nd == 1 ? "" : "es", nc);
+        free(path);
+        return rc ? 2 : 0;
+}
+
+static int import_tree(const char *root, int force)
+{
+        struct err err = {0};
+        struct rank_tree t;
+        int rc = 0;
+        if (multi_scan(root, &t, &err))
+                return cmd_fail(err.msg);
+        for (size_t i = 0; i < t.n && !rc; i++) {
+                if (t.v[i].is_db) {
+                        printf("rank %ld: '%s' is a database already\n", t.v[i].rank,
+                               t.v[i].path);
+                        continue;
+                }
+                char rank[32];
+                snprintf(rank, sizeof rank, "%ld", t.v[i].rank);
+                struct db_meta_kv kv[] = {{"rank", rank}, {"node", t.v[i].node}};
+                char *path = xasprintf("%s/%s", t.v[i].path, DB_DEFAULT_NAME);
+                size_t nd = 0, nc = 0;
+                if (db_import_dir(t.v[i].path, path, kv, 2, force, &nd, &nc, &err)) {
+                        fprintf(stderr, "prism: %s\n", err.msg);
+                        rc = 2;
+                } else {
+                        printf("rank %ld: imported '%s' into '%s': %zu dispatch%s\n",
+                               t.v[i].rank, t.v[i].path, path, nd, nd == 1 ? "" : "es");
+                }
+                free(path);
+        }
+        multi_free(&t);
+        return rc;
+}
+
+static int info(const char *path)
+{
+        static const char *const keys[] = {"schema_version", "prism_version", "created",
+                                           "source",         "gpu_arch",      "gpu_model",
+                                           "dispatches",     "rank",          "node", NULL};
+        struct err err = {0};
+        char *v = db_read_meta(path, "schema_version", &err);
+        if (!v)
+                return cmd_fail(err.msg);
+        free(v);
+        for (size_t i = 0; keys[i]; i++) {
+                struct err e2 = {0};
+                if ((v = db_read_meta(path, keys[i], &e2)))
+                        printf("%-15s %s\n", keys[i], v);
+                free(v);
+        }
+        return 0;
+}
+
+int cmd_database(int argc, char **argv)
+{
+        const char *dir = NULL, *db = NULL, *info_path = NULL;
+        int force = 0;
+        for (int i = 1; i < argc; i++) {
+                const char *o = argv[i];
+                int has_val = i + 1 < argc;
+                if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+                        fputs(usage_text, stdout);
+                        return 0;
+                } else if (!strcmp(o, "--import") || !strcmp(o, "--db") || !strcmp(o, "--info")) {
+                        if (!has_val) {
+                                fprintf(stderr, "prism: option '%s' needs a value\n", o);
+                                return 2;
+                        }
+                        const char **dst = !strcmp(o, "--import") ? &dir
+                                           : !strcmp(o, "--db")   ? &db
+                                                                  : &info_path;
+                        *dst = argv[++i];
+                } else if (!strcmp(o, "--force")) {
+                        force = 1;
+                } else {
+                        fprintf(stderr,
+                                "prism: unknown option '%s' (see 'prism database --help')\n", o);
+                        return 2;
+                }
+        }
+        if (info_path && !dir && !db)
+                return info(info_path);
+        if (!dir || info_path)
+                return cmd_fail("database needs --import DIR (or --info FILE)");
+        if (!is_dir(dir)) {
+                fprintf(stderr, "prism: cannot import '%s': not a directory\n", dir);
+                return 2;
+        }
+        char *sys = xasprintf("%s/sysinfo.csv", dir), *pmc = xasprintf("%s/pmc_perf.csv", dir);
+        int plain = is_file(sys) || is_file(pmc);
+        free(sys);
+        free(pmc);
+        if (!plain && multi_is_tree(dir)) {
+                if (db) {
+                        fprintf(stderr, "prism: '%s' is a multi-rank tree: each rank gets its "
+                                        "own %s, so --db does not apply\n",
+                                dir, DB_DEFAULT_NAME);
+                        return 2;
+                }
+                return import_tree(dir, force);
+        }
+        return import_one(dir, db, force);
+}

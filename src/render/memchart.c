@@ -1,0 +1,599 @@
+/* The memory chart: compute unit, L1-level caches, L2, fabric and HBM as boxes, the
+ * requests between them as labelled arrows, every number one cell of the memory-chart table.
+ * Wide terminals get the hierarchy left to right; narrower ones get it in two bands. */
+#include "memchart.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "svg.h"
+
+/* ---- the values ---- */
+
+struct mc {
+        const struct rtable *t;
+        size_t col; /* the value column */
+};
+
+/* the value of memchart.<key> as text: whole numbers without decimals, n/a when missing */
+static void val(const struct mc *m, const char *key, char *buf, size_t len)
+{
+        char want[96];
+        snprintf(want, sizeof want, "memchart.%s#", key);
+        size_t wl = strlen(want);
+        for (size_t r = 0; r < m->t->nrows; r++) {
+                if (strncmp(m->t->rkeys[r], want, wl))
+                        continue;
+                double v = m->t->cells[r * m->t->ncols + m->col].v;
+                if (isnan(v))
+                        break;
+                if (isfinite(v) && v == nearbyint(v) && fabs(v) < 1e15)
+                        snprintf(buf, len, "%.0f", v);
+                else
+                        fmt_num(v, buf);
+                return;
+        }
+        snprintf(buf, len, "n/a");
+}
+
+static const char *const chart_keys[] = {"wavefront_occupancy",
+                                         "wave_life",
+                                         "salu",
+                                         "smem",
+                                         "valu",
+                                         "mfma",
+                                         "vmem",
+                                         "lds",
+                                         "gws",
+                                         "br",
+                                         "active_cus",
+                                         "num_cus",
+                                         "vgpr",
+                                         "sgpr",
+                                         "lds_allocation",
+                                         "scratch_allocation",
+                                         "wavefronts",
+                                         "workgroups",
+                                         "lds_req",
+                                         "lds_util",
+                                         "lds_latency",
+                                         "vl1_rd",
+                                         "vl1_wr",
+                                         "vl1_atomic",
+                                         "vl1_hit",
+                                         "vl1_lat",
+                                         "vl1_coalesce",
+                                         "vl1_stall",
+                                         "vl1_l2_rd",
+                                         "vl1_l2_wr",
+                                         "vl1_l2_atomic",
+                                         "vl1d_rd",
+                                         "vl1d_hit",
+                                         "vl1d_lat",
+                                         "vl1d_l2_rd",
+                                         "vl1d_l2_wr",
+                                         "vl1d_l2_atomic",
+                                         "il1_fetch",
+                                         "il1_hit",
+                                         "il1_lat",
+                                         "il1_l2_rd",
+                                         "l2_rd",
+                                         "l2_wr",
+                                         "l2_atomic",
+                                         "l2_hit",
+                                         "l2_rd_lat",
+                                         "l2_wr_lat",
+                                         "fabric_l2_rd",
+                                         "fabric_l2_wr",
+                                         "fabric_l2_atomic",
+                                         "fabric_rd_lat",
+                                         "fabric_wr_lat",
+                                         "fabric_atomic_lat",
+                                         "hbm_rd",
+                                         "hbm_wr"};
+#define NKEYS (sizeof chart_keys / sizeof chart_keys[0])
+
+const struct rtable *memchart_table(const struct analysis *an)
+{
+        for (size_t i = 0; i < an->ntables; i++) {
+                const struct rtable *t = &an->tables[i];
+                size_t have = 0;
+                if (!t->metric_table)
+                        continue;
+                for (size_t r = 0; r < t->nrows; r++)
+                        have += !strncmp(t->rkeys[r], "memchart.", 9);
+                /* most of the chart: a -b pick of a few rows is shown as a table only */
+                if (have * 4 >= NKEYS * 3)
+                        return t;
+        }
+        return NULL;
+}
+
+static size_t value_col(const struct rtable *t)
+{
+        for (size_t k = 0; k < t->ncols && k < t->pt->ncols; k++)
+                if (strcmp(t->pt->cols[k].show, "name") && strcmp(t->pt->cols[k].show, "unit") &&
+                    strcmp(t->pt->cols[k].show, "text"))
+                        return k;
+        return t->ncols > 1 ? 1 : 0;
+}
+
+/* ---- boxes and arrows ---- */
+
+#define MAXL 10
+
+struct line {
+        const char *label;
+        char v[96];
+        const char *unit;
+};
+
+struct box {
+        const char *title;
+        struct line l[MAXL];
+        int n;
+};
+
+enum { TO_CORE = 1, TO_MEM = 2, BOTH = 3 }; /* arrow heads: left/up, right/down, both */
+
+struct arrow {
+        const char *label;
+        char v[48];
+        int dir;
+};
+
+#define MAXA 4
+
+/* an L1-level cache and the arrows on either side of it */
+struct band {
+        struct box b;
+        struct arrow in[MAXA], out[MAXA]; /* from the compute unit; to the L2 */
+        int nin, nout;
+        const char *stub; /* its name where the arrows to L2 stand alone */
+        int y, h;         /* placement */
+};
+
+static void add_line(struct box *b, const struct mc *m, const char *label, const char *key,
+                     const char *unit)
+{
+        struct line *l = &b->l[b->n++];
+        l->label = label;
+        l->unit = unit;
+        val(m, key, l->v, sizeof l->v);
+}
+
+static void add_arrow(struct arrow *a, int *n, const struct mc *m, const char *label,
+                      const char *key, int dir)
+{
+        a[*n].label = label;
+        a[*n].dir = dir;
+        val(m, key, a[*n].v, sizeof a[*n].v);
+        (*n)++;
+}
+
+struct geom {
+        int lw, vw, uw; /* widths of label, value and unit columns */
+};
+
+static struct geom box_geom(const struct box *b)
+{
+        struct geom g = {0, 0, 0};
+        for (int i = 0; i < b->n; i++) {
+                int a = u8_width(b->l[i].label), v = u8_width(b->l[i].v);
+                int u = b->l[i].unit ? u8_width(b->l[i].unit) : 0;
+                g.lw = a > g.lw ? a : g.lw;
+                g.vw = v > g.vw ? v : g.vw;
+                g.uw = u > g.uw ? u : g.uw;
+        }
+        return g;
+}
+
+/* inner width of a box's lines ("label value unit") */
+static int box_inner(const struct box *b)
+{
+        struct geom g = box_geom(b);
+        int w = g.lw + 1 + g.vw + (g.uw ? 1 + g.uw : 0);
+        int tw = b->title ? u8_width(b->title) + 2 : 0;
+        return w > tw ? w : tw;
+}
+
+static void draw_lines_g(struct canvas *cv, const struct box *b, int x, int y, struct geom g)
+{
+        for (int i = 0; i < b->n; i++) {
+                const struct line *l = &b->l[i];
+                canvas_text(cv, x, y + i, l->label, CV_PLAIN);
+                int vx = x + g.lw + 1 + g.vw - u8_width(l->v);
+                canvas_text(cv, vx, y + i, l->v, CV_VALUE);
+                if (l->unit && strcmp(l->v, "n/a"))
+                        canvas_text(cv, x + g.lw + 1 + g.vw + 1, y + i, l->unit, CV_DIM);
+        }
+}
+
+static void draw_lines(struct canvas *cv, const struct box *b, int x, int y)
+{
+        draw_lines_g(cv, b, x, y, box_geom(b));
+}
+
+/* a box of width w (h from its lines unless larger) at (x, y) */
+static void draw_box(struct canvas *cv, const struct box *b, int x, int y, int w, int h)
+{
+        canvas_box(cv, x, y, w, h, b->title);
+        draw_lines(cv, b, x + 2, y + 1);
+}
+
+static void arrows_geom(const struct arrow *a, int n, int *lw, int *vw)
+{
+        for (int i = 0; i < n; i++) {
+                int l = u8_width(a[i].label), v = u8_width(a[i].v);
+                *lw = l > *lw ? l : *lw;
+                *vw = v > *vw ? v : *vw;
+        }
+}
+
+static int arrow_width(int lw, int vw)
+{
+        return lw + vw + 7; /* "◀─ label value ─▶" */
+}
+
+/* one horizontal arrow filling w cells from x: head, label, value, head */
+static void draw_harrow(struct canvas *cv, const struct arrow *a, int x, int y, int w, int lw,
+                        int vw)
+{
+        for (int i = 0; i < w; i++)
+                canvas_put(cv, x + i, y, CV_H, CV_PLAIN);
+        if (a->dir & TO_CORE)
+                canvas_put(cv, x, y, CV_AL, CV_PLAIN);
+        if (a->dir & TO_MEM)
+                canvas_put(cv, x + w - 1, y, CV_AR, CV_PLAIN);
+        int body = lw + 1 + vw + 2, bx = x + 2;
+        canvas_put(cv, bx, y, ' ', CV_PLAIN);
+        canvas_text(cv, bx + 1, y, a->label, CV_PLAIN);
+        for (int i = u8_width(a->label); i < lw + 1; i++)
+                canvas_put(cv, bx + 1 + i, y, ' ', CV_PLAIN);
+        int vx = bx + 1 + lw + 1 + vw - u8_width(a->v);
+        for (int i = bx + 1 + lw + 1; i < vx; i++)
+                canvas_put(cv, i, y, ' ', CV_PLAIN);
+        canvas_text(cv, vx, y, a->v, CV_VALUE);
+        canvas_put(cv, bx + body - 1, y, ' ', CV_PLAIN);
+}
+
+/* Arrows between a box whose bottom border is row yb and one whose top border is row yb + 4:
+ * one vertical connector after the lower box's title, the requests listed beside it with
+ * their direction ("▲ Rd 8": towards the L2 side). */
+static int varrows_x(const char *title)
+{
+        return title ? u8_width(title) + 5 : 3;
+}
+
+static int varrows_width(const struct arrow *a, int n, const char *below)
+{
+        int lw = 0, vw = 0;
+        arrows_geom(a, n, &lw, &vw);
+        return varrows_x(below) + 2 + 3 + lw + 1 + vw + 2;
+}
+
+static void draw_varrows(struct canvas *cv, const struct arrow *a, int n, int x, int yb,
+                         const char *below)
+{
+        int cx = x + varrows_x(below), lw = 0, vw = 0;
+        arrows_geom(a, n, &lw, &vw);
+        canvas_put(cv, cx, yb, CV_TT, CV_PLAIN);
+        for (int j = 1; j < 4; j++)
+                canvas_put(cv, cx, yb + j, CV_V, CV_PLAIN);
+        canvas_put(cv, cx, yb + 4, CV_BT, CV_PLAIN);
+        for (int i = 0; i < n && i < 3; i++) {
+                int y = yb + 1 + i, tx = cx + 2;
+                if (a[i].dir & TO_CORE)
+                        canvas_put(cv, tx, y, CV_AU, CV_PLAIN);
+                if (a[i].dir & TO_MEM)
+                        canvas_put(cv, tx + (a[i].dir & TO_CORE ? 1 : 0), y, CV_AD, CV_PLAIN);
+                canvas_text(cv, tx + 3, y, a[i].label, CV_PLAIN);
+                canvas_text(cv, tx + 3 + lw + 1 + vw - u8_width(a[i].v), y, a[i].v, CV_VALUE);
+        }
+}
+
+/* ---- the chart ---- */
+
+struct chart {
+        struct mc m;
+        char cu_ratio[100];
+        struct box ib, disp, ex; /* compute unit sections */
+        struct band band[4];     /* LDS, vL1D, sL1D, IL1 */
+        struct box l2, fab, hbm;
+        struct arrow fab_in[3], hbm_in[2];
+        int nfab, nhbm;
+};
+
+static void chart_fill(struct chart *c, const struct rtable *t)
+{
+        memset(c, 0, sizeof *c);
+        c->m.t = t;
+        c->m.col = value_col(t);
+        const struct mc *m = &c->m;
+
+        c->ib.title = "Instr Buff";
+        add_line(&c->ib, m, "Wave Occupancy", "wavefront_occupancy", "per CU");
+        add_line(&c->ib, m, "Wave Life", "wave_life", "cycles");
+        c->disp.title = "Instr Dispatch";
+        static const char *const dl[][2] = {{"SALU", "salu"}, {"SMEM", "smem"}, {"VALU", "valu"},
+                                            {"MFMA", "mfma"}, {"VMEM", "vmem"}, {"LDS", "lds"},
+                                            {"GWS", "gws"},   {"BRANCH", "br"}};
+        for (size_t i = 0; i < 8; i++)
+                add_line(&c->disp, m, dl[i][0], dl[i][1], NULL);
+        c->ex.title = "Exec";
+        char a[48], n[48];
+        val(m, "active_cus", a, sizeof a);
+        val(m, "num_cus", n, sizeof n);
+        add_line(&c->ex, m, "Active CUs", "active_cus", NULL);
+        snprintf(c->ex.l[0].v, sizeof c->ex.l[0].v, "%s/%s", a, n);
+        add_line(&c->ex, m, "VGPRs", "vgpr", NULL);
+        add_line(&c->ex, m, "SGPRs", "sgpr", NULL);
+        add_line(&c->ex, m, "LDS Alloc", "lds_allocation", NULL);
+        add_line(&c->ex, m, "Scratch Alloc", "scratch_allocation", NULL);
+        add_line(&c->ex, m, "Wavefronts", "wavefronts", NULL);
+        add_line(&c->ex, m, "Workgroups", "workgroups", NULL);
+
+        struct band *b = &c->band[0];
+        b->b.title = "LDS";
+        b->stub = "LDS";
+        add_line(&b->b, m, "Util", "lds_util", "%");
+        add_line(&b->b, m, "Lat", "lds_latency", "cycles");
+        add_arrow(b->in, &b->nin, m, "Req", "lds_req", BOTH);
+
+        b = &c->band[1];
+        b->b.title = "Vector L1 Cache";
+        b->stub = "vL1D";
+        add_line(&b->b, m, "Hit", "vl1_hit", "%");
+        add_line(&b->b, m, "Lat", "vl1_lat", "cycles");
+        add_line(&b->b, m, "Coalesce", "vl1_coalesce", "%");
+        add_line(&b->b, m, "Stall", "vl1_stall", "%");
+        add_arrow(b->in, &b->nin, m, "Rd", "vl1_rd", TO_CORE);
+        add_arrow(b->in, &b->nin, m, "Wr", "vl1_wr", TO_MEM);
+        add_arrow(b->in, &b->nin, m, "Atomic", "vl1_atomic", BOTH);
+        add_arrow(b->out, &b->nout, m, "Rd", "vl1_l2_rd", TO_CORE);
+        add_arrow(b->out, &b->nout, m, "Wr", "vl1_l2_wr", TO_MEM);
+        add_arrow(b->out, &b->nout, m, "Atomic", "vl1_l2_atomic", BOTH);
+
+        b = &c->band[2];
+        b->b.title = "Scalar L1D Cache";
+        b->stub = "sL1D";
+        add_line(&b->b, m, "Hit", "vl1d_hit", "%");
+        add_line(&b->b, m, "Lat", "vl1d_lat", "cycles");
+        add_arrow(b->in, &b->nin, m, "Rd", "vl1d_rd", TO_CORE);
+        add_arrow(b->out, &b->nout, m, "Rd", "vl1d_l2_rd", TO_CORE);
+        add_arrow(b->out, &b->nout, m, "Wr", "vl1d_l2_wr", TO_MEM);
+        add_arrow(b->out, &b->nout, m, "Atomic", "vl1d_l2_atomic", BOTH);
+
+        b = &c->band[3];
+        b->b.title = "Instr L1 Cache";
+        b->stub = "IL1";
+        add_line(&b->b, m, "Hit", "il1_hit", "%");
+        add_line(&b->b, m, "Lat", "il1_lat", "cycles");
+        add_arrow(b->in, &b->nin, m, "Fetch", "il1_fetch", TO_CORE);
+        add_arrow(b->out, &b->nout, m, "Rd", "il1_l2_rd", TO_CORE);
+
+        c->l2.title = "L2 Cache";
+        add_line(&c->l2, m, "Hit", "l2_hit", "%");
+        add_line(&c->l2, m, "Rd Req", "l2_rd", NULL);
+        add_line(&c->l2, m, "Wr Req", "l2_wr", NULL);
+        add_line(&c->l2, m, "Atomic Req", "l2_atomic", NULL);
+        add_line(&c->l2, m, "Rd Lat", "l2_rd_lat", "cycles");
+        add_line(&c->l2, m, "Wr Lat", "l2_wr_lat", "cycles");
+
+        add_arrow(c->fab_in, &c->nfab, m, "Rd", "fabric_l2_rd", TO_CORE);
+        add_arrow(c->fab_in, &c->nfab, m, "Wr", "fabric_l2_wr", TO_MEM);
+        add_arrow(c->fab_in, &c->nfab, m, "Atomic", "fabric_l2_atomic", BOTH);
+        c->fab.title = "Fabric";
+        add_line(&c->fab, m, "Rd Lat", "fabric_rd_lat", "cycles");
+        add_line(&c->fab, m, "Wr Lat", "fabric_wr_lat", "cycles");
+        add_line(&c->fab, m, "Atomic Lat", "fabric_atomic_lat", "cycles");
+        add_arrow(c->hbm_in, &c->nhbm, m, "Rd", "hbm_rd", TO_CORE);
+        add_arrow(c->hbm_in, &c->nhbm, m, "Wr", "hbm_wr", TO_MEM);
+        c->hbm.title = "HBM";
+}
+
+/* the compute unit: one box in three sections (dispatch counts two per line) */
+static int cu_inner(const struct chart *c)
+{
+        int w = box_inner(&c->ib), e = box_inner(&c->ex);
+        w = e > w ? e : w;
+        struct geom g = box_geom(&c->disp);
+        int d = 2 * (g.lw + 1 + g.vw) + 3;
+        return d > w ? d : w;
+}
+
+static int cu_height(void)
+{
+        return 1 + 2 + 1 + 4 + 1 + 7 + 1;
+}
+
+static void draw_cu(struct canvas *cv, const struct chart *c, int x, int y, int w, int h)
+{
+        canvas_box(cv, x, y, w, h, c->ib.title);
+        draw_lines(cv, &c->ib, x + 2, y + 1);
+        canvas_rule(cv, x, y + 3, w, c->disp.title);
+        /* dispatch: two columns of "LABEL value" */
+        struct geom g = box_geom(&c->disp);
+        for (int i = 0; i < c->disp.n; i++) {
+                const struct line *l = &c->disp.l[i];
+                int cx = x + 2 + (i % 2) * (g.lw + 1 + g.vw + 3), cy = y + 4 + i / 2;
+                canvas_text(cv, cx, cy, l->label, CV_PLAIN);
+                canvas_text(cv, cx + g.lw + 1 + g.vw - u8_width(l->v), cy, l->v, CV_VALUE);
+        }
+        canvas_rule(cv, x, y + 8, w, c->ex.title);
+        draw_lines(cv, &c->ex, x + 2, y + 9);
+}
+
+struct layout {
+        int wcu, wa1, la1, va1, wl1, wa2, la2, va2, wl2, wa3, la3, va3, wfab;
+        int front_h;     /* height of the L1 column */
+        struct geom gl1; /* one alignment for all L1-level boxes */
+};
+
+static void measure(struct chart *c, struct layout *L)
+{
+        memset(L, 0, sizeof *L);
+        L->wcu = cu_inner(c) + 4;
+        for (int i = 0; i < 4; i++) {
+                struct band *b = &c->band[i];
+                arrows_geom(b->in, b->nin, &L->la1, &L->va1);
+                arrows_geom(b->out, b->nout, &L->la2, &L->va2);
+                struct geom g = box_geom(&b->b);
+                L->gl1.lw = g.lw > L->gl1.lw ? g.lw : L->gl1.lw;
+                L->gl1.vw = g.vw > L->gl1.vw ? g.vw : L->gl1.vw;
+                L->gl1.uw = g.uw > L->gl1.uw ? g.uw : L->gl1.uw;
+                int tw = u8_width(b->b.title) + 6;
+                L->wl1 = tw > L->wl1 ? tw : L->wl1;
+                int n = b->b.n > b->nin ? b->b.n : b->nin;
+                n = b->nout > n ? b->nout : n;
+                b->h = n + 2;
+        }
+        int gw = L->gl1.lw + 1 + L->gl1.vw + (L->gl1.uw ? 1 + L->gl1.uw : 0) + 4;
+        L->wl1 = gw > L->wl1 ? gw : L->wl1;
+        L->wa1 = arrow_width(L->la1, L->va1);
+        L->wa2 = arrow_width(L->la2, L->va2);
+        arrows_geom(c->fab_in, c->nfab, &L->la3, &L->va3);
+        L->wa3 = arrow_width(L->la3, L->va3);
+        int y = 0;
+        for (int i = 0; i < 4; i++) {
+                c->band[i].y = y;
+                y += c->band[i].h + 1;
+        }
+        L->front_h = y - 1;
+        L->wl2 = box_inner(&c->l2) + 4;
+        int fw = box_inner(&c->fab) + 4, vw = varrows_width(c->hbm_in, c->nhbm, c->hbm.title);
+        L->wfab = fw > vw ? fw : vw;
+}
+
+/* L2 at (x, y) spanning h rows, then the fabric and HBM (right of it when right_fab) */
+static void draw_back(struct canvas *cv, const struct chart *c, const struct layout *L, int x,
+                      int y, int h, int right_fab)
+{
+        draw_box(cv, &c->l2, x, y, L->wl2, h);
+        int fx, fy, fw = L->wfab;
+        if (right_fab) {
+                int ax = x + L->wl2;
+                for (int i = 0; i < c->nfab; i++)
+                        draw_harrow(cv, &c->fab_in[i], ax, y + 1 + i, L->wa3, L->la3, L->va3);
+                fx = ax + L->wa3;
+                fy = y;
+        } else {
+                int need = varrows_width(c->fab_in, c->nfab, c->fab.title);
+                fw = need > fw ? need : fw;
+                fx = x;
+                fy = y + h - 1 + 4;
+                if (fw < L->wl2)
+                        fw = L->wl2;
+        }
+        int fh = c->fab.n + 2;
+        draw_box(cv, &c->fab, fx, fy, fw, fh);
+        if (!right_fab)
+                draw_varrows(cv, c->fab_in, c->nfab, x, y + h - 1, c->fab.title);
+        /* the bottom border of L2 may have been redrawn by the fabric box: fix the joints */
+        int hy = fy + fh - 1 + 4;
+        canvas_box(cv, fx, hy, fw, 3, c->hbm.title);
+        draw_varrows(cv, c->hbm_in, c->nhbm, fx, fy + fh - 1, c->hbm.title);
+}
+
+void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
+{
+        struct chart c;
+        struct layout L;
+        chart_fill(&c, t);
+        measure(&c, &L);
+        if (width <= 0)
+                width = 120;
+        int front_w = L.wcu + L.wa1 + L.wl1;
+        int wide_w = front_w + L.wa2 + L.wl2;
+        int wide = wide_w <= width;
+        int right_fab = (wide ? wide_w : 5 + L.wa2 + L.wl2) + L.wa3 + L.wfab <= width;
+        int h = L.front_h > cu_height() ? L.front_h : cu_height();
+        canvas_init(cv, wide_w + L.wa3 + L.wfab + 8, 2 * h + 40);
+
+        /* front: compute unit, arrows, L1-level caches */
+        draw_cu(cv, &c, 0, 0, L.wcu, h);
+        int x1 = L.wcu + L.wa1;
+        for (int i = 0; i < 4; i++) {
+                const struct band *b = &c.band[i];
+                canvas_box(cv, x1, b->y, L.wl1, b->h, b->b.title);
+                draw_lines_g(cv, &b->b, x1 + 2, b->y + 1, L.gl1);
+                for (int k = 0; k < b->nin; k++)
+                        draw_harrow(cv, &b->in[k], L.wcu, b->y + 1 + k, L.wa1, L.la1, L.va1);
+        }
+        if (wide) {
+                int x2 = x1 + L.wl1;
+                for (int i = 0; i < 4; i++) {
+                        const struct band *b = &c.band[i];
+                        for (int k = 0; k < b->nout; k++)
+                                draw_harrow(cv, &b->out[k], x2, b->y + 1 + k, L.wa2, L.la2, L.va2);
+                }
+                draw_back(cv, &c, &L, x2 + L.wa2, 0, h, right_fab);
+                return;
+        }
+        /* narrow: the arrows into L2 start from the names of the caches drawn above */
+        int y = h + 1, sw = 5, ay = y + 1;
+        for (int i = 0; i < 4; i++) {
+                const struct band *b = &c.band[i];
+                if (!b->nout)
+                        continue;
+                canvas_text(cv, 0, ay, b->stub, CV_TITLE);
+                for (int k = 0; k < b->nout; k++)
+                        draw_harrow(cv, &b->out[k], sw, ay + k, L.wa2, L.la2, L.va2);
+                ay += b->nout + 1;
+        }
+        int lh = ay - y;
+        if (lh < c.l2.n + 2)
+                lh = c.l2.n + 2;
+        draw_back(cv, &c, &L, sw + L.wa2, y, lh, right_fab);
+}
+
+static const char *norm_text(const char *norm)
+{
+        if (!norm || !strcmp(norm, "per_wave"))
+                return "per wave";
+        if (!strcmp(norm, "per_cycle"))
+                return "per cycle";
+        if (!strcmp(norm, "per_second"))
+                return "per second";
+        if (!strcmp(norm, "per_kernel"))
+                return "per kernel";
+        return norm;
+}
+
+void memchart_text(FILE *f, const struct rtable *t, const char *norm, int width)
+{
+        struct canvas cv;
+        memchart_draw(&cv, t, width);
+        fprintf(f, "Memory chart (table %s; %s, latencies in cycles)\n", t->id, norm_text(norm));
+        canvas_print(&cv, f);
+        canvas_free(&cv);
+}
+
+int memchart_svg(const char *path, const struct rtable *t, const char *norm, struct err *err)
+{
+        struct canvas cv;
+        memchart_draw(&cv, t, 120);
+        /* the canvas used: last non-blank column and row */
+        int w = 0, h = 0;
+        for (int y = 0; y < cv.h; y++)
+                for (int x = 0; x < cv.w; x++)
+                        if (canvas_get(&cv, x, y) != ' ') {
+                                w = x + 1 > w ? x + 1 : w;
+                                h = y + 1;
+                        }
+        const double cw = 8.4, ch = 17, pad = 16;
+        struct strbuf sb = {0};
+        svg_begin(&sb, w * cw + 2 * pad, h * ch + 2 * pad + 28, 14);
+        char cap[160];
+        snprintf(cap, sizeof cap, "Memory chart: requests and instructions %s, latencies in cycles",
+                 norm_text(norm));
+        svg_text(&sb, pad, pad + 14, "start", "font-weight=\"bold\"", cap);
+        canvas_svg(&cv, &sb, pad, pad + 28, cw, ch);
+        svg_end(&sb);
+        int rc = svg_write(path, &sb, err);
+        sb_free(&sb);
+        canvas_free(&cv);
+        return rc;
+}

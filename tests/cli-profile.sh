@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# CLI tests of `prism profile` on a fake AMD GPU: tests/fake/sysfs-* stand for the KFD
+# topology, tests/fake/rocprofv3 for ROCm's profiler (on PATH), tests/fake/gpu-app for the
+# application. Rows: environment, expected exit code, a pattern the output must contain,
+# arguments; bad input must give exactly one line on stderr and exit code 2. Then checks on
+# the workload written, and `prism analyze` on it.
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-$PWD/prism}
+case $P in /*) ;; *) P=$PWD/$P ;; esac
+F=$PWD/tests/fake
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export PATH="$F:$PATH" PRISM_SYSFS_ROOT="$F/sysfs-mi200" PRISM_DATA_DIR="$PWD"
+unset ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES FAKE_ROCPROF_DROP FAKE_ROCPROF_FAIL FAKE_ROCPROF_LOG
+pass=0 fail=0 skip=0
+APP=$F/gpu-app
+VEC='vecCopy(double*, double*, double*, int, int) [clone .kd]'
+
+if ! command -v python3 >/dev/null; then
+        echo "SKIP cli-profile: the fake rocprofv3 needs python3"
+        echo "0 passed, 0 failed, 1 skipped"
+        exit 0
+fi
+
+# row: ENV ("-" for none, else "VAR=value ...") | expected exit | pattern | prism args...
+check() {
+        local envs=$1 want=$2 pat=$3; shift 3
+        local out err rc
+        local -a e=()
+        [ "$envs" = - ] || read -r -a e <<<"$envs"
+        out=$(env ${e[@]+"${e[@]}"} "$P" "$@" 2>"$T/err"); rc=$?
+        err=$(cat "$T/err")
+        printf '%s\n' "$out" >"$T/out"
+        local ok=1
+        [ "$rc" -eq "$want" ] || ok=0
+        printf '%s\n%s\n' "$out" "$err" | grep -Eq -- "$pat" || ok=0
+        if [ "$want" -eq 2 ] && [ "$(printf '%s' "$err" | grep -c '')" -ne 1 ]; then ok=0; fi
+        if [ $ok -eq 1 ]; then pass=$((pass + 1)); echo "ok   prism $*";
+        else fail=$((fail + 1)); echo "FAIL prism $* (exit $rc, want $want /$pat/)"; echo "$out" | tail -5; echo "$err" | head -3; fi
+}
+
+# a condition on the files: description | command...
+expect() {
+        local what=$1; shift
+        if "$@"; then pass=$((pass + 1)); echo "ok   $what";
+        else fail=$((fail + 1)); echo "FAIL $what"; fi
+}
+
+# cell ROW COLUMN FILE: a CSV cell by column name (row 1 is the first data row)
+cell() {
+        python3 - "$@" <<'EOF'
+import csv, sys
+row, col, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+rows = list(csv.DictReader(open(path)))
+print(rows[row - 1][col] if row <= len(rows) and col in rows[0] else "MISSING")
+EOF
+}
+
+# the fake profiler's value of a counter for the n-th dispatch (from 0) of a kernel
+fake_value() {
+        python3 - "$@" <<'EOF'
+import sys, zlib
+counter, kernel, occ = sys.argv[1], sys.argv[2], int(sys.argv[3])
+base = zlib.crc32(counter.encode()) % 997 + 3
+k = zlib.crc32(kernel.encode()) % 13 + 1
+print(sum(base * k * (occ + 1) + c for c in range(32)))
+EOF
+}
+
+# ---- options ----
+check - 0 "usage: prism profile" profile --help
+check - 2 "missing -n NAME" profile -- "$APP"
+check - 2 "no application to profile: give it after '--'" profile -n x
+check - 2 "bad --join-type 'row'" profile -n x --join-type row -- "$APP"
+check - 2 "--arch plans for a GPU that is not here" profile -n x --arch gfx90a -- "$APP"
+check - 2 "bad dispatch 'x1'" profile -n x -d x1 -- "$APP"
+check - 2 "bad dispatch '5:2'" profile -n x -d 5:2 -- "$APP"
+check - 2 "bad --pass-timeout 'soon'" profile -n x --pass-timeout soon -- "$APP"
+check - 2 "unknown option '--frob'" profile -n x --frob -- "$APP"
+check - 2 "option '-k' needs a value" profile -n x -k -- "$APP"
+check - 2 "bad workload name 'a/b'" profile -n a/b -- "$APP"
+check - 2 "unknown backend 'foo'" profile -n x -p "$T/x" --backend foo -- "$APP"
+
+# ---- --dry-run: one line per pass, perfmon/ written, nothing run ----
+for arch in gfx908 gfx90a gfx940 gfx941 gfx942; do
+        check - 0 "^pass 0: " profile -n dry -p "$T/dry-$arch" --dry-run --arch "$arch"
+        n=$(grep -c '^pass [0-9]*: ' "$T/out")
+        files=$(ls "$T/dry-$arch/perfmon" | grep -c '^pmc_perf_[0-9]*\.txt$')
+        expect "$arch: $n passes (at most 19), one perfmon file each" \
+                test "$n" -ge 5 -a "$n" -le 19 -a "$n" -eq "$files"
+        expect "$arch: nothing but perfmon/ written" test ! -e "$T/dry-$arch/pmc_perf.csv"
+        echo "     $arch: $(grep -o '[0-9]* passes.*accumulate' "$T/err")"
+done
+expect "an accumulate pass ends with its counter and SQ_ACCUM_PREV_HIRES" \
+        grep -q "^pmc: .* SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES$" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
+expect "per-channel counters expanded for 32 channels" \
+        grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
+expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/pmc_perf_*.txt
+check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
+check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
+        profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
+check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a --force
+check - 0 "^pass 0: .*SQ_" profile -n dry -p "$T/dry-here" --dry-run
+check - 0 "TCC_HIT" profile -n dry -p "$T/dry-tcc" --dry-run -b TCC
+expect "-b TCC plans no instruction-cache counter" bash -c "! grep -q SQC_ICACHE_HITS '$T/out'"
+check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T/dry-xyz" --dry-run -b XYZ
+
+# ---- a whole profile through the fake rocprofv3 ----
+W=$T/vc
+check - 0 "wrote .*vc: 7 dispatches, [0-9]+ passes" profile -n vc -p "$W" --no-roof -- "$APP"
+head=$(head -1 "$W/pmc_perf.csv")
+expect "pmc_perf.csv starts with rocprof-compute's dispatch columns" \
+        test "${head%%,SQ*}" = "Dispatch_ID,Kernel_Name,GPU_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Scratch_Per_Workitem,Arch_VGPR,Accum_VGPR,SGPR,wave_size"
+expect "pmc_perf.csv ends with the timestamps" test "${head##*,Start_Timestamp,}" = "End_Timestamp"
+expect "one row per dispatch" test "$(python3 -c "import csv,sys; print(len(list(csv.reader(open(sys.argv[1])))))" "$W/pmc_perf.csv")" -eq 8
+for f in sysinfo.csv timestamps.csv pmc_dispatch_info.csv SQ_LEVEL_WAVES.csv SQ_INST_LEVEL_LDS.csv \
+        SQ_IFETCH_LEVEL.csv perfmon/pmc_perf_0.txt; do
+        expect "$f written" test -s "$W/$f"
+done
+expect "no scratch directory left" test ! -e "$W/.prism-passes"
+expect "no temporary file left" bash -c "! ls -a '$W' | grep -q tmp"
+expect "sysinfo: MI200, gfx90a, 104 CUs" test "$(cell 1 gpu_model "$W/sysinfo.csv") $(cell 1 gpu_arch "$W/sysinfo.csv") $(cell 1 cu_per_gpu "$W/sysinfo.csv")" = "MI200 gfx90a 104"
+expect "sysinfo: workload name and command" test "$(cell 1 workload_name "$W/sysinfo.csv")|$(cell 1 command "$W/sysinfo.csv")" = "vc|$APP"
+expect "kernel names kept whole (commas, quotes)" test "$(cell 2 Kernel_Name "$W/pmc_perf.csv")" = 'reduce<float, "sum">'
+expect "dispatch ids from 0 in launch order" test "$(cell 7 Dispatch_ID "$W/pmc_perf.csv") $(cell 7 Grid_Size "$W/pmc_perf.csv")" = "6 2048"
+# the same dispatch in every pass: values join by kernel and occurrence
+for c in SQ_WAVES GRBM_GUI_ACTIVE TCC_HIT_sum TA_TA_BUSY_sum SQC_ICACHE_HITS; do
+        expect "$c of the 3rd vecCopy is the fake's value" \
+                test "$(cell 5 $c "$W/pmc_perf.csv")" = "$(fake_value "${c%_sum}" "$VEC" 2)"
+done
+expect "per-channel values sum to TCC_HIT_sum" python3 - "$W/pmc_perf.csv" <<'EOF'
+import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if sum(float(r["TCC_HIT[%d]" % i]) for i in range(32)) == float(r["TCC_HIT_sum"]) else 1)
+EOF
+expect "accumulate value in SQ_LEVEL_WAVES.csv, aligned with pmc_perf.csv" \
+        test "$(cell 5 SQ_ACCUM_PREV_HIRES "$W/SQ_LEVEL_WAVES.csv") $(cell 5 Kernel_Name "$W/SQ_LEVEL_WAVES.csv")" = "$((1000 * $(fake_value SQ_LEVEL_WAVES "$VEC" 2))) $VEC"
+check - 0 "Top Kernels" analyze -p "$W"
+expect "analyze shows both kernels" grep -q 'reduce<float, "sum">' "$T/out"
+check - 0 "Speed-of-Light" analyze -p "$W" -b 2
+check - 2 "workload '.*vc' already exists; use --force to replace it" profile -n vc -p "$W" --no-roof -- "$APP"
+check - 0 "wrote .*vc: 7 dispatches" profile -n vc -p "$W" --force --no-roof -- "$APP"
+
+# ---- filters and joins ----
+check - 0 "wrote .*: 3 dispatches" profile -n k -p "$T/k" --no-roof -k reduce -- "$APP"
+expect "-k keeps only reduce, ids renumbered" test "$(cell 3 Kernel_Name "$T/k/pmc_perf.csv") $(cell 3 Dispatch_ID "$T/k/pmc_perf.csv")" = 'reduce<float, "sum"> 2'
+check - 0 "wrote .*: 3 dispatches" profile -n d -p "$T/d" --no-roof -d 0 2:4 -- "$APP"
+expect "-d 0 2:4 keeps dispatches 0, 2 and 3" test "$(cell 3 Kernel_Name "$T/d/pmc_perf.csv")" = 'reduce<float, "sum">'
+check - 2 "no dispatch of the target matches the -k/-d filters" profile -n d -p "$T/none" --no-roof -k nosuchkernel -- "$APP"
+check - 0 "wrote .*: 7 dispatches" profile -n g -p "$T/g" --no-roof --join-type grid -- "$APP"
+
+# ---- failures name the pass ----
+# (row environments cannot hold spaces: exported for these two)
+export FAKE_ROCPROF_DROP="3:$VEC"
+check - 2 "pass 3 has 3 dispatches of kernel 'vecCopy\(double\*, .*' but pass 0 has 4" \
+        profile -n m -p "$T/m" --no-roof -- "$APP"
+check - 2 "pass 3 has no dispatches of kernel 'vecCopy.*' with grid 2048 but pass 0 has 1 dispatch" \
+        profile -n m -p "$T/m2" --no-roof --join-type grid -- "$APP"
+unset FAKE_ROCPROF_DROP
+check - 2 "pass 0: rocprofv3 exited with status 3: gpu-app: failing as asked" \
+        profile -n f -p "$T/f" --no-roof -- "$APP" --fail 3
+check FAKE_ROCPROF_FAIL=5 2 "pass 5: rocprofv3 exited with status 1: .*simulated failure in pass 5 \(log: .*pass_5/log.txt\)" \
+        profile -n r -p "$T/r" --no-roof -- "$APP"
+expect "a failed pass keeps its log" test -s "$T/r/.prism-passes/pass_5/log.txt"
+check - 2 "workload '.*r' already exists; use --force to replace it or --resume to finish it" \
+        profile -n r -p "$T/r" --no-roof -- "$APP"
+check - 0 "wrote .*r: 7 dispatches" profile -n r -p "$T/r" --no-roof --resume -- "$APP"
+expect "--resume reused the 5 passes that had finished" test "$(grep -c 'reused (--resume)' "$T/out")" -eq 5
+check - 2 "pass 0: the target ran past --pass-timeout 1 s" \
+        profile -n t -p "$T/t" --no-roof --pass-timeout 1 -- "$APP" --sleep 20
+check PRISM_SYSFS_ROOT=$F/sysfs-cpuonly 2 "no GPU profiler available" profile -n c -p "$T/c" --no-roof -- "$APP"
+check ROCR_VISIBLE_DEVICES=5 2 "GPU 5 selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, but 2 AMD GPUs were found" \
+        profile -n c -p "$T/c" --no-roof -- "$APP"
+
+# ---- MI300X: the default directory, 8 XCDs of per-channel counters ----
+mkdir -p "$T/cwd"
+out=$(cd "$T/cwd" && PRISM_SYSFS_ROOT=$F/sysfs-mi300x "$P" profile -n big --no-roof -- "$APP" 2>&1); rc=$?
+expect "MI300X profile into workloads/big/MI300X_A1 (exit $rc)" test $rc -eq 0 -a -s "$T/cwd/workloads/big/MI300X_A1/pmc_perf.csv"
+expect "MI300X: TCC_HIT[127] collected" grep -q 'TCC_HIT\[127\]' "$T/cwd/workloads/big/MI300X_A1/pmc_perf.csv"
+check - 0 "Top Kernels" analyze -p "$T/cwd/workloads/big/MI300X_A1"
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The bundled samples (workloads-sample/, recorded by prism profile on real GPUs): every one
+# must analyze cleanly, and the values below, which follow from what the sample kernels do
+# (tests/gpu/samples.cu) or were recorded, must come out exactly (relative 1e-12). A change
+# of formula that moves one of them is a decision: update the row with the reason.
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-./prism}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# every bundled workload analyzes, with its speed-of-light table
+n=0
+for f in workloads-sample/*/*/pmc_perf.csv; do
+        [ -e "$f" ] || continue
+        d=$(dirname "$f")
+        n=$((n + 1))
+        if "$P" analyze -p "$d" >"$T/out" 2>"$T/err" && grep -q "^2.1 Speed-of-Light" "$T/out"; then
+                ok "analyze $d"
+        else
+                bad "analyze $d: $(head -2 "$T/err")"
+        fi
+done
+if [ "$n" -eq 0 ]; then
+        echo "SKIP samples: no workloads-sample/*/*/pmc_perf.csv"
+        skip=$((skip + 1))
+fi
+
+# row: workload | analyze filter | metric id | column | expected value | why
+rows() {
+        cat <<'EOF'
+stream/H100||7.1.0|Avg|67108864|triad over 2^26 floats: grid size
+stream/H100||7.1.2|Avg|2097152|2^26 / 32 warps
+stream/H100||3.1.17|Value|262144|2^26 / 256 blocks
+stream/H100||4.2.2|Avg|134217728|one FFMA (2 flop) per element
+stream/H100||10.2.8|Avg|32|FFMA thread instructions per warp
+stream/H100||4.2.11|Avg|805306368|L1 bytes: 12 per element
+stream/H100||2.1.7|Avg|132|every SM works
+stream/H100||4.2.9|Avg|807778176|DRAM bytes per dispatch (recorded; 12 per element + 0.3%)
+stream/H100||2.1.22|Avg|1818.8384429077876|DRAM read GB/s (recorded)
+compute/H100|-d 0 2|4.2.2|Avg|17722417152|fma_chains: 2 * 8 chains * 4096 iters * 270336 threads + the FADDs
+compute/H100|-d 0 2|10.2.8|Avg|1048576|fma_chains: 8 * 4096 * 32 FFMA per warp
+compute/H100|-d 0 2|2.1.7|Avg|132|fma_chains: every SM works
+compute/H100|-d 0 2|2.1.0|Avg|57552.421317318905|fma_chains: FLOP/s (recorded)
+compute/H100|-d 1 3|4.2.4|Avg|283467841536|mma_f16: 8192 flop * 4096 iters * 8448 warps
+compute/H100|-d 1 3|3.1.16|Value|8448|mma_f16: warps
+compute/H100|-d 1 3|2.1.3|Avg|628549.2306194273|mma_f16: tensor FP16 FLOP/s (recorded)
+EOF
+}
+
+while IFS='|' read -r wl filt id col want why; do
+        d=workloads-sample/$wl
+        if [ ! -f "$d/pmc_perf.csv" ]; then
+                echo "SKIP $wl $id: no such sample"
+                skip=$((skip + 1))
+                continue
+        fi
+        out=$T/dfs-$(echo "$wl $filt" | tr -c 'A-Za-z0-9' _)
+        if [ ! -d "$out" ]; then
+                # shellcheck disable=SC2086
+                "$P" analyze -p "$d" $filt --save-dfs "$out" >/dev/null 2>"$T/err" ||
+                        { bad "$wl $filt: analyze failed: $(head -1 "$T/err")"; continue; }
+        fi
+        got=$(python3 - "$out" "$id" "$col" <<'EOF'
+import csv, glob, sys
+out, mid, col = sys.argv[1:4]
+for p in glob.glob(out + "/*.csv"):
+    with open(p) as f:
+        for r in csv.DictReader(f):
+            if r.get("Metric_ID") == mid:
+                print(r.get(col, ""))
+                sys.exit(0)
+print("missing")
+EOF
+)
+        if python3 -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(g - w) <= 1e-12 * max(abs(w), 1e-300) else 1)" "$got" "$want" 2>/dev/null; then
+                ok "$wl $filt $id $col = $want ($why)"
+        else
+                bad "$wl $filt $id $col = $got, want $want ($why)"
+        fi
+done < <(rows)
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
