@@ -267,6 +267,8 @@ static int open_one(const char *path, const char *mdir, const struct panel_set *
         colset_free(&cs);
         if (rc)
                 arch_free(a);
+        else
+                workload_check_sysinfo(w, a); /* issue 10: missing or damaged fields warn once */
         return rc;
 }
 

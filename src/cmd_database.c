@@ -44,8 +44,7 @@ static int import_tree(const char *root, int force)
                 return cmd_fail(err.msg);
         for (size_t i = 0; i < t.n && !rc; i++) {
                 if (t.v[i].is_db) {
-                        printf("rank %ld: '%s' is a database already\n", t.v[i].rank,
-                               t.v[i].path);
+                        printf("rank %ld: '%s' is a database already\n", t.v[i].rank, t.v[i].path);
                         continue;
                 }
                 char rank[32];
@@ -57,8 +56,8 @@ static int import_tree(const char *root, int force)
                         fprintf(stderr, "prism: %s\n", err.msg);
                         rc = 2;
                 } else {
-                        printf("rank %ld: imported '%s' into '%s': %zu dispatch%s\n",
-                               t.v[i].rank, t.v[i].path, path, nd, nd == 1 ? "" : "es");
+                        printf("rank %ld: imported '%s' into '%s': %zu dispatch%s\n", t.v[i].rank,
+                               t.v[i].path, path, nd, nd == 1 ? "" : "es");
                 }
                 free(path);
         }
@@ -68,9 +67,9 @@ static int import_tree(const char *root, int force)
 
 static int info(const char *path)
 {
-        static const char *const keys[] = {"schema_version", "prism_version", "created",
-                                           "source",         "gpu_arch",      "gpu_model",
-                                           "dispatches",     "rank",          "node", NULL};
+        static const char *const keys[] = {
+            "schema_version", "prism_version", "created", "source", "gpu_arch",
+            "gpu_model",      "dispatches",    "rank",    "node",   NULL};
         struct err err = {0};
         char *v = db_read_meta(path, "schema_version", &err);
         if (!v)
@@ -126,8 +125,9 @@ int cmd_database(int argc, char **argv)
         free(pmc);
         if (!plain && multi_is_tree(dir)) {
                 if (db) {
-                        fprintf(stderr, "prism: '%s' is a multi-rank tree: each rank gets its "
-                                        "own %s, so --db does not apply\n",
+                        fprintf(stderr,
+                                "prism: '%s' is a multi-rank tree: each rank gets its "
+                                "own %s, so --db does not apply\n",
                                 dir, DB_DEFAULT_NAME);
                         return 2;
                 }

@@ -180,8 +180,8 @@ int cmd_profile(int argc, char **argv)
                                 o.pass_timeout = (int)t;
                         }
                 } else {
-                        fprintf(stderr, "prism: unknown option '%s'\n", a);
-                        usage(stderr);
+                        fprintf(stderr, "prism: unknown option '%s' (see 'prism profile --help')\n",
+                                a);
                         goto out;
                 }
         }
@@ -207,7 +207,7 @@ int cmd_profile(int argc, char **argv)
                 ret = cmd_fail("--resume cannot go with --dry-run");
                 goto out;
         }
-        if (!o.dry_run && (!target || !target[0])) {
+        if (!o.dry_run && !roof_only && (!target || !target[0])) {
                 ret = cmd_fail("no application to profile: give it after '--'");
                 goto out;
         }
@@ -245,15 +245,21 @@ int cmd_profile(int argc, char **argv)
                        res.accum_passes);
         }
         ret = 0;
-        if (roof_only || (!o.dry_run && !o.no_roof)) {
+        /* the empirical peaks, measured once per workload as rocprof-compute does */
+        char *roof = xasprintf("%s/roofline.csv", res.dir);
+        if ((roof_only || (!o.dry_run && !o.no_roof)) && !is_file(roof)) {
                 char *rargv[] = {"roofline", "-o", res.dir, NULL};
                 if (cmd_roofline(3, rargv) != 0) {
-                        fprintf(stderr, "prism: warning: no roofline.csv in '%s'; run 'prism "
-                                        "roofline -o %s' on this machine later\n",
-                                res.dir, res.dir);
-                        ret = roof_only ? 2 : 0;
+                        if (roof_only)
+                                ret = 2; /* cmd_roofline said why */
+                        else
+                                fprintf(stderr,
+                                        "prism: warning: the workload has no roofline.csv; run "
+                                        "'prism roofline -o %s' on this machine later\n",
+                                        res.dir);
                 }
         }
+        free(roof);
         profile_result_free(&res);
 out:
         free(kernels.v);

@@ -81,6 +81,10 @@ check - 2 "unknown option '--frob'" profile -n x --frob -- "$APP"
 check - 2 "option '-k' needs a value" profile -n x -k -- "$APP"
 check - 2 "bad workload name 'a/b'" profile -n a/b -- "$APP"
 check - 2 "unknown backend 'foo'" profile -n x -p "$T/x" --backend foo -- "$APP"
+check - 2 "--roof-only cannot go with --no-roof" profile -n x --roof-only --no-roof
+# no GPU benchmark can run here: the roofline command says why, in one line
+check - 2 "roofline|GPU" profile -n x -p "$T/roof" --roof-only
+expect "--roof-only made the workload directory" test -d "$T/roof"
 
 # ---- --dry-run: one line per pass, perfmon/ written, nothing run ----
 for arch in gfx908 gfx90a gfx940 gfx941 gfx942; do
@@ -108,7 +112,10 @@ check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T
 
 # ---- a whole profile through the fake rocprofv3 ----
 W=$T/vc
-check - 0 "wrote .*vc: 7 dispatches, [0-9]+ passes" profile -n vc -p "$W" --no-roof -- "$APP"
+check FAKE_ROCPROF_LOG=$T/rocprof.log 0 "wrote .*vc: 7 dispatches, [0-9]+ passes" profile -n vc -p "$W" --no-roof -- "$APP"
+expect "ROCm 6.4: the counters file in the per-counter format" grep -q "(schema legacy): .*TCC_HIT\[0\]" "$T/rocprof.log"
+expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '^pmc_perf_')"
+expect "sysinfo: rocm_version" test "$(cell 1 rocm_version "$W/sysinfo.csv")" = "6.4.1-120"
 head=$(head -1 "$W/pmc_perf.csv")
 expect "pmc_perf.csv starts with rocprof-compute's dispatch columns" \
         test "${head%%,SQ*}" = "Dispatch_ID,Kernel_Name,GPU_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Scratch_Per_Workitem,Arch_VGPR,Accum_VGPR,SGPR,wave_size"
@@ -175,7 +182,8 @@ check ROCR_VISIBLE_DEVICES=5 2 "GPU 5 selected by ROCR_VISIBLE_DEVICES or HIP_VI
 
 # ---- MI300X: the default directory, 8 XCDs of per-channel counters ----
 mkdir -p "$T/cwd"
-out=$(cd "$T/cwd" && PRISM_SYSFS_ROOT=$F/sysfs-mi300x "$P" profile -n big --no-roof -- "$APP" 2>&1); rc=$?
+out=$(cd "$T/cwd" && PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_LOG=$T/rocprof300.log "$P" profile -n big --no-roof -- "$APP" 2>&1); rc=$?
+expect "ROCm 7: the counters file of schema version 1" grep -q "(schema 1): .*TCC_HIT\[127\]" "$T/rocprof300.log"
 expect "MI300X profile into workloads/big/MI300X_A1 (exit $rc)" test $rc -eq 0 -a -s "$T/cwd/workloads/big/MI300X_A1/pmc_perf.csv"
 expect "MI300X: TCC_HIT[127] collected" grep -q 'TCC_HIT\[127\]' "$T/cwd/workloads/big/MI300X_A1/pmc_perf.csv"
 check - 0 "Top Kernels" analyze -p "$T/cwd/workloads/big/MI300X_A1"

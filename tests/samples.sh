@@ -83,5 +83,23 @@ EOF
         fi
 done < <(rows)
 
+# the plan the samples were recorded with, made again without a GPU (CUPTI's Profiler Host API
+# counts passes from libprism-cupti.so beside prism): every pass starts with the per-pass
+# metric, and the SASS metrics have a pass of their own
+if [ -f "$(dirname "$P")/libprism-cupti.so" ] || [ -n "${PRISM_CUPTI_LIB:-}" ]; then
+        if "$P" profile -n plan -p "$T/plan" --dry-run --arch sm_90 >"$T/plan.out" 2>"$T/plan.err" &&
+                [ "$(grep -c '^pass ' "$T/plan.out")" -eq "$(grep -c '^pass [0-9]*: gpu__time_duration.sum' "$T/plan.out")" ] &&
+                grep -q '^pass [0-9]*: gpu__time_duration.sum smsp__sass_' "$T/plan.out" &&
+                ! grep '^pass ' "$T/plan.out" | grep 'smsp__sass_' | grep -q ' dram__' &&
+                [ -f "$T/plan/perfmon/pmc_perf_0.txt" ]; then
+                ok "profile --dry-run --arch sm_90: $(grep -c '^pass ' "$T/plan.out") passes"
+        else
+                bad "profile --dry-run --arch sm_90: $(tail -1 "$T/plan.err")"
+        fi
+else
+        echo "SKIP profile --dry-run --arch sm_90: no libprism-cupti.so (needs the CUDA toolkit)"
+        skip=$((skip + 1))
+fi
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

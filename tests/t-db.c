@@ -1,10 +1,12 @@
 /* The store: the projected CSV loader, database write/read round trips (every cell, text
  * and number, bit for bit), projection, several databases at once, bad databases, and
  * multi-rank trees and concatenation. Tables of cases where the cases differ by data. */
+/* cmocka needs these first */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -51,11 +53,14 @@ struct proj_case {
 
 static const struct proj_case proj[] = {
     {"a,b,c\n1,2,3\n4,5,6\n", {"c", "a", NULL}, 2},
-    {"a,b,c\n1,x,3\n4,5,\n", {"b", NULL}, 1},                  /* text column */
-    {"\xEF\xBB\xBF" "a,b\r\n1,2\r\n", {"a", NULL}, 1},          /* BOM, CRLF */
-    {"a,a,b\n1,2,3\n", {"a", "a#1", NULL}, 2},                 /* duplicate header */
-    {"k,v\n\"q, \"\"x\"\"\",1\n\n2,3\n", {"k", NULL}, 1},       /* quotes, blank line */
-    {"a,b\n1,2\n", {"zz", NULL}, 0},                           /* nothing kept */
+    {"a,b,c\n1,x,3\n4,5,\n", {"b", NULL}, 1}, /* text column */
+    {"\xEF\xBB\xBF"
+     "a,b\r\n1,2\r\n",
+     {"a", NULL},
+     1},                                                  /* BOM, CRLF */
+    {"a,a,b\n1,2,3\n", {"a", "a#1", NULL}, 2},            /* duplicate header */
+    {"k,v\n\"q, \"\"x\"\"\",1\n\n2,3\n", {"k", NULL}, 1}, /* quotes, blank line */
+    {"a,b\n1,2\n", {"zz", NULL}, 0},                      /* nothing kept */
 };
 
 static void test_projection(void **state)
@@ -99,8 +104,7 @@ static void test_projection(void **state)
                 struct err err = {0};
                 static const char *const keep[] = {"a", NULL};
                 write_text(p, bad[i].csv);
-                assert_int_not_equal(table_load_csv_cols(&t, p, want_list, (void *)keep, &err),
-                                     0);
+                assert_int_not_equal(table_load_csv_cols(&t, p, want_list, (void *)keep, &err), 0);
                 if (!strstr(err.msg, bad[i].msg))
                         fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, bad[i].msg);
         }
@@ -111,9 +115,20 @@ static void test_projection(void **state)
 /* ---- database round trips ---- */
 
 /* numbers that must survive bit for bit */
-static const double nums[] = {0.0,     -0.0,   1.0,     -3.0,       0.1,   1e300,  -1e-300,
-                              INFINITY, -INFINITY, NAN, 9007199254740993.0, 1411551767635712.0,
-                              4.5e15, 123456789.125};
+static const double nums[] = {0.0,
+                              -0.0,
+                              1.0,
+                              -3.0,
+                              0.1,
+                              1e300,
+                              -1e-300,
+                              INFINITY,
+                              -INFINITY,
+                              NAN,
+                              9007199254740993.0,
+                              1411551767635712.0,
+                              4.5e15,
+                              123456789.125};
 #define NNUMS (sizeof nums / sizeof nums[0])
 
 static void make_workload(struct workload *w, const char *arch, size_t nrows, double shift)
@@ -255,8 +270,8 @@ static void test_db_projection(void **state)
         assert_true(table_col(&back.pmc, "Kernel_Name") >= 0);
         int c = table_col(&back.pmc, "TCC_HIT[0]");
         for (size_t r = 0; r < 5; r++)
-                assert_memory_equal(&back.pmc.num[c][r], &w.pmc.num[table_col(&w.pmc, "TCC_HIT[0]")][r],
-                                    sizeof(double));
+                assert_memory_equal(&back.pmc.num[c][r],
+                                    &w.pmc.num[table_col(&w.pmc, "TCC_HIT[0]")][r], sizeof(double));
         assert_int_equal(back.acc[0].ncols, 0);   /* projected away, rows kept */
         assert_int_equal(back.roofline.ncols, 1); /* not per-dispatch: never projected */
         workload_close(&back);
@@ -281,9 +296,11 @@ static void test_open_many(void **state)
                 assert_int_equal(db_write(paths[i], &w[i], NULL, NULL, 0, 1, &err), 0);
         }
         /* more than SQLite attaches at once is refused; up to the limit works */
-        assert_int_not_equal(db_open_many((const char *const *)paths, n, NULL, NULL, back, &err), 0);
+        assert_int_not_equal(db_open_many((const char *const *)paths, n, NULL, NULL, back, &err),
+                             0);
         assert_non_null(strstr(err.msg, "at once"));
-        assert_int_equal(db_open_many((const char *const *)paths, n - 1, NULL, NULL, back, &err), 0);
+        assert_int_equal(db_open_many((const char *const *)paths, n - 1, NULL, NULL, back, &err),
+                         0);
         for (size_t i = 0; i + 1 < n; i++) {
                 assert_workloads_equal(&w[i], &back[i]);
                 workload_close(&back[i]);
@@ -314,8 +331,9 @@ static void test_bad_databases(void **state)
         assert_int_equal(db_write(newer, &w, NULL, NULL, 0, 1, &err), 0);
         workload_close(&w);
         assert_int_equal(sqlite3_open(newer, &db), SQLITE_OK);
-        assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = "
-                                          "'schema_version'",
+        assert_int_equal(sqlite3_exec(db,
+                                      "UPDATE meta SET value = '99' WHERE key = "
+                                      "'schema_version'",
                                       NULL, NULL, NULL),
                          SQLITE_OK);
         sqlite3_close(db);
@@ -412,8 +430,8 @@ static void test_tree(void **state)
                 int ndisp, as_db;
         } ranks[] = {
             {"nodeA/rank0/MX", 2, 0},
-            {"nodeA/rank1", 3, 0},       /* workload directly in the rank directory */
-            {"nodeB/rank10/MX", 1, 1},   /* a database */
+            {"nodeA/rank1", 3, 0},     /* workload directly in the rank directory */
+            {"nodeB/rank10/MX", 1, 1}, /* a database */
             {"nodeB/rank2/MX", 4, 0},
         };
         for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
@@ -492,7 +510,7 @@ static int teardown(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_projection), cmocka_unit_test(test_roundtrip),
+            cmocka_unit_test(test_projection),    cmocka_unit_test(test_roundtrip),
             cmocka_unit_test(test_db_projection), cmocka_unit_test(test_open_many),
             cmocka_unit_test(test_bad_databases), cmocka_unit_test(test_append),
             cmocka_unit_test(test_tree),

@@ -141,8 +141,7 @@ static void test_groups_fit(void **state)
         struct err err = {0};
         req_of(&r, formulas, NF);
         assert_int_equal(plan_req_norm(&r, "smsp__warps_launched.sum", NULL, &err), 0);
-        assert_int_equal(
-            plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err), 0);
         check_plan(&p, 17);
         /* the normalization's metric is collected too */
         int found = 0;
@@ -275,8 +274,8 @@ static void test_hopper(void **state)
         assert_int_equal(a.nlimits, 0);
         assert_int_equal(profile_plan_req(&a, NULL, NULL, 0, &r, &err), 0);
         /* the fake chip has its own names */
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes,
-                                          (const char *const *)a.per_pass, a.nper_pass, &p, &err),
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, (const char *const *)a.per_pass,
+                                          a.nper_pass, &p, &err),
                          0);
         assert_true(p.npasses >= 2);
         int has_sass = 0, has_dram = 0;

@@ -43,6 +43,8 @@ static const struct good_case good[] = {
     {"k,v\n1,2\n\n3,4\n", 2, 2, "k", 1, 3, "3"},                         /* blank line */
     {"k,v\n1,1e300\n", 1, 2, "v", 0, 1e300, NULL},
     {"a,b\n", 0, 2, "a", 0, 0, NULL},                                    /* header only */
+    {"a,a#2,a\n1,2,3\n", 1, 3, "a#2#2", 0, 3, "3"},                      /* taken alias */
+    {"k,v\n1,1e400\n", 1, 2, "v", 0, INFINITY, "1e400"},                 /* text kept */
 };
 
 static void test_good(void **state)
@@ -84,8 +86,13 @@ static const struct bad_case bad[] = {
     {"", "is empty"},
     {"a,b\n1,2,3\n", ":2: 3 fields, but the header has 2"},
     {"a,b,c\n1,2,3\n4,5\n", ":3: 2 fields, but the header has 3 (truncated"},
-    {"a,b\n1,\"unterminated\n", ":2: error parsing data while strict checking enabled"},
+    {"a,b\n1,\"unterminated\n", ":2: malformed quoting"},
     {"a,b\n1,x\"y\n", ":2: "},
+    {"\xEF\xBB\xBF", "is empty"},                                  /* a byte order mark only */
+    {"\n\n\n", "is empty"},
+    {"a,b\n\"x\ny\",1\n1,2,3\n", ":4: 3 fields"},                 /* lines, not records */
+    {"a,b\n\n\n1,2,3\n", ":4: 3 fields"},                          /* blank lines count */
+    {"a,b\n1,2\n\"open,3\n", ":3: malformed quoting"},            /* where the record began */
 };
 
 static void test_bad(void **state)

@@ -45,7 +45,8 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() {
         fail=$((fail + 1))
         echo "FAIL $1"
-        cap | sed 's/^/     | /'
+        # the screen of the first few failures only
+        [ "$fail" -le 3 ] && cap | sed 's/^/     | /'
 }
 
 # wait up to 5 s for the screen to match an extended regex
@@ -85,8 +86,13 @@ check_restored() {
         keys "clear" Enter
 }
 
+# start the TUI; give up the whole run when it does not come up (keys would go to the shell)
 start() {
         keys "clear; $P analyze $* --tui; echo EXIT=\$?" Enter
+        if ! wait_for "^ prism analyze │"; then
+                bad "the TUI did not start: prism analyze $* --tui"
+                finish
+        fi
 }
 
 tm -f /dev/null new-session -d -s t -x 100 -y 30 -c "$PWD" \

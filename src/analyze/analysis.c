@@ -594,7 +594,8 @@ static struct kstat *kernel_stats(const struct workload *w, const struct analysi
                 free(name);
         }
         smap_free(&idx);
-        qsort(ks, n, sizeof *ks, o->sort_by_kernel ? cmp_kstat_name : cmp_kstat_sum);
+        if (n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+                qsort(ks, n, sizeof *ks, o->sort_by_kernel ? cmp_kstat_name : cmp_kstat_sum);
         *nk = n;
         return ks;
 }

@@ -5,8 +5,8 @@
 #include <string.h>
 
 /* columns the built-in tables and filters read by name */
-static const char *const always[] = {"Dispatch_ID", "Kernel_Name", "GPU_ID", "Start_Timestamp",
-                                     "End_Timestamp", "Rank", "Node", NULL};
+static const char *const always[] = {"Dispatch_ID",   "Kernel_Name", "GPU_ID", "Start_Timestamp",
+                                     "End_Timestamp", "Rank",        "Node",   NULL};
 
 static void add_name(void *p, const char *name, int dollar)
 {
@@ -74,12 +74,13 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
         for (size_t i = 0; always[i]; i++)
                 smap_put(&cs->names, always[i], 1);
         for (size_t i = 0; i < a->nbuiltins; i++)
-                add_field(cs, &(struct metric_field){.src = a->builtins[i].src,
-                                                      .expr = a->builtins[i].expr},
-                          0);
+                add_field(
+                    cs,
+                    &(struct metric_field){.src = a->builtins[i].src, .expr = a->builtins[i].expr},
+                    0);
         for (size_t i = 0; i < a->nnorms; i++)
-                add_field(cs, &(struct metric_field){.src = a->norms[i].src,
-                                                      .expr = a->norms[i].expr},
+                add_field(cs,
+                          &(struct metric_field){.src = a->norms[i].src, .expr = a->norms[i].expr},
                           0);
         for (size_t i = 0; i < ps->npanels; i++) {
                 const struct panel *p = &ps->panels[i];

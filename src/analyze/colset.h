@@ -7,8 +7,8 @@
 #include "analysis.h"
 
 struct colset {
-        struct smap names;      /* exact column names */
-        char **prefixes;        /* "TCC_HIT[": per-channel columns of template metrics */
+        struct smap names; /* exact column names */
+        char **prefixes;   /* "TCC_HIT[": per-channel columns of template metrics */
         size_t nprefixes, cap;
 };
 

@@ -117,8 +117,8 @@ static struct rank *collect(const struct workload *w, const size_t *sel, size_t 
                         k = (int)(*nr)++;
                         memset(&v[k], 0, sizeof *v);
                         v[k].rank = (long)rk;
-                        v[k].node = xstrdup(cn >= 0 ? table_cell(&w->pmc, cn, r, buf, sizeof buf)
-                                                    : "");
+                        v[k].node =
+                            xstrdup(cn >= 0 ? table_cell(&w->pmc, cn, r, buf, sizeof buf) : "");
                         smap_put(&idx, key, k);
                 }
                 xgrow(&v[k].rows, &v[k].cap, v[k].n + 1, sizeof *v[k].rows);
@@ -185,9 +185,9 @@ static struct kst *kernels_of(const struct workload *w, const struct analysis_op
         for (size_t i = 0; i < rk->n; i++) {
                 char buf[64];
                 size_t r = rk->rows[i];
-                char *name = kname_shorten(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf)
-                                                   : "",
-                                           o->kernel_verbose ? o->kernel_verbose : 5);
+                char *name =
+                    kname_shorten(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf) : "",
+                                  o->kernel_verbose ? o->kernel_verbose : 5);
                 int k;
                 if (!smap_get(&idx, name, &k)) {
                         xgrow(&v, &cap, *nk + 1, sizeof *v);
@@ -258,8 +258,7 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
         struct rtable *t = rt_new(an, p, pt, "index", 7,
-                                  titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med,
-                                         "Pct"));
+                                  titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med, "Pct"));
         double div = time_div(u);
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {
@@ -285,16 +284,20 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
 /* The average of each listed metric over one rank's dispatches: analysis_run on a panel
  * holding only this table as a metric table, with that rank selected. vals[m] for the m-th
  * metric of pt that the architecture has (templates excluded). */
-static int rank_avgs(const struct workload *w, const struct arch *a,
-                     const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                     const struct panel *p, const struct panel_table *pt, long rank,
-                     char **keys, size_t nkeys, double *vals, struct err *err)
+static int rank_avgs(const struct workload *w, const struct arch *a, const struct analysis_opts *o,
+                     const char *const *knames, size_t nknames, const struct panel *p,
+                     const struct panel_table *pt, long rank, char **keys, size_t nkeys,
+                     double *vals, struct err *err)
 {
         struct panel_col cols[] = {{"Metric", "name", NULL, -1}, {"Avg", "avg", NULL, -1}};
-        struct panel_table spt = {.id = pt->id, .title = pt->title, .cols = cols, .ncols = 2,
-                                  .rows = keys, .nrows = nkeys};
-        struct panel sp = {.id = p->id, .title = p->title, .file = p->file, .tables = &spt,
-                           .ntables = 1};
+        struct panel_table spt = {.id = pt->id,
+                                  .title = pt->title,
+                                  .cols = cols,
+                                  .ncols = 2,
+                                  .rows = keys,
+                                  .nrows = nkeys};
+        struct panel sp = {
+            .id = p->id, .title = p->title, .file = p->file, .tables = &spt, .ntables = 1};
         struct panel_set sps = {.panels = &sp, .npanels = 1};
         struct analysis_opts o2 = *o;
         struct analysis sub;
@@ -320,10 +323,9 @@ static int rank_avgs(const struct workload *w, const struct arch *a,
 }
 
 static int build_spread(const struct workload *w, const struct arch *a,
-                        const struct analysis_opts *o, const char *const *knames,
-                        size_t nknames, const struct rank *rk, size_t nr,
-                        const struct panel *p, const struct panel_table *pt,
-                        struct analysis *an, struct err *err)
+                        const struct analysis_opts *o, const char *const *knames, size_t nknames,
+                        const struct rank *rk, size_t nr, const struct panel *p,
+                        const struct panel_table *pt, struct analysis *an, struct err *err)
 {
         char **keys = xcalloc(pt->nrows + 1, sizeof *keys);
         const struct metric **ms = xcalloc(pt->nrows + 1, sizeof *ms);
@@ -339,8 +341,7 @@ static int build_spread(const struct workload *w, const struct arch *a,
         double *vals = xcalloc(nkeys * nr + 1, sizeof *vals), *col = xcalloc(nr + 1, sizeof *col);
         for (size_t i = 0; i < nr && !rc; i++) {
                 double *one = xcalloc(nkeys + 1, sizeof *one);
-                rc = rank_avgs(w, a, o, knames, nknames, p, pt, rk[i].rank, keys, nkeys, one,
-                               err);
+                rc = rank_avgs(w, a, o, knames, nknames, p, pt, rk[i].rank, keys, nkeys, one, err);
                 for (size_t m = 0; m < nkeys; m++)
                         vals[m * nr + i] = one[m];
                 free(one);

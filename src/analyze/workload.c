@@ -5,9 +5,12 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../arch/arch.h"
 #include "../store/db.h"
 #include "../store/multi.h"
 
@@ -18,6 +21,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
                     struct workload *w, struct err *err);
+static void check_cells(struct table *t, const char *file);
 
 /* ---- other stores: a prism database, a directory holding only prism.db, a multi-rank
  * tree (src/store/db.c, multi.c) ---- */
@@ -118,7 +122,9 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         }
         f = xasprintf("%s/sysinfo.csv", path);
         char *pmc = xasprintf("%s/pmc_perf.csv", path);
-        int have_sys = is_file(f), have_pmc = is_file(pmc);
+        /* present in any form: a directory or a pipe there is an error naming the file
+         * (table_load_csv's), not "no such file" */
+        int have_sys = access(f, F_OK) == 0, have_pmc = access(pmc, F_OK) == 0;
         free(pmc);
         if (!have_sys && !have_pmc) {
                 rc = err_set(err, ERR_INPUT,
@@ -162,6 +168,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "%s: no Kernel_Name column", f);
                 goto out;
         }
+        check_cells(&w->pmc, f);
         /* accumulate tables */
         DIR *d = opendir(path);
         char **names = NULL;
@@ -176,7 +183,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         }
         if (d)
                 closedir(d);
-        qsort(names, nn, sizeof *names, cmp_str);
+        if (nn)
+                qsort(names, nn, sizeof *names, cmp_str);
         w->acc = xcalloc(nn ? nn : 1, sizeof *w->acc);
         w->acc_names = xcalloc(nn ? nn : 1, sizeof *w->acc_names);
         for (size_t i = 0; i < nn; i++) {
@@ -187,6 +195,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
                 } else {
+                        check_cells(&w->acc[w->nacc], p);
                         if (w->acc[w->nacc].nrows != w->pmc.nrows)
                                 warnf("%s: %zu rows but pmc_perf.csv has %zu; rows are matched "
                                       "by position",
@@ -254,4 +263,173 @@ const char *workload_sys_str(const struct workload *w, const char *field)
         if (c < 0 || w->sysinfo.nrows < 1)
                 return NULL;
         return table_cell(&w->sysinfo, c, 0, buf, sizeof buf);
+}
+
+/* ---- damaged cells (docs/HARDENING.md) ----
+ * Every cell of pmc_perf.csv and of the accumulate tables but Kernel_Name is a count, an
+ * id, a size or a timestamp: a finite number >= 0. A cell that is empty, text, nan, inf
+ * (or too large for a double) or negative is damaged: it is read as n/a, so that every
+ * metric that uses it is n/a for that dispatch and the aggregates over dispatches are
+ * taken over the others, and a warning names file:line and the column, never silently.
+ * Only the loaded columns are checked: with column projection, those analysis reads. */
+
+#define MAX_CELL_WARNINGS 5
+
+/* How a damaged cell reads in a warning: "holds 'abc', not a count", "is empty" */
+static const char *cell_desc(const struct table *t, int c, size_t r, const char *what,
+                             char *buf, size_t len)
+{
+        char num[64];
+        const char *s = table_cell(t, c, r, num, sizeof num);
+        if (!*s)
+                return "is empty";
+        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
+        return buf;
+}
+
+static void check_cells(struct table *t, const char *file)
+{
+        size_t bad = 0, cols = 0;
+        char desc[100];
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (!strcmp(t->names[c], "Kernel_Name"))
+                        continue;
+                size_t before = bad;
+                for (size_t r = 0; r < t->nrows; r++) {
+                        double v = t->num[c][r];
+                        if (isfinite(v) && v >= 0)
+                                continue;
+                        if (++bad <= MAX_CELL_WARNINGS)
+                                warnf("%s:%zu: column '%s' %s; the metrics that use it are "
+                                      "n/a for that dispatch",
+                                      file, t->line ? t->line[r] : r + 2, t->names[c],
+                                      cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
+                        t->num[c][r] = NAN;
+                }
+                cols += bad > before;
+        }
+        if (bad > MAX_CELL_WARNINGS)
+                warnf("%s: %zu more damaged cells (%zu in all, in %zu column%s) read as n/a", file,
+                      bad - MAX_CELL_WARNINGS, bad, cols, cols == 1 ? "" : "s");
+        if (t->dup)
+                warnf("%s: column '%s' appears more than once; the first is used", file, t->dup);
+        /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right */
+        int id = table_col(t, "Dispatch_ID");
+        struct smap seen = {0};
+        for (size_t r = 0; id >= 0 && r < t->nrows; r++) {
+                char key[64];
+                int first;
+                if (isnan(t->num[id][r]))
+                        continue;
+                snprintf(key, sizeof key, "%.17g", t->num[id][r]);
+                if (smap_get(&seen, key, &first)) {
+                        warnf("%s:%zu: Dispatch_ID %s also at line %zu; both rows are counted",
+                              file, t->line ? t->line[r] : r + 2, key,
+                              t->line ? t->line[first] : (size_t)first + 2);
+                        break; /* one is enough to say the file is suspect */
+                }
+                smap_put(&seen, key, (int)r);
+        }
+        smap_free(&seen);
+        /* a dispatch that ends before it starts has no duration: n/a, not negative */
+        int s0 = table_col(t, "Start_Timestamp"), s1 = table_col(t, "End_Timestamp");
+        size_t back = 0;
+        for (size_t r = 0; s0 >= 0 && s1 >= 0 && r < t->nrows; r++)
+                if (t->num[s1][r] < t->num[s0][r]) {
+                        if (++back <= MAX_CELL_WARNINGS)
+                                warnf("%s:%zu: End_Timestamp is before Start_Timestamp; the "
+                                      "metrics that use the duration are n/a for that dispatch",
+                                      file, t->line ? t->line[r] : r + 2);
+                        t->num[s1][r] = NAN;
+                }
+        if (back > MAX_CELL_WARNINGS)
+                warnf("%s: %zu more dispatches end before they start", file,
+                      back - MAX_CELL_WARNINGS);
+}
+
+/* ---- sysinfo fields the formulas read ---- */
+
+struct sysnames {
+        const struct arch *a;
+        struct smap seen;
+        char **v;
+        size_t n, cap;
+};
+
+static void sys_name(void *p, const char *name, int dollar)
+{
+        struct sysnames *sn = p;
+        if (!dollar || !strcmp(name, "denom") || smap_get(&sn->seen, name, NULL))
+                return;
+        smap_put(&sn->seen, name, 1);
+        for (size_t i = 0; i < sn->a->nbuiltins; i++)
+                if (!strcmp(sn->a->builtins[i].name, name))
+                        return; /* computed, not read */
+        xgrow(&sn->v, &sn->cap, sn->n + 1, sizeof *sn->v);
+        sn->v[sn->n++] = xstrdup(name);
+}
+
+static void sys_names_field(struct sysnames *sn, const struct metric_field *f)
+{
+        if (f->expr) {
+                expr_names(f->expr, sys_name, sn);
+        } else if (f->src && strchr(f->src, '@')) {
+                /* a per-channel template, parsed per channel later: read it for channel 0 */
+                char *src = xstrdup(f->src);
+                for (char *q = src; (q = strchr(q, '@'));)
+                        *q = '0';
+                struct expr *e = expr_parse(src, NULL, NULL, NULL);
+                expr_names(e, sys_name, sn);
+                expr_free(e);
+                free(src);
+        }
+}
+
+void workload_check_sysinfo(struct workload *w, const struct arch *a)
+{
+        struct sysnames sn = {.a = a};
+        for (size_t i = 0; i < a->nbuiltins; i++)
+                expr_names(a->builtins[i].expr, sys_name, &sn);
+        for (size_t i = 0; i < a->nnorms; i++)
+                expr_names(a->norms[i].expr, sys_name, &sn);
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                const struct metric *m = &a->metrics[i];
+                sys_names_field(&sn, &m->expr);
+                sys_names_field(&sn, &m->peak);
+                for (size_t j = 0; j < m->nfields; j++)
+                        sys_names_field(&sn, &m->fields[j]);
+                for (size_t j = 0; j < m->noverrides; j++)
+                        sys_names_field(&sn, &m->overrides[j]);
+        }
+        char *file = xasprintf("%s/sysinfo.csv", w->path);
+        const char *where = is_file(file) ? file : w->path;
+        struct strbuf missing = {0};
+        size_t nmissing = 0;
+        char desc[100];
+        for (size_t i = 0; i < sn.n; i++) {
+                int c = table_col(&w->sysinfo, sn.v[i]);
+                if (c < 0) {
+                        sb_addf(&missing, "%s'%s'", nmissing++ ? ", " : "", sn.v[i]);
+                        table_add_col(&w->sysinfo, sn.v[i]); /* n/a, bound like the others */
+                        continue;
+                }
+                double v = w->sysinfo.nrows ? w->sysinfo.num[c][0] : NAN;
+                if (w->sysinfo.nrows && !(isfinite(v) && v >= 0)) {
+                        warnf("%s:%zu: field '%s' %s; the metrics that use it are n/a",
+                              where,
+                              w->sysinfo.line && w->sysinfo.line[0] ? w->sysinfo.line[0] : 2,
+                              sn.v[i],
+                              cell_desc(&w->sysinfo, c, 0, "a number", desc, sizeof desc));
+                        w->sysinfo.num[c][0] = NAN;
+                }
+        }
+        if (nmissing)
+                warnf("%s: no field%s %s; the metrics that use %s are n/a", where,
+                      nmissing == 1 ? "" : "s", missing.buf, nmissing == 1 ? "it" : "them");
+        sb_free(&missing);
+        free(file);
+        for (size_t i = 0; i < sn.n; i++)
+                free(sn.v[i]);
+        free(sn.v);
+        smap_free(&sn.seen);
 }

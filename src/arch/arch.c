@@ -362,7 +362,9 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         const char *v = ydoc_str(ydoc_val(&y, sec, i));
                         double d;
-                        if (!k || !v || parse_double(v, &d)) {
+                        /* a small whole number: (int) of a huge double is undefined */
+                        if (!k || !v || parse_double(v, &d) || !(d >= 0 && d <= 1000) ||
+                            d != (int)d) {
                                 rc = err_set(err, ERR_INPUT, "%s: bad block limit", path);
                                 goto out;
                         }

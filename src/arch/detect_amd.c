@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,9 +295,8 @@ static void partition(const struct amd_gpu *g, const char *file, char *buf, size
                 return;
         char *path = xasprintf("%s/sys/class/drm/renderD%d/device/%s", detect_root(),
                                g->drm_render_minor, file);
-        char line[64];
-        if (!read_line(path, line, sizeof line) && line[0])
-                snprintf(buf, len, "%s", line);
+        if (read_line(path, buf, len) || !buf[0])
+                snprintf(buf, len, "NA");
         free(path);
 }
 

@@ -61,8 +61,18 @@ static int load_table(struct ydoc *y, yaml_node_t *n, struct panel_table *t, con
                         pc->title = xstrdup(title);
                         pc->show = xstrdup(show);
                         pc->field = field && *field ? xstrdup(field) : NULL;
-                        if (round)
-                                pc->round = atoi(round);
+                        if (round) {
+                                /* a whole number of decimals: atoi's overflow is undefined
+                                 * and pow(10, huge) useless (fuzz_yaml_panels) */
+                                char *end;
+                                long r = strtol(round, &end, 10);
+                                if (end == round || *end || r < 0 || r > 20)
+                                        return err_set(err, ERR_INPUT,
+                                                       "%s:%d:%d: 'round' must be a whole number "
+                                                       "from 0 to 20, not '%s'",
+                                                       file, ydoc_line(c), ydoc_col(c), round);
+                                pc->round = (int)r;
+                        }
                 }
         }
         yaml_node_t *rows = ydoc_get(y, n, "rows");
@@ -94,6 +104,12 @@ static int load_panel(const char *path, struct panel *p, struct err *err)
             tables->type != YAML_SEQUENCE_NODE) {
                 rc = err_set(err, ERR_INPUT, "%s: a panel needs 'id', 'title' and 'tables'",
                              path);
+                goto out;
+        }
+        /* (int) of a double out of range is undefined (fuzz_yaml_panels) */
+        if (!(d >= 0 && d <= 9999) || d != (int)d) {
+                rc = err_set(err, ERR_INPUT, "%s: panel id '%s' is not a whole number from 0 "
+                             "to 9999", path, id);
                 goto out;
         }
         p->id = (int)d;

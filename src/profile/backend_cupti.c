@@ -464,7 +464,8 @@ static void child_exec(const struct backend_pass *p, const char *lib, const char
 
 static int cupti_run_pass(const struct backend_pass *p, struct table *out, struct err *err)
 {
-        int num = p->index + 1, ret = 0, fds[2] = {-1, -1}, status = 0;
+        int num = p->index, /* 0-based, as perfmon/pmc_perf_N.txt and the AMD backend */
+            ret = 0, fds[2] = {-1, -1}, status = 0;
         char *lib = NULL, *csv = NULL, *errpath = NULL, *errtext = NULL;
         struct strbuf metrics = {0};
 

@@ -118,27 +118,55 @@ static char *v3_name(const struct backend_pass *p, size_t i)
         return xstrdup(p->counters[i]);
 }
 
-static void yaml_counter(struct strbuf *sb, const char *name, const char *desc,
+/* The counters file format: rocprofiler-sdk of ROCm 7 reads "counters-schema-version: 1"
+ * (a list of counters with definitions per architecture); ROCm 6 reads one mapping per
+ * counter (NAME: {architectures: {GFX: {expression: ...}}, description: ...}), as
+ * rocprof-compute 3.0's accum_counters.yaml has. $PRISM_ROCPROF_SCHEMA (0 or 1) overrides
+ * what /opt/rocm/.info/version suggests. */
+static int schema_v1(void)
+{
+        const char *env = getenv("PRISM_ROCPROF_SCHEMA");
+        if (env && *env)
+                return atoi(env) >= 1;
+        char *path = xasprintf("%s/opt/rocm/.info/version", detect_root());
+        char *text = read_file(path, NULL, NULL);
+        free(path);
+        int major = text ? atoi(text) : 0;
+        free(text);
+        return major >= 7;
+}
+
+static void yaml_counter(struct strbuf *sb, int v1, const char *name, const char *desc,
                          const char *expr)
 {
-        sb_addf(sb,
-                "    - name: \"%s\"\n"
-                "      description: \"%s\"\n"
-                "      properties: []\n"
-                "      definitions:\n"
-                "        - architectures: [\"%s\"]\n"
-                "          expression: \"%s\"\n",
-                name, desc, gpu.gfx, expr);
+        if (v1)
+                sb_addf(sb,
+                        "    - name: \"%s\"\n"
+                        "      description: \"%s\"\n"
+                        "      properties: []\n"
+                        "      definitions:\n"
+                        "        - architectures: [\"%s\"]\n"
+                        "          expression: \"%s\"\n",
+                        name, desc, gpu.gfx, expr);
+        else
+                sb_addf(sb,
+                        "\"%s\":\n"
+                        "  architectures:\n"
+                        "    %s:\n"
+                        "      expression: \"%s\"\n"
+                        "  description: \"%s\"\n",
+                        name, gpu.gfx, expr, desc);
 }
 
 /* The counters file: per-channel names as select() over the TCC instance (and XCD), and
  * accumulate counters as accumulate(..., HIGH_RES). Returns 1 if any were needed. */
 static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
 {
-        int any = 0;
+        int any = 0, v1 = schema_v1();
         int xcd = gpu.num_xcd > 1 ? gpu.num_xcd : 1;
         int per_xcd = gpu.total_l2_chan > 0 ? gpu.total_l2_chan / xcd : 0;
-        sb_add(sb, "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n");
+        if (v1)
+                sb_add(sb, "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n");
         for (size_t i = 0; i < p->ncounters; i++) {
                 const char *c = p->counters[i];
                 const char *br = strchr(c, '[');
@@ -154,7 +182,7 @@ static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
                         else
                                 expr = xasprintf("select(%s,[DIMENSION_INSTANCE=[%d]])", base,
                                                  ch);
-                        yaml_counter(sb, c, desc, expr);
+                        yaml_counter(sb, v1, c, desc, expr);
                         free(base);
                         free(desc);
                         free(expr);
@@ -163,7 +191,7 @@ static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
                         char *name = v3_name(p, i);
                         char *desc = xasprintf("%s accumulated", p->counters[i - 1]);
                         char *expr = xasprintf("accumulate(%s,HIGH_RES)", p->counters[i - 1]);
-                        yaml_counter(sb, name, desc, expr);
+                        yaml_counter(sb, v1, name, desc, expr);
                         free(name);
                         free(desc);
                         free(expr);

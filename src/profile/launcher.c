@@ -19,8 +19,7 @@ static const struct {
         const char *kind, *rank, *size, *local;
         const char *needs; /* must also be set (Slurm: inside an srun step) */
 } launchers[] = {
-    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
-     NULL},
+    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", NULL},
     {"pmix", "PMIX_RANK", NULL, NULL, NULL},
     {"mvapich", "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_LOCAL_RANK", NULL},
     {"mpich", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL},
@@ -29,8 +28,8 @@ static const struct {
 };
 
 /* sizes and local ranks a launcher may leave to others (srun under any MPI) */
-static const char *const size_fallback[] = {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS",
-                                            "PMI_SIZE", NULL};
+static const char *const size_fallback[] = {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS", "PMI_SIZE",
+                                            NULL};
 static const char *const local_fallback[] = {"SLURM_LOCALID", "MPI_LOCALRANKID",
                                              "PALS_LOCAL_RANKID", NULL};
 
@@ -118,8 +117,7 @@ char *launcher_rank_dir(const char *base, const struct launcher *l)
 int launcher_gpu(const struct launcher *l, char *const *envp, int ngpus)
 {
         static const char *const visible[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-                                              "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
-                                              NULL};
+                                              "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", NULL};
         if (ngpus <= 0)
                 return -1;
         for (size_t i = 0; visible[i]; i++) {

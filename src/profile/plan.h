@@ -131,12 +131,13 @@ int plan_is_sass_metric(const char *name);
 /* Plan for a GPU whose profiler counts passes itself (NVIDIA): every metric the request's
  * formulas, builtins and normalizations name (CUPTI names such as dram__bytes_read.sum;
  * dispatch columns and $names are skipped, any other name is an error) is packed, first
- * fit in a fixed order, into groups for which num_passes says 1, SASS metrics apart from
- * hardware counters. A metric that alone needs k > 1 passes opens a group that may grow
- * while it still needs k (CUPTI replays the kernel inside that one run). per_pass metrics
- * (gpu__time_duration.sum) lead every group. Deterministic: the same set of names in any
- * order of formulas gives the same plan. p->lower_bound receives the hardware passes all
- * the metrics need at once; p->naccum is 0; counters have block "sass" or "hw". */
+ * fit in name order, into groups that need one hardware pass (with the per_pass metrics,
+ * which lead every group: a SASS group then needs one pass for them and one for its SASS
+ * metrics), SASS metrics apart from hardware counters. A metric that needs more even alone
+ * gets a group to itself (CUPTI replays the kernel inside that run). Deterministic: the
+ * same set of names in any order of formulas gives the same plan. p->lower_bound receives
+ * the hardware passes all the metrics need at once; p->naccum is 0; counters have block
+ * "sass" or "hw". num_passes errors (an unknown metric) are returned as they are. */
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
                      const char *const *per_pass, size_t nper_pass, struct plan *p,
                      struct err *err);

@@ -43,9 +43,8 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* Passes for the per-pass metrics plus list[0..n). */
-static int count(plan_passes_fn fn, const char *chip, const char *const *per_pass,
-                 size_t nper, const char **buf, const char *const *list, size_t n,
-                 struct err *err)
+static int count(plan_passes_fn fn, const char *chip, const char *const *per_pass, size_t nper,
+                 const char **buf, const char *const *list, size_t n, struct err *err)
 {
         size_t k = 0;
         for (size_t i = 0; i < nper; i++)
@@ -96,8 +95,7 @@ static void group_add(struct ggroup *g, size_t m)
 }
 
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
-                     const char *const *per_pass, size_t nper_pass, struct plan *p,
-                     struct err *err)
+                     const char *const *per_pass, size_t nper_pass, struct plan *p, struct err *err)
 {
         struct smap seen = {0};
         struct gmetric *ms = NULL;
@@ -145,8 +143,8 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                         for (size_t k = 0; k < gr->n; k++)
                                 list[k] = ms[gr->members[k]].name;
                         list[gr->n] = ms[i].name;
-                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list,
-                                      gr->n + 1, err);
+                        int c =
+                            count(num_passes, chip, per_pass, nper_pass, buf, list, gr->n + 1, err);
                         if (c < 0) {
                                 rc = c;
                                 goto out;

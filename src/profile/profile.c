@@ -590,6 +590,12 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if (rc)
                 goto out;
         /* ---- end NVIDIA ---- */
+        if (plan.npasses == 0) {
+                rc = err_set(err, ERR_INPUT, "nothing to collect: the selected %s metrics need "
+                                             "no counter",
+                             arch_name);
+                goto out;
+        }
         int c = table_col(&si, "total_l2_chan");
         double chan = c >= 0 && si.nrows ? si.num[c][0] : NAN;
         if (isnan(chan) || chan <= 0)

@@ -16,7 +16,7 @@
 
 /* The schema, executed once per new database; docs/STORE.md explains every column. */
 static const char schema_sql[] =
-    "PRAGMA application_id = 1886547821;" /* 'prsm' */
+    "PRAGMA application_id = 1886548845;" /* 0x7072736d, "prsm" */
     "PRAGMA user_version = 1;"
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
     "CREATE TABLE sysinfo(pos INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE, value,"
@@ -51,6 +51,17 @@ static const char schema_sql[] =
  * view has the dispatch column too). */
 #define VIEW_COLS 1999
 
+/* Before SQLite's first use: no memory statistics (a global mutex around every
+ * allocation, 10% of reading a database). Later calls are refused by SQLite, harmlessly. */
+static void sq_setup(void)
+{
+        static int done;
+        if (!done) {
+                sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+                done = 1;
+        }
+}
+
 static int sq_fail(sqlite3 *db, int rc, const char *what, struct err *err)
 {
         return err_set(err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "%s: %s", what,
@@ -77,6 +88,7 @@ size_t db_attach_limit(void)
 {
         sqlite3 *db = NULL;
         size_t n = 10;
+        sq_setup();
         if (sqlite3_open(":memory:", &db) == SQLITE_OK)
                 n = (size_t)sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, -1);
         sqlite3_close(db);
@@ -134,9 +146,8 @@ static double col_num(sqlite3_stmt *st, int i)
 
 static const char *col_text(sqlite3_stmt *st, int i)
 {
-        return sqlite3_column_type(st, i) == SQLITE_NULL
-                   ? NULL
-                   : (const char *)sqlite3_column_text(st, i);
+        return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL
+                                                         : (const char *)sqlite3_column_text(st, i);
 }
 
 static int intern(struct writer *wr, const char *s, int *id)
@@ -153,13 +164,31 @@ static int intern(struct writer *wr, const char *s, int *id)
 /* Dispatch information columns that rocprof writes beside the counters. */
 static int is_info_column(const char *name)
 {
-        static const char *const info[] = {
-            "Dispatch_ID", "Kernel_Name", "GPU_ID",     "queue-id",         "queue-index",
-            "pid",         "tid",         "Grid_Size",  "Workgroup_Size",   "LDS_Per_Workgroup",
-            "Scratch_Per_Workitem",       "Arch_VGPR",  "Accum_VGPR",       "SGPR",
-            "wave_size",   "sig",         "obj",        "DispatchNs",       "Start_Timestamp",
-            "End_Timestamp",              "CompleteNs", "Correlation_ID",   "Node",
-            "Rank",        NULL};
+        static const char *const info[] = {"Dispatch_ID",
+                                           "Kernel_Name",
+                                           "GPU_ID",
+                                           "queue-id",
+                                           "queue-index",
+                                           "pid",
+                                           "tid",
+                                           "Grid_Size",
+                                           "Workgroup_Size",
+                                           "LDS_Per_Workgroup",
+                                           "Scratch_Per_Workitem",
+                                           "Arch_VGPR",
+                                           "Accum_VGPR",
+                                           "SGPR",
+                                           "wave_size",
+                                           "sig",
+                                           "obj",
+                                           "DispatchNs",
+                                           "Start_Timestamp",
+                                           "End_Timestamp",
+                                           "CompleteNs",
+                                           "Correlation_ID",
+                                           "Node",
+                                           "Rank",
+                                           NULL};
         for (size_t i = 0; info[i]; i++)
                 if (!strcmp(info[i], name))
                         return 1;
@@ -238,9 +267,14 @@ static int write_pass(struct writer *wr, int pass_id, const char *name, const ch
                                 if ((rc = intern(wr, s, &sid)))
                                         return rc;
                                 sqlite3_bind_int(wr->raw, 5, sid);
+                        } else {
+                                sqlite3_bind_null(wr->raw, 5);
                         }
-                        if ((rc = step_done(wr->db, wr->raw, wr->err)))
-                                return rc;
+                        /* every parameter bound: no clearing (the hot loop) */
+                        int src = sqlite3_step(wr->raw);
+                        sqlite3_reset(wr->raw);
+                        if (src != SQLITE_DONE)
+                                return sq_fail(wr->db, src, "cannot write the database", wr->err);
                 }
         }
         return 0;
@@ -462,10 +496,9 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
                 return rc;
         if ((rc = prep(wr->db, &wr->raw, "INSERT INTO raw VALUES (?, ?, ?, ?, ?)", wr->err)) ||
             (rc = prep(wr->db, &wr->str, "INSERT INTO strings VALUES (?, ?)", wr->err)) ||
-            (rc = prep(wr->db, &wr->counter, "INSERT INTO counters VALUES (?, ?, ?, ?)",
-                       wr->err)) ||
-            (rc = prep(wr->db, &wr->col, "INSERT INTO pass_columns VALUES (?, ?, ?)",
-                       wr->err)) ||
+            (rc =
+                 prep(wr->db, &wr->counter, "INSERT INTO counters VALUES (?, ?, ?, ?)", wr->err)) ||
+            (rc = prep(wr->db, &wr->col, "INSERT INTO pass_columns VALUES (?, ?, ?)", wr->err)) ||
             (rc = prep(wr->db, &wr->pass, "INSERT INTO passes VALUES (?, ?, ?, ?)", wr->err)))
                 return rc;
         if ((rc = write_meta(wr, w, src_dir, extra, nextra)) ||
@@ -476,8 +509,8 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
         for (size_t i = 0; i < w->nacc; i++)
                 if ((rc = write_pass(wr, pass_id++, w->acc_names[i], "accumulate", &w->acc[i])))
                         goto out;
-        if (w->has_roofline && (rc = write_pass(wr, pass_id++, "roofline", "roofline",
-                                                &w->roofline)))
+        if (w->has_roofline &&
+            (rc = write_pass(wr, pass_id++, "roofline", "roofline", &w->roofline)))
                 goto out;
         if (src_dir) {
                 char *f = xasprintf("%s/timestamps.csv", src_dir);
@@ -485,8 +518,7 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
                 if (is_file(f) && table_load_csv(&ts, f, &e2))
                         warnf("%s; the database has no timestamps pass", e2.msg);
                 free(f);
-                if (ts.ncols &&
-                    (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))
+                if (ts.ncols && (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))
                         goto out;
                 if ((rc = write_plan(wr, src_dir)))
                         goto out;
@@ -506,7 +538,8 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
                 struct strbuf sb = {0};
                 sb_add(&sb, "CREATE VIEW wide_sysinfo AS SELECT ");
                 for (size_t c = 0; c < w->sysinfo.ncols && c < VIEW_COLS; c++) {
-                        sb_addf(&sb, "%s(SELECT coalesce(text, value) FROM sysinfo WHERE pos = %zu) AS ",
+                        sb_addf(&sb,
+                                "%s(SELECT coalesce(text, value) FROM sysinfo WHERE pos = %zu) AS ",
                                 c ? ", " : "", c);
                         sql_ident(&sb, w->sysinfo.names[c]);
                 }
@@ -534,14 +567,19 @@ int db_write(const char *path, const struct workload *w, const char *src_dir,
                 goto out;
         }
         unlink(tmp);
-        src = sqlite3_open_v2(tmp, &wr.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+        sq_setup();
+        src = sqlite3_open_v2(
+            tmp, &wr.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
         if (src != SQLITE_OK) {
                 rc = err_set(err, ERR_SYS, "cannot create '%s': %s", tmp,
                              wr.db ? sqlite3_errmsg(wr.db) : sqlite3_errstr(src));
                 goto out;
         }
         /* a fresh file renamed into place at the end: no journal needed */
-        if ((rc = exec(wr.db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", err)))
+        if ((rc = exec(wr.db,
+                       "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                       "PRAGMA cache_size = -65536;",
+                       err)))
                 goto out;
         if ((rc = write_all(&wr, w, src_dir, extra, nextra))) {
                 err_wrap(err, "%s", path);
@@ -566,9 +604,8 @@ out:
         return rc;
 }
 
-int db_import_dir(const char *dir, const char *path, const struct db_meta_kv *extra,
-                  size_t nextra, int replace, size_t *ndispatches, size_t *ncols,
-                  struct err *err)
+int db_import_dir(const char *dir, const char *path, const struct db_meta_kv *extra, size_t nextra,
+                  int replace, size_t *ndispatches, size_t *ncols, struct err *err)
 {
         struct workload w;
         int rc = workload_open(dir, &w, err);
@@ -591,6 +628,8 @@ struct reader {
         const char *const *paths;
         size_t n;
         struct err *err;
+        char **strings; /* the current source's strings by string_id */
+        size_t nstrings;
 };
 
 /* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
@@ -621,20 +660,23 @@ static int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t
 /* Attach every database and define the temporary views that union them. */
 static int rd_attach(struct reader *rd)
 {
+        /* one connection per call, used by one thread: no SQLite mutexes */
+        sq_setup();
         int rc = sqlite3_open_v2(":memory:", &rd->db,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
+                                     SQLITE_OPEN_NOMUTEX,
                                  NULL);
         if (rc != SQLITE_OK)
                 return err_set(rd->err, ERR_SYS, "cannot start SQLite: %s", sqlite3_errstr(rc));
         if (rd->n > (size_t)sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1))
-                return err_set(rd->err, ERR_INPUT, "cannot attach %zu databases at once (at most %d)",
-                               rd->n, sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1));
+                return err_set(rd->err, ERR_INPUT,
+                               "cannot attach %zu databases at once (at most %d)", rd->n,
+                               sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1));
         for (size_t i = 0; i < rd->n; i++) {
                 const char *p = rd->paths[i];
                 if (!is_file(p))
                         return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
-                                       is_dir(p) ? "a directory, not a database"
-                                                 : "no such file");
+                                       is_dir(p) ? "a directory, not a database" : "no such file");
                 char *uri = ro_uri(p), *sql = xasprintf("ATTACH ? AS s%zu", i);
                 sqlite3_stmt *st = NULL;
                 rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
@@ -673,11 +715,12 @@ static int rd_attach(struct reader *rd)
         static const char *const views[][2] = {
             {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
             {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
-            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name FROM "
-                          "s%zu.pass_columns pc JOIN s%zu.counters c USING (counter_id)"},
-            {"v_cells", "SELECT %zu AS src, r.pass_id, c.name AS counter, r.dispatch, "
-                        "r.value, s.text FROM s%zu.counters c JOIN s%zu.raw r USING "
-                        "(counter_id) LEFT JOIN s%zu.strings s USING (string_id)"},
+            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, pc.counter_id, c.name "
+                          "FROM s%zu.pass_columns pc JOIN s%zu.counters c USING (counter_id)"},
+            {"v_strings", "SELECT %zu AS src, string_id, text FROM s%zu.strings"},
+            /* no joins: each read is a range of raw's primary key */
+            {"v_raw", "SELECT %zu AS src, pass_id, counter_id, dispatch, value, string_id "
+                      "FROM s%zu.raw"},
         };
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
                 struct strbuf sb = {0};
@@ -690,23 +733,64 @@ static int rd_attach(struct reader *rd)
                 rc = sqlite3_exec(rd->db, sb.buf, NULL, NULL, NULL);
                 sb_free(&sb);
                 if (rc != SQLITE_OK)
-                        return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s",
-                                       rd->paths[0], sqlite3_errmsg(rd->db));
+                        return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[0],
+                                       sqlite3_errmsg(rd->db));
         }
         if ((rc = rd_prep(rd, &rd->cells,
-                          "SELECT dispatch, value, text FROM v_cells WHERE src = ?1 AND "
-                          "pass_id = ?2 AND counter = ?3",
+                          "SELECT dispatch, value, string_id FROM v_raw WHERE src = ?1 AND "
+                          "pass_id = ?2 AND counter_id = ?3",
                           0)) ||
             (rc = rd_prep(rd, &rd->cols,
-                          "SELECT name FROM v_columns WHERE src = ?1 AND pass_id = ?2 "
-                          "ORDER BY pos",
+                          "SELECT counter_id, name FROM v_columns WHERE src = ?1 AND "
+                          "pass_id = ?2 ORDER BY pos",
                           0)))
                 return rc;
         return 0;
 }
 
+static int rd_step_fail(struct reader *rd, size_t src, int rc);
+
+static void rd_free_strings(struct reader *rd)
+{
+        for (size_t i = 0; i < rd->nstrings; i++)
+                free(rd->strings[i]);
+        free(rd->strings);
+        rd->strings = NULL;
+        rd->nstrings = 0;
+}
+
+/* every text of source src, by string_id (kernel names and other text cells: few) */
+static int rd_strings(struct reader *rd, size_t src)
+{
+        sqlite3_stmt *st = NULL;
+        size_t cap = 0;
+        int rc = rd_prep(rd, &st, "SELECT string_id, text FROM v_strings WHERE src = ?", src);
+        rd_free_strings(rd);
+        if (rc)
+                return rc;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                sqlite3_int64 id = sqlite3_column_int64(st, 0);
+                const char *t = col_text(st, 1);
+                if (id < 0 || id > 100000000 || !t)
+                        continue;
+                if ((size_t)id >= rd->nstrings) {
+                        xgrow(&rd->strings, &cap, (size_t)id + 1, sizeof *rd->strings);
+                        memset(rd->strings + rd->nstrings, 0,
+                               ((size_t)id + 1 - rd->nstrings) * sizeof *rd->strings);
+                        rd->nstrings = (size_t)id + 1;
+                }
+                free(rd->strings[id]);
+                rd->strings[id] = xstrdup(t);
+        }
+        rc = rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+        sqlite3_finalize(st);
+        return rc;
+}
+
 static void rd_close(struct reader *rd)
 {
+        rd_free_strings(rd);
         sqlite3_finalize(rd->cells);
         sqlite3_finalize(rd->cols);
         sqlite3_close(rd->db);
@@ -719,22 +803,33 @@ static int rd_step_fail(struct reader *rd, size_t src, int rc)
 }
 
 /* the cells of one column of a pass into column c of t */
-static int rd_column(struct reader *rd, size_t src, long pass_id, const char *name,
-                     struct table *t, int c)
+static int rd_column(struct reader *rd, size_t src, long pass_id, long counter_id, struct table *t,
+                     int c)
 {
         sqlite3_stmt *st = rd->cells;
         int rc;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
-        sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, counter_id);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
                 sqlite3_int64 r = sqlite3_column_int64(st, 0);
                 if (r < 0 || (size_t)r >= t->nrows)
                         continue; /* outside the pass's recorded row count */
                 t->num[c][r] = col_num(st, 1);
-                const char *s = col_text(st, 2);
-                if (s)
+                if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+                        sqlite3_int64 id = sqlite3_column_int64(st, 2);
+                        const char *s =
+                            id >= 0 && (size_t)id < rd->nstrings ? rd->strings[id] : NULL;
+                        if (!s) {
+                                rc = err_set(rd->err, ERR_INPUT,
+                                             "%s: raw cell refers to string %lld, which "
+                                             "strings lacks",
+                                             rd->paths[src], (long long)id);
+                                sqlite3_reset(st);
+                                return rc;
+                        }
                         table_set_str(t, c, (size_t)r, s);
+                }
         }
         sqlite3_reset(st);
         return rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
@@ -746,16 +841,19 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
 {
         sqlite3_stmt *st = rd->cols;
         char **names = NULL;
-        size_t n = 0, cap = 0;
+        long *ids = NULL;
+        size_t n = 0, cap = 0, cap_ids = 0;
         int rc = 0, s;
         table_init(t);
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                const char *name = (const char *)sqlite3_column_text(st, 0);
-                if (want && strcmp(name, "Kernel_Name") && !want(ctx, name))
+                const char *name = (const char *)sqlite3_column_text(st, 1);
+                if (!name || (want && strcmp(name, "Kernel_Name") && !want(ctx, name)))
                         continue;
                 xgrow(&names, &cap, n + 1, sizeof *names);
+                xgrow(&ids, &cap_ids, n + 1, sizeof *ids);
+                ids[n] = (long)sqlite3_column_int64(st, 0);
                 names[n++] = xstrdup(name);
         }
         sqlite3_reset(st);
@@ -764,10 +862,11 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         for (size_t r = 0; r < nrows && !rc; r++)
                 table_add_row(t);
         for (size_t i = 0; i < n && !rc; i++)
-                rc = rd_column(rd, src, pass_id, names[i], t, table_add_col(t, names[i]));
+                rc = rd_column(rd, src, pass_id, ids[i], t, table_add_col(t, names[i]));
         for (size_t i = 0; i < n; i++)
                 free(names[i]);
         free(names);
+        free(ids);
         if (rc)
                 table_free(t);
         return rc;
@@ -776,8 +875,10 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
 static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
 {
         sqlite3_stmt *st = NULL;
-        int rc = rd_prep(rd, &st, "SELECT field, value, text FROM v_sysinfo WHERE src = ? "
-                                  "ORDER BY pos", src);
+        int rc = rd_prep(rd, &st,
+                         "SELECT field, value, text FROM v_sysinfo WHERE src = ? "
+                         "ORDER BY pos",
+                         src);
         table_init(t);
         if (rc)
                 return rc;
@@ -803,7 +904,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         int rc, s, have_pmc = 0;
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
-        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)))
+        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)) || (rc = rd_strings(rd, src)))
                 goto out;
         const char *arch = workload_sys_str(w, "gpu_arch");
         if (!arch || !*arch) {
@@ -813,8 +914,10 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         w->arch = xstrdup(arch);
         const char *model = workload_sys_str(w, "gpu_model");
         w->model = xstrdup(model ? model : "");
-        if ((rc = rd_prep(rd, &st, "SELECT pass_id, name, kind, nrows FROM v_passes WHERE "
-                                   "src = ? ORDER BY name", src)))
+        if ((rc = rd_prep(rd, &st,
+                          "SELECT pass_id, name, kind, nrows FROM v_passes WHERE "
+                          "src = ? ORDER BY name",
+                          src)))
                 goto out;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         w->acc = xcalloc(1, sizeof *w->acc);
@@ -831,8 +934,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                         have_pmc = 1;
                 } else if (!strcmp(kind, "accumulate")) {
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
-                        w->acc_names =
-                            xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
+                        w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
                         if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
                                 goto out;
                         w->acc_names[w->nacc++] = xstrdup(name);
@@ -910,8 +1012,7 @@ char *db_read_meta(const char *path, const char *key, struct err *err)
         struct reader rd = {.paths = &path, .n = 1, .err = err};
         sqlite3_stmt *st = NULL;
         char *v = NULL;
-        if (!rd_attach(&rd) &&
-            !rd_prep(&rd, &st, "SELECT value FROM s0.meta WHERE key = ?", 0)) {
+        if (!rd_attach(&rd) && !rd_prep(&rd, &st, "SELECT value FROM s0.meta WHERE key = ?", 0)) {
                 sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
                 if (sqlite3_step(st) == SQLITE_ROW && col_text(st, 0))
                         v = xstrdup(col_text(st, 0));

@@ -219,8 +219,7 @@ static void pad_rows(struct table *t, size_t nrows)
                 table_add_row(t);
 }
 
-void multi_append(struct workload *dst, const struct workload *src, long rank,
-                  const char *node)
+void multi_append(struct workload *dst, const struct workload *src, long rank, const char *node)
 {
         size_t base = dst->pmc.nrows;
         if (!dst->arch) {
@@ -264,8 +263,7 @@ void multi_append(struct workload *dst, const struct workload *src, long rank,
 static void finish(struct workload *w, const char *root)
 {
         for (size_t i = 1; i < w->nacc; i++)
-                for (size_t j = i; j > 0 && strcmp(w->acc_names[j - 1], w->acc_names[j]) > 0;
-                     j--) {
+                for (size_t j = i; j > 0 && strcmp(w->acc_names[j - 1], w->acc_names[j]) > 0; j--) {
                         struct table t = w->acc[j];
                         char *n = w->acc_names[j];
                         w->acc[j] = w->acc[j - 1];
@@ -289,8 +287,7 @@ static int add_one(struct workload *w, struct workload *one, const struct rank_e
         return 0;
 }
 
-int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w,
-               struct err *err)
+int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w, struct err *err)
 {
         struct rank_tree t;
         int rc = multi_scan(root, &t, err), all_db = 1;
@@ -299,8 +296,10 @@ int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *
         if (rc)
                 goto out;
         if (!t.n) {
-                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no rank<N> directory "
-                             "holds a workload", root);
+                rc = err_set(err, ERR_INPUT,
+                             "cannot open workload '%s': no rank<N> directory "
+                             "holds a workload",
+                             root);
                 goto out;
         }
         for (size_t i = 0; i < t.n; i++)
@@ -345,8 +344,10 @@ int multi_arch(const char *root, char **arch, struct err *err)
         if (rc)
                 return rc;
         if (!t.n)
-                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no rank<N> directory "
-                             "holds a workload", root);
+                rc = err_set(err, ERR_INPUT,
+                             "cannot open workload '%s': no rank<N> directory "
+                             "holds a workload",
+                             root);
         else
                 rc = workload_arch(t.v[0].path, arch, err);
         multi_free(&t);

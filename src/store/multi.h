@@ -11,8 +11,8 @@
 #include "table.h"
 
 struct rank_entry {
-        char *path;  /* the workload directory or database */
-        char *node;  /* the <node> directory's name */
+        char *path; /* the workload directory or database */
+        char *node; /* the <node> directory's name */
         long rank;
         int is_db;
 };
@@ -34,8 +34,7 @@ void multi_free(struct rank_tree *t);
  * Databases are attached together, up to db_attach_limit() at a time, and read through
  * views. want/ctx project the per-dispatch tables as in workload_open_cols. sysinfo and
  * roofline are the lowest rank's; ranks recorded on different architectures are an error. */
-int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w,
-               struct err *err);
+int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w, struct err *err);
 
 /* The gpu_arch of the tree's lowest rank (malloc'd). */
 int multi_arch(const char *root, char **arch, struct err *err);
@@ -44,7 +43,6 @@ int multi_arch(const char *root, char **arch, struct err *err);
  * pmc). Columns are matched by name, new ones added (earlier rows NaN); accumulate tables
  * stay aligned with pmc by row (padded with empty rows where a rank has fewer). An empty
  * dst takes src's sysinfo, roofline, arch and model. */
-void multi_append(struct workload *dst, const struct workload *src, long rank,
-                  const char *node);
+void multi_append(struct workload *dst, const struct workload *src, long rank, const char *node);
 
 #endif

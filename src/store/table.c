@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void table_init(struct table *t)
@@ -28,6 +29,8 @@ void table_free(struct table *t)
         free(t->names);
         free(t->num);
         free(t->str);
+        free(t->line);
+        free(t->dup);
         smap_free(&t->index);
         memset(t, 0, sizeof *t);
 }
@@ -52,6 +55,7 @@ static void grow_rows(struct table *t, size_t need)
                         memset(t->str[c] + t->cap_rows, 0, (n - t->cap_rows) * sizeof(char *));
                 }
         }
+        t->line = xrealloc(t->line, n * sizeof *t->line);
         t->cap_rows = n;
 }
 
@@ -81,6 +85,7 @@ size_t table_add_row(struct table *t)
 {
         grow_rows(t, t->nrows + 1);
         size_t r = t->nrows++;
+        t->line[r] = 0;
         for (size_t c = 0; c < t->ncols; c++) {
                 t->num[c][r] = NAN;
                 if (t->str[c])
@@ -120,10 +125,14 @@ const char *table_cell(const struct table *t, int col, size_t row, char *buf, si
 struct loader {
         struct table *t;
         const char *path;
-        size_t line;   /* data line number, 1-based, for messages */
+        size_t line;     /* the physical line being parsed, 1-based */
+        size_t row_line; /* the line where the current record started */
+        size_t end_line; /* the line where the last record ended */
+        int blank_head;  /* the header is one empty name: a file of blank lines or a BOM */
         size_t field;  /* field index within the current record */
         int header;    /* still reading the header */
         int failed;
+        int nul_seen;  /* a NUL byte was read: check fields for it (rare, so not always) */
         struct err *err;
         /* column projection (table_load_csv_cols): map[field] is the table column or -1 */
         table_col_fn want;
@@ -133,18 +142,41 @@ struct loader {
         struct smap seen; /* every header name, kept or not (duplicate detection) */
 };
 
+/* Plain integers of up to 15 digits (most counter values) without strtod: every such
+ * integer is a double exactly, so the value is what parse_double would give. 0 when s is
+ * anything else. */
+static int fast_int(const char *s, size_t len, double *out)
+{
+        size_t i = s[0] == '-';
+        if (len <= i || len - i > 15)
+                return 0;
+        long long v = 0;
+        for (size_t k = i; k < len; k++) {
+                if (s[k] < '0' || s[k] > '9')
+                        return 0;
+                v = v * 10 + (s[k] - '0');
+        }
+        *out = i ? -(double)v : (double)v; /* "-0" is -0.0, as strtod reads it */
+        return 1;
+}
+
 /* One data cell: its number (NaN when empty or text), and its text in text columns. */
 static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len)
 {
         double v;
         if (len == 0) {
                 t->num[c][r] = NAN;
-        } else if (parse_double(s, &v) == 0) {
+        } else if ((fast_int(s, len, &v) || parse_double(s, &v) == 0) &&
+                   (isfinite(v) || t->str[c])) {
                 t->num[c][r] = v;
                 if (t->str[c])
                         table_set_str(t, c, r, s);
         } else {
-                t->num[c][r] = NAN;
+                /* text; or "nan", "inf", "1e400": NaN or inf, and its text kept for
+                 * messages (workload.c names the damaged cell as written) */
+                if (parse_double(s, &v) != 0)
+                        v = NAN;
+                t->num[c][r] = v;
                 if (!t->str[c]) {
                         /* first text cell: keep the text of earlier numeric cells too */
                         t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
@@ -158,11 +190,35 @@ static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len
         }
 }
 
+/* The column name for header field ld->field (malloc'd): the text without a UTF-8 byte
+ * order mark on the first one; a duplicate keeps its position as "name#N". That name
+ * may itself be taken (header "#1,,"), so try "name#N#2", ... until it is unique: two
+ * columns under one name made data rows look too long (found by fuzz_csv). */
+static char *header_name(struct loader *ld, const char *s)
+{
+        if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
+                s += 3;
+        if (ld->field == 0)
+                ld->blank_head = !*s;
+        char *name = xstrdup(s);
+        /* tell the caller about a repeated column it reads (workload.c warns) */
+        int kept = !ld->want || ld->want(ld->want_ctx, s);
+        if (!ld->t->dup && kept && smap_get(&ld->seen, name, NULL))
+                ld->t->dup = xstrdup(s);
+        for (int k = 1; smap_get(&ld->seen, name, NULL); k++) {
+                free(name);
+                name = k == 1 ? xasprintf("%s#%zu", s, ld->field)
+                              : xasprintf("%s#%zu#%d", s, ld->field, k);
+        }
+        smap_put(&ld->seen, name, 1);
+        return name;
+}
+
 /* A NUL byte inside a field: text would be cut there and "5\0junk" read as 5, so the
  * file is refused as not text (found by fuzz_csv). Returns 1 after filling the error. */
 static int nul_in_field(struct loader *ld, const void *data, size_t len)
 {
-        if (!data || !memchr(data, 0, len))
+        if (!ld->nul_seen || !data || !memchr(data, 0, len))
                 return 0;
         err_set(ld->err, ERR_INPUT, "%s:%zu: NUL byte in field %zu (not a text file?)", ld->path,
                 ld->line, ld->field + 1);
@@ -178,31 +234,26 @@ static void on_field(void *data, size_t len, void *p)
                 return;
         char *s = xstrndup(data ? data : "", len);
         if (ld->header) {
-                /* strip a UTF-8 byte order mark from the first name */
-                char *name = s;
-                if (ld->field == 0 && !strncmp(name, "\xEF\xBB\xBF", 3))
-                        name += 3;
-                if (table_col(t, name) >= 0) {
-                        /* duplicate header: keep the first, but keep positions */
-                        char *alt = xasprintf("%s#%zu", name, ld->field);
-                        table_add_col(t, alt);
-                        free(alt);
-                } else {
-                        table_add_col(t, name);
-                }
+                char *name = header_name(ld, s);
+                table_add_col(t, name);
                 ld->field++;
-                free(s);
-                return;
-        }
-        if (ld->field >= t->ncols) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                        ld->path, ld->line, ld->field + 1, t->ncols);
-                ld->failed = 1;
+                free(name);
                 free(s);
                 return;
         }
         if (ld->field == 0)
-                table_add_row(t);
+                ld->row_line = ld->line;
+        if (ld->field >= t->ncols) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->row_line, ld->field + 1, t->ncols);
+                ld->failed = 1;
+                free(s);
+                return;
+        }
+        if (ld->field == 0) {
+                size_t r = table_add_row(t); /* may move t->line */
+                t->line[r] = ld->row_line;
+        }
         put_cell(t, (int)ld->field++, t->nrows - 1, s, len);
         free(s);
 }
@@ -217,26 +268,25 @@ static void on_field_cols(void *data, size_t len, void *p)
         if (ld->failed || nul_in_field(ld, data, len))
                 return;
         if (ld->header) {
-                char *alt = NULL;
-                if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
-                        s += 3;
-                if (smap_get(&ld->seen, s, NULL))
-                        s = alt = xasprintf("%s#%zu", s, ld->field);
-                smap_put(&ld->seen, s, 1);
+                char *name = header_name(ld, s);
                 xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
-                ld->map[ld->field++] = ld->want(ld->want_ctx, s) ? table_add_col(t, s) : -1;
+                ld->map[ld->field++] = ld->want(ld->want_ctx, name) ? table_add_col(t, name) : -1;
                 ld->nhead = ld->field;
-                free(alt);
-                return;
-        }
-        if (ld->field >= ld->nhead) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                        ld->path, ld->line, ld->field + 1, ld->nhead);
-                ld->failed = 1;
+                free(name);
                 return;
         }
         if (ld->field == 0)
-                table_add_row(t);
+                ld->row_line = ld->line;
+        if (ld->field >= ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->row_line, ld->field + 1, ld->nhead);
+                ld->failed = 1;
+                return;
+        }
+        if (ld->field == 0) {
+                size_t r = table_add_row(t); /* may move t->line */
+                t->line[r] = ld->row_line;
+        }
         int c = ld->map[ld->field++];
         if (c >= 0)
                 put_cell(t, c, t->nrows - 1, s, len);
@@ -255,12 +305,21 @@ static void on_record(int ch, void *p)
         } else if (ld->field < (ld->want ? ld->nhead : ld->t->ncols)) {
                 /* a short row is a truncated or damaged file: never guess the rest */
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
-                        "(truncated file?)", ld->path, ld->line, ld->field,
+                        "(truncated file?)", ld->path, ld->row_line, ld->field,
                         ld->want ? ld->nhead : ld->t->ncols);
                 ld->failed = 1;
         }
-        ld->line++;
         ld->field = 0;
+        ld->end_line = ld->line;
+}
+
+/* libcsv's own text for a quoting error ("error parsing data while strict checking
+ * enabled") says little to a user */
+static const char *csv_problem(struct csv_parser *p)
+{
+        return csv_error(p) == CSV_EPARSE ? "malformed quoting (a quote inside an unquoted "
+                                            "field, or one never closed)"
+                                          : csv_strerror(csv_error(p));
 }
 
 static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
@@ -275,8 +334,14 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
         table_init(t);
         if (csv_init(&p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
-        if (is_dir(path)) {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
+                goto out;
+        }
+        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+                rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
                 goto out;
         }
         f = fopen(path, "rb");
@@ -287,10 +352,20 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
         char buf[1 << 16];
         size_t n;
         while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !ld.failed) {
-                if (csv_parse(&p, buf, n, field_cb, on_record, &ld) != n) {
-                        rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
-                                     csv_strerror(csv_error(&p)));
-                        goto out;
+                /* line by line, so that the callbacks know the physical line: records
+                 * (a quoted field may hold newlines) and blank lines do not count them */
+                for (size_t off = 0, seg; off < n && !ld.failed; off += seg) {
+                        const char *nl = memchr(buf + off, '\n', n - off);
+                        seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
+                        /* a field holding a NUL ends in this segment or a later one */
+                        ld.nul_seen = ld.nul_seen || memchr(buf + off, 0, seg);
+                        if (csv_parse(&p, buf + off, seg, field_cb, on_record, &ld) != seg) {
+                                rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
+                                             csv_problem(&p));
+                                goto out;
+                        }
+                        if (nl)
+                                ld.line++;
                 }
         }
         if (ferror(f)) {
@@ -298,15 +373,19 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 goto out;
         }
         if (csv_fini(&p, field_cb, on_record, &ld) != 0 && !ld.failed) {
-                rc = err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path, ld.line,
-                             csv_strerror(csv_error(&p)));
+                /* an unterminated quote: name the line where its record started (the one
+                 * after the last record when it has no complete field yet) */
+                rc = err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path,
+                             ld.field ? ld.row_line : ld.end_line + 1,
+                             csv_problem(&p));
                 goto out;
         }
         if (ld.failed) {
                 rc = ERR_INPUT;
                 goto out;
         }
-        if ((want ? ld.nhead : t->ncols) == 0) {
+        size_t nhead = want ? ld.nhead : t->ncols;
+        if (nhead == 0 || (nhead == 1 && ld.blank_head && t->nrows == 0)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
                 goto out;
         }

@@ -13,6 +13,9 @@ struct table {
         char **names;  /* ncols column names */
         double **num;  /* num[col][row]: the value, NaN when empty or not a number */
         char ***str;   /* str[col] is NULL for all-numeric columns, else str[col][row] */
+        size_t *line;  /* line[row]: where the row starts in the file it was loaded from
+                        * (1-based; 0 for rows added otherwise), for messages */
+        char *dup;     /* the first kept column whose name the header repeats, or NULL */
         struct smap index;
 };
 
@@ -20,9 +23,10 @@ void table_init(struct table *t);
 void table_free(struct table *t);
 
 /* Load a CSV file with a header row (libcsv). A missing or empty file, a row with more or
- * fewer fields than the header (a truncated file), or an unreadable file fill err with
- * "FILE:LINE: ..." and return a negative code. A UTF-8 BOM, CRLF line ends and blank lines
- * are accepted. */
+ * fewer fields than the header (a truncated file), a NUL byte, or an unreadable file fill
+ * err with "FILE:LINE: ..." (LINE counts the file's physical lines) and return a negative
+ * code. A UTF-8 BOM, CRLF line ends and blank lines are accepted. Duplicate header names
+ * are kept apart as "name#N" (N the field's position, 0-based). */
 int table_load_csv(struct table *t, const char *path, struct err *err);
 
 /* Column projection: want(ctx, name) returns non-zero for the columns to keep. */

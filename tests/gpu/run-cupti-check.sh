@@ -107,7 +107,7 @@ $TB run "$W/b2" "$M" -k fma_loop -k smem -o "$W/b2.csv" -- "$VK" -n 1048576 -l 3
 $TB run "$W/b7" "$M" -d 0 -d 4 -o "$W/b7.csv" -- "$VK" -n 1048576 -l 3 >/dev/null 2>&1
 [ "$(cut -d, -f1 "$W/b7.csv" | tr '\n' ' ')" = "Dispatch_ID 0 4 " ] && ok "dispatch filter keeps 0 4" || bad "dispatch filter: $(cut -c1-60 "$W/b7.csv")"
 msg=$($TB run "$W/b3" "$M" -i 2 -- "$VK" -n 1048576 -l 1 -x 3 2>&1 >/dev/null)
-[ "$msg" = "error: pass 3: target exited with status 3" ] && ok "$msg" || bad "exit status: $msg"
+[ "$msg" = "error: pass 2: target exited with status 3" ] && ok "$msg" || bad "exit status: $msg"
 msg=$($TB run "$W/b4" "$M" -t 1 -- sleep 20 2>&1 >/dev/null)
 echo "$msg" | grep -q "timed out after 1 s" && ok "$msg" || bad "timeout: $msg"
 msg=$($TB run "$W/b5" "$M" -- /nonexistent/prog 2>&1 >/dev/null)

@@ -38,10 +38,11 @@ for s in stream compute; do
         rc=$?
         t1=$(date +%s.%N)
         planned=$(grep -c '^pass [0-9]*:' "$s.plan")
-        runs=$(grep -c '^pass [0-9]*/[0-9]*:' "$s.log")
+        # progress lines "pass I (K of N): ..." (or "pass I/N: ...") on stdout or stderr
+        runs=$(cat "$s.out" "$s.log" | grep -cE '^pass [0-9]+( \([0-9]+ of [0-9]+\)|/[0-9]+):')
         wall=$(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }")
         echo "INFO: $s: $planned passes planned, $runs runs of the program, wall ${wall} s (rc=$rc)"
-        grep -v '^pass [0-9]*/' "$s.log" | head -5 | sed "s/^/INFO: $s: /"
+        grep -vE '^pass [0-9]+( \(|/)' "$s.log" | head -5 | sed "s/^/INFO: $s: /"
         [ "$rc" -eq 0 ] || { bad "$s: prism profile exited $rc"; continue; }
         [ "$planned" -eq "$runs" ] || bad "$s: $planned passes planned but $runs runs made"
         dir=$(dirname "$(ls workloads/$s/*/pmc_perf.csv | head -1)")

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Hostile inputs (issue 10): malformed workloads built from a shared MI200 workload, as rows:
+#   expected exit | pattern (ERE) | metrics the damage cannot touch | what is broken | how
+# Exit 2: exactly one line on stderr, matching the pattern (it names the file, and the line
+# where one applies). Exit 0: the pattern is a warning on stderr (SAME: stderr as for the
+# clean workload), and the untouched metrics (ids "2.1.0", whole tables "0.1:*", or ALL)
+# equal the clean workload's in --save-dfs output. Every run has a timeout: no hangs; and a
+# signal or a sanitizer report is a failure: no crashes. Policy: docs/HARDENING.md.
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-./prism}
+S=${PRISM_SHARED:-../shared}/rocprof-workloads
+SRC=$S/vcopy/MI200
+TO=${HOSTILE_TIMEOUT:-60}
+pass=0 fail=0 skip=0
+
+if [ ! -f "$SRC/pmc_perf.csv" ] || ! command -v python3 >/dev/null; then
+        echo "SKIP hostile: no shared workload at $SRC (or no python3)"
+        echo "0 passed, 0 failed, 1 skipped"
+        exit 0
+fi
+case $P in /*) ;; *) P=$PWD/$P ;; esac
+SRC=$(cd "$SRC" && pwd)
+T=$(mktemp -d)
+[ -n "${HOSTILE_KEEP:-}" ] || trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+
+# CSV surgery that keeps quoting right: edit.py FILE OP ARGS (rows are data rows, 0-based)
+cat > "$T/edit.py" <<'EOF'
+import csv, os, sys
+path, op = sys.argv[1], sys.argv[2]
+args = [os.fsencode(a).decode('latin-1') for a in sys.argv[3:]]  # any bytes, as given
+with open(path, newline='', encoding='latin-1') as f:
+    rows = list(csv.reader(f))
+h = rows[0]
+if op == 'set':            # set ROW COLUMN VALUE
+    rows[int(args[0]) + 1][h.index(args[1])] = args[2]
+elif op == 'dropcol':      # dropcol COLUMN
+    i = h.index(args[0])
+    for r in rows: del r[i]
+elif op == 'dupcol':       # dupcol COLUMN: the column again at the end, other values
+    i = h.index(args[0])
+    for n, r in enumerate(rows): r.append(r[i] if n == 0 else str(int(float(r[i])) * 2 + 7))
+elif op == 'addfield':     # addfield ROW: one field too many
+    rows[int(args[0]) + 1].append('1')
+elif op == 'delfield':     # delfield ROW: one field too few
+    del rows[int(args[0]) + 1][-1]
+elif op == 'names':        # names TEXT: every kernel name
+    for r in rows[1:]: r[h.index('Kernel_Name')] = args[0]
+elif op == 'swapts':       # swapts ROW: End_Timestamp before Start_Timestamp
+    r = rows[int(args[0]) + 1]
+    s, e = h.index('Start_Timestamp'), h.index('End_Timestamp')
+    r[s], r[e] = r[e], r[s]
+with open(path, 'w', newline='', encoding='latin-1') as f:
+    csv.writer(f, lineterminator='\n').writerows(rows)
+EOF
+ed() { python3 "$T/edit.py" "$@"; }
+junk() { python3 -c "import random,sys; random.seed($2); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range($1)))"; }
+
+# the clean workload: the reference for every untouched number
+mkdir -p "$T/clean"
+cp -r "$SRC"/. "$T/clean/"
+chmod -R u+w "$T/clean"
+if ! timeout "$TO" "$P" analyze -p "$T/clean" --save-dfs "$T/clean.dfs" >"$T/clean.out" 2>"$T/clean.err"; then
+        echo "FAIL hostile: the clean workload does not analyze"
+        echo "0 passed, 1 failed, 0 skipped"
+        exit 1
+fi
+
+# the --save-dfs CSV of table id X.Y
+dfs_file() { ls "$1/$2"_*.csv "$1/$2".csv 2>/dev/null | head -1; }
+
+# untouched DIR SPEC...: each spec's numbers equal the clean workload's
+untouched() {
+        local d=$1 s f line; shift
+        for s in "$@"; do
+                case $s in
+                ALL) diff -r -q "$T/clean.dfs" "$d" >/dev/null || { echo "  differs: $(diff -r -q "$T/clean.dfs" "$d" | head -3)"; return 1; } ;;
+                *:\*) f=$(dfs_file "$T/clean.dfs" "${s%:*}"); [ -n "$f" ] || { echo "  no table ${s%:*}"; return 1; }
+                        cmp -s "$f" "$d/$(basename "$f")" || { echo "  table ${s%:*} differs"; return 1; } ;;
+                *) f=$(dfs_file "$T/clean.dfs" "${s%.*}"); [ -n "$f" ] || { echo "  no table ${s%.*}"; return 1; }
+                        line=$(grep -m1 "^$s," "$f")
+                        [ -n "$line" ] && grep -qxF -- "$line" "$d/$(basename "$f")" 2>/dev/null ||
+                                { echo "  $s: '$line' became '$(grep -m1 "^$s," "$d/$(basename "$f")" 2>/dev/null)'"; return 1; } ;;
+                esac
+        done
+}
+
+n=0
+# row WANT PATTERN UNTOUCHED WHAT SETUP: SETUP runs with $D a fresh copy of the workload
+row() {
+        local want=$1 pat=$2 keep=$3 what=$4 setup=$5
+        n=$((n + 1))
+        local D=$T/w$n ok=1 why=""
+        mkdir -p "$D"; cp -r "$SRC"/. "$D/"; chmod -R u+w "$D"
+        if ! (cd "$T" && eval "$setup") >"$T/setup.log" 2>&1; then
+                fail=$((fail + 1)); echo "FAIL [$n] $what: setup failed: $(head -2 "$T/setup.log")"; return
+        fi
+        local rc
+        timeout "$TO" "$P" analyze -p "$D" --save-dfs "$D.dfs" >"$D.out" 2>"$D.err"; rc=$?
+        local err; err=$(cat "$D.err")
+        if [ $rc -eq 124 ]; then ok=0; why="hang (no exit in $TO s)";
+        elif [ $rc -gt 2 ]; then ok=0; why="crash (exit $rc)";
+        elif grep -qE "Sanitizer|runtime error:|LeakSanitizer" "$D.err"; then ok=0; why="sanitizer report";
+        elif [ $rc -ne "$want" ]; then ok=0; why="exit $rc, want $want";
+        elif [ "$want" -eq 2 ]; then
+                [ "$(grep -c '' <"$D.err")" -eq 1 ] || { ok=0; why="stderr is not one line"; }
+                grep -qE -- "$pat" "$D.err" || { ok=0; why="stderr lacks /$pat/"; }
+        else
+                if [ "${pat#dfs:}" != "$pat" ]; then
+                        cat "$D.dfs"/*.csv | grep -qE -- "${pat#dfs:}" || { ok=0; why="no /${pat#dfs:}/ in the saved tables"; }
+                elif [ "$pat" = SAME ]; then
+                        [ "${err//$D/$T/clean}" = "$(cat "$T/clean.err")" ] || { ok=0; why="stderr differs from the clean run's"; }
+                else
+                        grep -qE -- "$pat" "$D.err" || { ok=0; why="no warning /$pat/"; }
+                fi
+                grep -q "2.1 Speed-of-Light" "$D.out" || { ok=0; why="no report"; }
+                # shellcheck disable=SC2086
+                [ $ok -eq 0 ] || [ -z "$keep" ] || why=$(untouched "$D.dfs" $keep) || ok=0
+        fi
+        if [ $ok -eq 1 ]; then pass=$((pass + 1)); echo "ok   [$n] $what";
+        else fail=$((fail + 1)); echo "FAIL [$n] $what: $why"; sed 's/^/  | /' "$D.err" | head -4; fi
+}
+skiprow() { n=$((n + 1)); skip=$((skip + 1)); echo "SKIP [$n] $1: $2"; }
+
+SOL="2.1.0 2.1.1 2.1.2 2.1.3"          # VALU/MFMA FLOPs and IOPs: SQ_INSTS_* and timestamps
+W='[^ ]*/w[0-9]+'                      # the workload directory in messages
+
+# ---- errors: exit 2, one line naming the file (and the line) ----
+row 2 "$W/pmc_perf.csv' is empty" "" "empty pmc_perf.csv" ': > $D/pmc_perf.csv'
+row 2 "$W/sysinfo.csv' is empty" "" "empty sysinfo.csv" ': > $D/sysinfo.csv'
+row 2 "$W/pmc_perf.csv: no dispatches recorded" "" "pmc_perf.csv: header only" 'head -1 $SRC/pmc_perf.csv > $D/pmc_perf.csv'
+row 2 "$W/sysinfo.csv: no data row" "" "sysinfo.csv: header only" 'head -1 $SRC/sysinfo.csv > $D/sysinfo.csv'
+row 2 "$W/pmc_perf.csv:4: [0-9]+ fields, but the header has [0-9]+ \(truncated" "" \
+        "pmc_perf.csv truncated in its last row" 'head -c -300 $SRC/pmc_perf.csv > $D/pmc_perf.csv'
+row 2 "$W/pmc_perf.csv: no dispatches recorded" "" "pmc_perf.csv truncated in its header" \
+        'head -c 300 $SRC/pmc_perf.csv > $D/pmc_perf.csv'
+row 2 "$W/pmc_perf.csv:2: .*truncated file" "" "pmc_perf.csv truncated inside a quoted kernel name" \
+        'head -c $(( $(head -1 $SRC/pmc_perf.csv | wc -c) + 12 )) $SRC/pmc_perf.csv > $D/pmc_perf.csv'
+row 2 "$W/pmc_perf.csv:3: [0-9]+ fields, but the header has [0-9]+$" "" "a row with one field too many" \
+        'ed $D/pmc_perf.csv addfield 1'
+row 2 "$W/pmc_perf.csv:2: [0-9]+ fields, but the header has [0-9]+ \(truncated" "" \
+        "a row with one field too few" 'ed $D/pmc_perf.csv delfield 0'
+row 2 "$W/sysinfo.csv:2: [0-9]+ fields, but the header has" "" "sysinfo.csv: a field too many" \
+        'ed $D/sysinfo.csv addfield 0'
+row 2 "$W/sysinfo.csv: no gpu_arch field" "" "sysinfo.csv without gpu_arch" 'ed $D/sysinfo.csv dropcol gpu_arch'
+row 2 "$W/sysinfo.csv: no gpu_arch field" "" "sysinfo.csv: empty gpu_arch" 'ed $D/sysinfo.csv set 0 gpu_arch ""'
+row 2 "$W/sysinfo.csv: unknown architecture 'gfx1234' \(supported: .*gfx90a" "" "unknown architecture" \
+        'ed $D/sysinfo.csv set 0 gpu_arch gfx1234'
+row 2 "$W/pmc_perf.csv(:[0-9]+)?: " "" "pmc_perf.csv is binary junk" 'junk 4096 1 > $D/pmc_perf.csv'
+row 2 "$W/sysinfo.csv(:[0-9]+)?: " "" "sysinfo.csv is binary junk" 'junk 2048 2 > $D/sysinfo.csv'
+row 2 "$W/pmc_perf.csv:3: NUL byte in field [0-9]+" "" "a NUL byte in a counter cell" \
+        'ed $D/pmc_perf.csv set 1 SQ_WAVES 16384X && sed -i "3s/16384X/16\x00384/" $D/pmc_perf.csv'
+row 2 "'$W/pmc_perf.csv' is a directory" "" "pmc_perf.csv is a directory" \
+        'rm $D/pmc_perf.csv && mkdir $D/pmc_perf.csv'
+row 2 "'$W/sysinfo.csv' is a directory" "" "sysinfo.csv is a directory" 'rm $D/sysinfo.csv && mkdir $D/sysinfo.csv'
+row 2 "'$W/pmc_perf.csv' is not a regular file" "" "pmc_perf.csv is a named pipe (would block)" \
+        'rm $D/pmc_perf.csv && mkfifo $D/pmc_perf.csv'
+if [ "$(id -u)" -ne 0 ]; then
+        row 2 "cannot open '$W/pmc_perf.csv': Permission denied" "" "unreadable pmc_perf.csv" \
+                'chmod 000 $D/pmc_perf.csv'
+else
+        skiprow "unreadable pmc_perf.csv" "root reads every file"
+fi
+row 2 "cannot open workload '$W': no pmc_perf.csv" "" "pmc_perf.csv is a dangling symlink" \
+        'rm $D/pmc_perf.csv && ln -s nowhere.csv $D/pmc_perf.csv'
+row 2 "cannot open workload '$W': no sysinfo.csv" "" "no sysinfo.csv" 'rm $D/sysinfo.csv'
+row 2 "$W/pmc_perf.csv: no Kernel_Name column" "" "pmc_perf.csv without Kernel_Name" \
+        'ed $D/pmc_perf.csv dropcol Kernel_Name'
+row 2 "$W/sysinfo.csv:2: .*truncated file" "" "sysinfo.csv: an unterminated quote" \
+        'sed -i "2s/^/\"/" $D/sysinfo.csv'
+row 2 "$W/pmc_perf.csv' is empty" "" "pmc_perf.csv holds only a byte order mark" \
+        'printf "\xef\xbb\xbf" > $D/pmc_perf.csv'
+row 2 "$W/pmc_perf.csv' is empty" "" "pmc_perf.csv holds only blank lines" \
+        'printf "\n\n\n" > $D/pmc_perf.csv'
+
+# ---- damaged cells: exit 0, a warning naming file:line:column, the rest unchanged ----
+row 0 "$W/pmc_perf.csv:3: column 'TCC_HIT\[5\]' holds 'abc', not a count; the metrics that use it are n/a" \
+        "$SOL" "text in a counter cell" 'ed $D/pmc_perf.csv set 1 "TCC_HIT[5]" abc'
+row 0 "$W/pmc_perf.csv:2: column 'TCC_HIT\[5\]' is empty" "$SOL" "an empty counter cell" \
+        'ed $D/pmc_perf.csv set 0 "TCC_HIT[5]" ""'
+row 0 "$W/pmc_perf.csv:4: column 'TCC_MISS\[0\]' holds 'nan', not a count" "$SOL" "NaN in a counter" \
+        'ed $D/pmc_perf.csv set 2 "TCC_MISS[0]" nan'
+row 0 "$W/pmc_perf.csv:3: column 'TCC_MISS\[0\]' holds 'inf', not a count" "$SOL" "inf in a counter" \
+        'ed $D/pmc_perf.csv set 1 "TCC_MISS[0]" inf'
+row 0 "$W/pmc_perf.csv:3: column 'TCC_HIT\[2\]' holds '1e400', not a count" "$SOL" \
+        "a counter too large for a double (1e400)" 'ed $D/pmc_perf.csv set 1 "TCC_HIT[2]" 1e400'
+row 0 "$W/pmc_perf.csv:2: column 'TCC_HIT\[2\]' holds '-5', not a count" "$SOL" "a negative counter" \
+        'ed $D/pmc_perf.csv set 0 "TCC_HIT[2]" -5'
+row 0 "$W/pmc_perf.csv: [0-9]+ more damaged cells \([0-9]+ in all, in [0-9]+ columns\) read as n/a" \
+        "$SOL" "many damaged cells (warnings capped)" \
+        'for c in 0 1 2 3 4 5 6 7; do ed $D/pmc_perf.csv set 1 "TCC_HIT[$c]" x; done'
+row 0 "$W/pmc_perf.csv:4: Dispatch_ID 1 also at line 3" "$SOL" "duplicate dispatch ids" \
+        'ed $D/pmc_perf.csv set 2 Dispatch_ID 1'
+row 0 "$W/pmc_perf.csv:3: column 'Dispatch_ID' holds 'x1', not a count" "$SOL" "a non-numeric dispatch id" \
+        'ed $D/pmc_perf.csv set 1 Dispatch_ID x1'
+row 0 "$W/pmc_perf.csv: column 'SQ_WAVES' appears more than once; the first is used" ALL \
+        "a counter column twice, with other values" 'ed $D/pmc_perf.csv dupcol SQ_WAVES'
+row 0 "$W/pmc_perf.csv:3: End_Timestamp is before Start_Timestamp" "10.1:*" \
+        "a dispatch that ends before it starts" 'ed $D/pmc_perf.csv swapts 1'
+row 0 "$W/SQ_LEVEL_WAVES.csv:3: column 'SQ_ACCUM_PREV_HIRES' holds 'lots', not a count" "$SOL" \
+        "text in an accumulate counter" 'ed $D/SQ_LEVEL_WAVES.csv set 1 SQ_ACCUM_PREV_HIRES lots'
+row 0 "$W/SQ_INST_LEVEL_LDS.csv:4: [0-9]+ fields, but the header has [0-9]+ \(truncated file\?\); metrics that need it are n/a" \
+        "$SOL" "a truncated accumulate file" 'head -c -40 $SRC/SQ_INST_LEVEL_LDS.csv > $D/SQ_INST_LEVEL_LDS.csv'
+row 0 "$W/SQ_IFETCH_LEVEL.csv: 0 rows but pmc_perf.csv has 3" "$SOL" "an accumulate file with no rows" \
+        'head -1 $SRC/SQ_IFETCH_LEVEL.csv > $D/SQ_IFETCH_LEVEL.csv'
+row 0 "'$W/SQ_LEVEL_WAVES.csv' is a directory, expected a CSV file; metrics that need it are n/a" "$SOL" \
+        "an accumulate file that is a directory" 'rm $D/SQ_LEVEL_WAVES.csv && mkdir $D/SQ_LEVEL_WAVES.csv'
+row 0 "$W/roofline.csv.*; the roofline is not shown" "$SOL" "roofline.csv is binary junk" \
+        'junk 1000 3 > $D/roofline.csv'
+row 0 "$W/roofline.csv' is empty; the roofline is not shown" "$SOL" "empty roofline.csv" ': > $D/roofline.csv'
+
+# ---- sysinfo fields: one warning each, the metrics that do not use them unchanged ----
+row 0 "$W/sysinfo.csv: no field 'cu_per_gpu'; the metrics that use it are n/a" "10.1:* 7.1:*" \
+        "sysinfo.csv without cu_per_gpu" 'ed $D/sysinfo.csv dropcol cu_per_gpu'
+row 0 "$W/sysinfo.csv: no fields 'cu_per_gpu', 'max_sclk'; the metrics that use them are n/a" \
+        "10.1:* 7.1:*" "sysinfo.csv without two fields" \
+        'ed $D/sysinfo.csv dropcol cu_per_gpu && ed $D/sysinfo.csv dropcol max_sclk'
+row 0 "$W/sysinfo.csv:2: field 'max_sclk' holds 'fast', not a number; the metrics that use it are n/a" \
+        "10.1:* 7.1:*" "a non-numeric sysinfo field" 'ed $D/sysinfo.csv set 0 max_sclk fast'
+
+# ---- odd but valid files: the same numbers, no new warning ----
+row 0 SAME ALL "UTF-8 byte order marks" \
+        'for f in pmc_perf sysinfo SQ_LEVEL_WAVES; do printf "\xef\xbb\xbf" | cat - $SRC/$f.csv > $D/$f.csv; done'
+row 0 SAME ALL "CRLF line ends in every CSV" 'for f in $D/*.csv; do sed -i "s/\$/\r/" $f; done'
+row 0 SAME ALL "blank lines between rows" \
+        '{ head -1 $SRC/pmc_perf.csv; echo; tail -n +2 $SRC/pmc_perf.csv; echo; echo; } > $D/pmc_perf.csv'
+row 0 SAME "$SOL 10.1:*" "a 100,000-character kernel name" \
+        'ed $D/pmc_perf.csv names "k$(head -c 100000 /dev/zero | tr "\0" x)"'
+row 0 SAME "$SOL 10.1:*" "a kernel name that is not UTF-8" \
+        'ed $D/pmc_perf.csv names "$(printf "k\377\376\303(")"'
+row 0 "$W/pmc_perf.csv:5: column 'TCC_HIT\[1\]' holds 'bad'" "$SOL" \
+        "a kernel name with a newline, then a damaged cell (line numbers count it)" \
+        'ed $D/pmc_perf.csv set 0 Kernel_Name "$(printf "two\nlines")" && ed $D/pmc_perf.csv set 2 "TCC_HIT[1]" bad'
+row 0 SAME "$SOL" "an empty kernel name" 'ed $D/pmc_perf.csv set 1 Kernel_Name ""'
+row 0 SAME "$SOL 10.1:*" "a huge but finite counter (1e300)" 'ed $D/pmc_perf.csv set 1 "TCC_HIT[3]" 1e300'
+row 0 "dfs:^2\.1\.1,VALU IOPs,[0-9.]+e\+29[0-9]," "2.1.0 2.1.2 2.1.3" \
+        "a huge counter the shown metric uses (1e300): computed, not overflowed" \
+        'ed $D/pmc_perf.csv set 1 SQ_INSTS_VALU_INT32 1e300'
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# prism under valgrind (issue 10): a full analyze of a shared MI200 workload with every
+# table saved, and a few other paths (comparison, damaged input, an error exit), each with
+# no memory error and no definite or indirect leak. Rows: expected exit | what | args.
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-./prism}
+S=${PRISM_SHARED:-../shared}/rocprof-workloads
+W=$S/vcopy/MI200
+pass=0 fail=0 skip=0
+
+done_() { echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit; }
+if ! command -v valgrind >/dev/null; then
+        echo "SKIP valgrind: not installed (make deps)"; skip=1; done_
+fi
+if [ ! -f "$W/pmc_perf.csv" ]; then
+        echo "SKIP valgrind: no shared workload at $W"; skip=1; done_
+fi
+# a sanitizer build (make asan) cannot run under valgrind
+if { ldd "$P" 2>/dev/null | grep -q libasan; } || { nm "$P" 2>/dev/null | grep -q __asan_init; }; then
+        echo "SKIP valgrind: $P is an AddressSanitizer build"; skip=1; done_
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# a damaged copy: text in a counter cell, a sysinfo field missing (warnings, then a report)
+mkdir -p "$T/bad"
+cp -r "$W"/. "$T/bad/"
+chmod -R u+w "$T/bad"
+sed -i '3s/,16384,/,lots,/' "$T/bad/pmc_perf.csv"
+sed -i '1s/,cu_per_gpu,/,cu_per_gpux,/' "$T/bad/sysinfo.csv"
+mkdir -p "$T/trunc"
+cp "$W/sysinfo.csv" "$T/trunc/"
+head -c -300 "$W/pmc_perf.csv" > "$T/trunc/pmc_perf.csv"
+
+VG=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+    --show-leak-kinds=definite,indirect --track-origins=yes -q)
+n=0
+row() {
+        local want=$1 what=$2; shift 2
+        n=$((n + 1))
+        local rc
+        timeout 600 "${VG[@]}" "$P" "$@" >"$T/out$n" 2>"$T/err$n"; rc=$?
+        if [ $rc -eq "$want" ] && ! grep -q "^==[0-9]*==" "$T/err$n"; then
+                pass=$((pass + 1)); echo "ok   [$n] $what"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] $what (exit $rc, want $want)"
+                grep "^==[0-9]*==" "$T/err$n" | head -30
+        fi
+}
+
+row 0 "full analyze of vcopy/MI200, every table saved" analyze -p "$W" --save-dfs "$T/dfs"
+row 0 "two workloads compared, tables saved" analyze -p "$W" -p "$S/dispatch_0/MI200" --save-dfs "$T/dfs2"
+row 0 "a damaged workload: warnings, then the report" analyze -p "$T/bad"
+row 2 "a truncated workload: the error exit frees everything" analyze -p "$T/trunc"
+row 0 "--list-metrics" analyze --list-metrics gfx90a
+[ -n "$(ls "$T/dfs" 2>/dev/null)" ] || { fail=$((fail + 1)); echo "FAIL --save-dfs wrote nothing"; }
+done_
