@@ -33,7 +33,7 @@ static long find_col(const struct rtable *t, const char *title)
 }
 
 /* a column is numeric when no row has text in it */
-static int numeric_col(const struct rtable *t, size_t c)
+int rtable_numeric_col(const struct rtable *t, size_t c)
 {
         for (size_t r = 0; r < t->nrows; r++)
                 if (t->cells[r * t->ncols + c].text)
@@ -41,7 +41,7 @@ static int numeric_col(const struct rtable *t, size_t c)
         return t->nrows > 0;
 }
 
-static double new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c)
+double compare_new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c)
 {
         if (!n)
                 return NAN;
@@ -54,12 +54,12 @@ static double new_value(const struct rtable *b, const struct rtable *n, size_t r
 }
 
 /* relative change in percent; a zero baseline compares against 1, as the reference does */
-static double rel_change(double base, double cur)
+double compare_rel_change(double base, double cur)
 {
         return (cur - base) / (base == 0 ? 1.0 : base) * 100.0;
 }
 
-static char *delta_text(double base, double cur, int decimal)
+char *compare_delta_text(double base, double cur, int decimal)
 {
         if (isnan(base) || isnan(cur))
                 return xstrdup("");
@@ -67,12 +67,12 @@ static char *delta_text(double base, double cur, int decimal)
         double d = cur - base;
         double s = pow(10.0, decimal);
         fmt_num(nearbyint(d * s) / s, a);
-        fmt_num(nearbyint(rel_change(base, cur) * s) / s, b);
+        fmt_num(nearbyint(compare_rel_change(base, cur) * s) / s, b);
         return xasprintf("%s%s (%s%s%%)", d > 0 ? "+" : "", a,
-                         rel_change(base, cur) > 0 ? "+" : "", b);
+                         compare_rel_change(base, cur) > 0 ? "+" : "", b);
 }
 
-static char *num_text(double v, int decimal)
+char *compare_num_text(double v, int decimal)
 {
         char buf[48];
         if (isnan(v))
@@ -102,7 +102,7 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                 /* columns: key, then each column; numeric ones get "new" and "change" */
                 size_t ncols = 1;
                 for (size_t c = 0; c < b->ncols; c++)
-                        ncols += numeric_col(b, c) ? 3 : 1;
+                        ncols += rtable_numeric_col(b, c) ? 3 : 1;
                 char **cells = xcalloc((b->nrows + 1) * ncols, sizeof *cells);
                 char *align = xcalloc(ncols + 1, 1);
                 memset(align, 'l', ncols);
@@ -110,7 +110,7 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                 size_t k = 1;
                 for (size_t c = 0; c < b->ncols; c++) {
                         cells[k++] = xstrdup(b->cols[c]);
-                        if (numeric_col(b, c)) {
+                        if (rtable_numeric_col(b, c)) {
                                 cells[k++] = xasprintf("%s (new)", b->cols[c]);
                                 cells[k++] = xstrdup("Change");
                         }
@@ -121,14 +121,14 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                         k = 1;
                         for (size_t c = 0; c < b->ncols; c++) {
                                 const struct cell *cl = &b->cells[r * b->ncols + c];
-                                if (!numeric_col(b, c)) {
+                                if (!rtable_numeric_col(b, c)) {
                                         row[k++] = xstrdup(cl->text ? cl->text : "");
                                         continue;
                                 }
-                                double nv = new_value(b, n, r, c);
-                                row[k++] = num_text(cl->v, o->decimal);
-                                row[k++] = num_text(nv, o->decimal);
-                                row[k++] = delta_text(cl->v, nv, o->decimal);
+                                double nv = compare_new_value(b, n, r, c);
+                                row[k++] = compare_num_text(cl->v, o->decimal);
+                                row[k++] = compare_num_text(nv, o->decimal);
+                                row[k++] = compare_delta_text(cl->v, nv, o->decimal);
                         }
                 }
                 render_grid(f, cells, b->nrows + 1, ncols, align);
@@ -153,7 +153,7 @@ int render_save_dfs_compare(const char *dir, const struct analysis *base,
                 table_add_col(&out, b->key_title);
                 for (size_t c = 0; c < b->ncols; c++) {
                         table_add_col(&out, b->cols[c]);
-                        if (numeric_col(b, c)) {
+                        if (rtable_numeric_col(b, c)) {
                                 char *h = xasprintf("%s (new)", b->cols[c]);
                                 table_add_col(&out, h);
                                 free(h);
@@ -171,12 +171,12 @@ int render_save_dfs_compare(const char *dir, const struct analysis *base,
                         table_set_str(&out, k++, row, b->keys[r]);
                         for (size_t c = 0; c < b->ncols; c++) {
                                 const struct cell *cl = &b->cells[r * b->ncols + c];
-                                if (!numeric_col(b, c)) {
+                                if (!rtable_numeric_col(b, c)) {
                                         table_set_str(&out, k++, row, cl->text ? cl->text : "");
                                         continue;
                                 }
-                                double nv = new_value(b, n, r, c);
-                                double vals[4] = {cl->v, nv, nv - cl->v, rel_change(cl->v, nv)};
+                                double nv = compare_new_value(b, n, r, c);
+                                double vals[4] = {cl->v, nv, nv - cl->v, compare_rel_change(cl->v, nv)};
                                 for (int j = 0; j < 4; j++, k++)
                                         if (!isnan(vals[j]))
                                                 table_set_str(&out, k, row, fmt_num(vals[j], buf));

@@ -52,13 +52,17 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
                                 table_add_col(&out, t->cols[c]);
                         }
                 }
+                int *whole = xcalloc(t->ncols + 1, sizeof *whole);
+                for (size_t c = 0; c < t->ncols; c++)
+                        whole[c] = rtable_int_col(t, c);
                 for (size_t r = 0; r < t->nrows; r++) {
                         size_t row = table_add_row(&out);
                         table_set_str(&out, 0, row, t->keys[r]);
                         for (size_t c = 0; c < t->ncols; c++)
                                 put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c],
-                                         rtable_int_col(t, c));
+                                         whole[c]);
                 }
+                free(whole);
                 char *path = dfs_path(dir, t);
                 rc = table_write_csv(&out, path, err);
                 free(path);

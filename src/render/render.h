@@ -56,6 +56,20 @@ int render_plots_svg(const char *dir, const struct analysis *an, const struct re
 /* The --save-dfs file of a table: "<dir>/<id>_<Title_with_underscores>.csv". malloc'd. */
 char *dfs_path(const char *dir, const struct rtable *t);
 
+/* A cell as the text report shows it (decimal digits; whole: the column's
+ * rtable_int_col). malloc'd. */
+char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decimal, int whole);
+
+/* Comparison cells, shared by the text report and the TUI: a column with no text cell is
+ * numeric; the new run's value of base row r, column c (matched by metric and title);
+ * the relative change in percent (a zero baseline compares against 1, as the reference
+ * does); "+1.5 (+3.2%)"; a value rounded for display. Text results are malloc'd. */
+int rtable_numeric_col(const struct rtable *t, size_t c);
+double compare_new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c);
+double compare_rel_change(double base, double cur);
+char *compare_delta_text(double base, double cur, int decimal);
+char *compare_num_text(double v, int decimal);
+
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);

@@ -174,7 +174,7 @@ static int col_shown(const struct rtable *t, const struct render_opts *o, size_t
         return 0;
 }
 
-static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal, int int_col)
+char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decimal, int int_col)
 {
         char buf[48];
         if (cl->text)
@@ -240,6 +240,9 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
         }
         if (!t->metric_table && !sysinfo)
                 align[0] = 'r';
+        int *whole = xcalloc(t->ncols + 1, sizeof *whole);
+        for (size_t c = 0; c < t->ncols; c++)
+                whole[c] = rtable_int_col(t, c);
         for (size_t r = 0; r < nrows; r++) {
                 char **row = &cells[(r + 1) * ncols];
                 row[0] = xstrdup(t->keys[r]);
@@ -253,11 +256,12 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);
                         else
-                                row[k] = cell_text(t, cl, o->decimal, rtable_int_col(t, c));
+                                row[k] = rtable_cell_text(t, cl, o->decimal, whole[c]);
                         k++;
                 }
         }
         render_grid(f, cells, nrows + 1, ncols, align);
+        free(whole);
         for (size_t i = 0; i < (nrows + 1) * ncols; i++)
                 free(cells[i]);
         free(cells);

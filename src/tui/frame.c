@@ -271,7 +271,7 @@ static void put_line(struct tui_frame *f, int y, int x, int w, const struct tui_
         }
 }
 
-/* the last two components of a path: "vcopy/MI200" */
+/* the last two components of a path: "case/model" */
 static const char *short_path(const char *p)
 {
         size_t n = strlen(p);

@@ -8,15 +8,7 @@
 
 #include "tui.h"
 
-/* ---- the text renderer's cell rules (src/render/text.c); tests compare the two ---- */
-
-static double round_half_even(double x, int nd)
-{
-        if (!isfinite(x))
-                return x;
-        double s = pow(10.0, nd);
-        return nearbyint(x * s) / s;
-}
+/* ---- the text renderer's cell rules (cell texts come from src/render) ---- */
 
 static int is_top_stats(const struct rtable *t)
 {
@@ -39,99 +31,15 @@ static int col_shown(const struct rtable *t, const struct render_opts *o, size_t
         return 0;
 }
 
-/* whole numbers in built-in tables other than the top kernels (text.c: int_col) */
-static int int_col(const struct rtable *t, size_t c)
-{
-        if (t->metric_table || is_source(t, "top_kernels"))
-                return 0;
-        for (size_t r = 0; r < t->nrows; r++) {
-                double v = t->cells[r * t->ncols + c].v;
-                if (isfinite(v) && v != floor(v))
-                        return 0;
-        }
-        return 1;
-}
 
-static char *cell_text(const struct rtable *t, const struct cell *cl, int decimal, int intc)
-{
-        char buf[48];
-        if (cl->text)
-                return xstrdup(cl->text);
-        if (isnan(cl->v))
-                return xstrdup("");
-        if (t->metric_table)
-                return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
-        if (intc)
-                snprintf(buf, sizeof buf, "%.0f", cl->v);
-        else
-                snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
-        return xstrdup(buf);
-}
 
-/* ---- render_compare's cells (src/render/compare.c) ---- */
 
-static long find_row(const struct rtable *t, const char *rkey)
-{
-        for (size_t r = 0; r < t->nrows; r++)
-                if (!strcmp(t->rkeys[r], rkey))
-                        return (long)r;
-        return -1;
-}
 
-static long find_col(const struct rtable *t, const char *title)
-{
-        for (size_t c = 0; c < t->ncols; c++)
-                if (!strcmp(t->cols[c], title))
-                        return (long)c;
-        return -1;
-}
 
-static int numeric_col(const struct rtable *t, size_t c)
-{
-        for (size_t r = 0; r < t->nrows; r++)
-                if (t->cells[r * t->ncols + c].text)
-                        return 0;
-        return t->nrows > 0;
-}
 
-static double new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c)
-{
-        if (!n)
-                return NAN;
-        long nr = find_row(n, b->rkeys[r]);
-        long nc = find_col(n, b->cols[c]);
-        if (nr < 0 || nc < 0)
-                return NAN;
-        const struct cell *cl = &n->cells[(size_t)nr * n->ncols + (size_t)nc];
-        return cl->text ? NAN : cl->v;
-}
 
-static double rel_change(double base, double cur)
-{
-        return (cur - base) / (base == 0 ? 1.0 : base) * 100.0;
-}
 
-static char *delta_text(double base, double cur, int decimal)
-{
-        if (isnan(base) || isnan(cur))
-                return xstrdup("");
-        char a[48], b[48];
-        double d = cur - base;
-        double s = pow(10.0, decimal);
-        fmt_num(nearbyint(d * s) / s, a);
-        fmt_num(nearbyint(rel_change(base, cur) * s) / s, b);
-        return xasprintf("%s%s (%s%s%%)", d > 0 ? "+" : "", a, rel_change(base, cur) > 0 ? "+" : "",
-                         b);
-}
 
-static char *num_text(double v, int decimal)
-{
-        char buf[48];
-        if (isnan(v))
-                return xstrdup("");
-        double s = pow(10.0, decimal);
-        return xstrdup(fmt_num(isfinite(v) ? nearbyint(v * s) / s : v, buf));
-}
 
 /* ---- colors ---- */
 
@@ -207,7 +115,7 @@ static int change_attr(const struct rtable *t, size_t r, size_t c, double base, 
         if (isnan(base) || isnan(cur) || base == cur)
                 return TA_NORMAL;
         /* changes under 1% are noise between runs */
-        if (fabs(rel_change(base, cur)) < 1.0)
+        if (fabs(compare_rel_change(base, cur)) < 1.0)
                 return TA_NORMAL;
         int d = tui_direction(t, r, c);
         if (!d)
@@ -280,7 +188,7 @@ static void build_plain(const struct rtable *t, const struct render_opts *o, str
                         if (!col_shown(t, o, c))
                                 continue;
                         const struct cell *cl = &t->cells[r * t->ncols + c];
-                        g->cells[gi + k] = cell_text(t, cl, o->decimal, int_col(t, c));
+                        g->cells[gi + k] = rtable_cell_text(t, cl, o->decimal, rtable_int_col(t, c));
                         if (is_pop(t, c) && !cl->text)
                                 g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
                         k++;
@@ -293,13 +201,13 @@ static void build_compare(const struct rtable *b, const struct rtable *n,
 {
         size_t ncols = 1;
         for (size_t c = 0; c < b->ncols; c++)
-                ncols += numeric_col(b, c) ? 3 : 1;
+                ncols += rtable_numeric_col(b, c) ? 3 : 1;
         grid_alloc(g, b->nrows + 1, ncols);
         g->cells[0] = xstrdup(b->metric_table ? b->key_title : "");
         size_t k = 1;
         for (size_t c = 0; c < b->ncols; c++) {
                 g->cells[k++] = xstrdup(b->cols[c]);
-                if (numeric_col(b, c)) {
+                if (rtable_numeric_col(b, c)) {
                         g->cells[k++] = xasprintf("%s (new)", b->cols[c]);
                         g->cells[k++] = xstrdup("Change");
                 }
@@ -311,22 +219,22 @@ static void build_compare(const struct rtable *b, const struct rtable *n,
                 k = 1;
                 for (size_t c = 0; c < b->ncols; c++) {
                         const struct cell *cl = &b->cells[r * b->ncols + c];
-                        if (!numeric_col(b, c)) {
+                        if (!rtable_numeric_col(b, c)) {
                                 g->cells[gi + k++] = xstrdup(cl->text ? cl->text : "");
                                 continue;
                         }
-                        double nv = new_value(b, n, r, c);
+                        double nv = compare_new_value(b, n, r, c);
                         int pop = is_pop(b, c);
                         if (pop)
                                 g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
-                        g->cells[gi + k++] = num_text(cl->v, o->decimal);
+                        g->cells[gi + k++] = compare_num_text(cl->v, o->decimal);
                         int ca = change_attr(b, r, c, cl->v, nv);
                         g->attrs[gi + k] = (unsigned char)(ca != TA_NORMAL ? ca
                                                            : pop           ? tui_pop_attr(nv)
                                                                            : ca);
-                        g->cells[gi + k++] = num_text(nv, o->decimal);
+                        g->cells[gi + k++] = compare_num_text(nv, o->decimal);
                         g->attrs[gi + k] = (unsigned char)ca;
-                        g->cells[gi + k++] = delta_text(cl->v, nv, o->decimal);
+                        g->cells[gi + k++] = compare_delta_text(cl->v, nv, o->decimal);
                 }
         }
 }
