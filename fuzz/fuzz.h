@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -50,6 +51,18 @@ static inline const char *fuzz_dir(void)
         }
         atexit(fuzz_dir_cleanup);
         return fuzz_dir_path;
+}
+
+/* A directory of its own under fuzz_dir() for one target (the regression test runs every
+ * target in one process, and the loaders read whole directories). */
+static inline const char *fuzz_subdir(const char *name, char *buf, size_t size)
+{
+        snprintf(buf, size, "%s/%s", fuzz_dir(), name);
+        if (access(buf, F_OK) != 0 && mkdir(buf, 0700) != 0) {
+                perror(buf);
+                abort();
+        }
+        return buf;
 }
 
 /* Write (or with data NULL, remove) dir/name; returns the malloc'd path. */

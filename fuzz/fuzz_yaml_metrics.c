@@ -36,7 +36,8 @@ static void metrics_fz_check_err(const struct err *err, const char *dir, int nam
 
 int fuzz_yaml_metrics(const uint8_t *data, size_t n)
 {
-        const char *dir = fuzz_dir();
+        char dbuf[300];
+        const char *dir = fuzz_subdir("metrics", dbuf, sizeof dbuf);
         size_t rest, first = fuzz_split(data, n, &rest);
         char *a = fuzz_write(dir, "a.yaml", data, first);
         char *b = fuzz_write(dir, "b.yaml", rest < n ? data + rest : NULL, n - rest);

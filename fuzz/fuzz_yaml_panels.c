@@ -8,7 +8,8 @@
 
 int fuzz_yaml_panels(const uint8_t *data, size_t n)
 {
-        const char *dir = fuzz_dir();
+        char dbuf[300];
+        const char *dir = fuzz_subdir("panels", dbuf, sizeof dbuf);
         size_t rest, first = fuzz_split(data, n, &rest);
         char *a = fuzz_write(dir, "10-a.yaml", data, first);
         char *b = fuzz_write(dir, "20-b.yaml", rest < n ? data + rest : NULL, n - rest);

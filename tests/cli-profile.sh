@@ -188,5 +188,21 @@ expect "MI300X profile into workloads/big/MI300X_A1 (exit $rc)" test $rc -eq 0 -
 expect "MI300X: TCC_HIT[127] collected" grep -q 'TCC_HIT\[127\]' "$T/cwd/workloads/big/MI300X_A1/pmc_perf.csv"
 check - 0 "Top Kernels" analyze -p "$T/cwd/workloads/big/MI300X_A1"
 
+# MPI: two ranks (as Open MPI's mpirun starts them) write NAME/<node>/rank<N>/<model>/ each,
+# with the raw data also in prism.db, and analyze shows them together with a rank filter
+mkdir -p "$T/mpi"
+for r in 0 1; do
+        check "OMPI_COMM_WORLD_RANK=$r OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=$r SLURMD_NODENAME=n7" \
+                0 "wrote .*rank$r" profile -n mpi -p "$T/mpi/job" --no-roof -- "$APP"
+done
+for r in 0 1; do
+        [ -f "$T/mpi/job/n7/rank$r/MI200/pmc_perf.csv" ] && [ -f "$T/mpi/job/n7/rank$r/MI200/prism.db" ] &&
+                { pass=$((pass + 1)); echo "ok   rank $r wrote its own CSV files and prism.db"; } ||
+                { fail=$((fail + 1)); echo "FAIL rank $r output: $(find "$T/mpi" -maxdepth 5 | head)"; }
+done
+check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
+check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
+check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -361,11 +361,43 @@ static char *subst_at(const char *s, long i)
         return sb_detach(&sb);
 }
 
+/* The values of one row's formulas, each evaluated once and then aggregated per column
+ * (avg, min, max, ... of the same column of values). */
+struct row_cache {
+        const struct expr *e[8];
+        struct expr_val v[8];
+        int ok[8];
+        size_t n;
+};
+
+static double cached_agg(struct ctx *c, struct row_cache *rc, struct expr *e, const char *table,
+                         const char *agg)
+{
+        if (!e)
+                return NAN;
+        size_t i;
+        for (i = 0; i < rc->n; i++)
+                if (rc->e[i] == e)
+                        break;
+        if (i == rc->n) {
+                if (rc->n == 8)
+                        return eval_agg(c, e, table, agg);
+                struct err err = {0};
+                rc->e[i] = e;
+                rc->ok[i] = eval_expr(c, e, table, &rc->v[i], &err) == 0;
+                if (!rc->ok[i])
+                        warnf("%s", err.msg);
+                rc->n++;
+        }
+        if (!rc->ok[i])
+                return NAN;
+        return rc->v[i].col ? agg_by_name(agg, rc->v[i].col, c->n) : rc->v[i].s;
+}
+
 static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const struct metric *m,
                             const char *name, struct cell *row)
 {
-        double avg = NAN, peak = NAN;
-        int have_avg = 0, have_peak = 0;
+        struct row_cache rc = {0};
         for (size_t k = 0; k < pt->ncols; k++) {
                 const struct panel_col *pc = &pt->cols[k];
                 struct cell *cl = &row[k];
@@ -380,7 +412,7 @@ static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const s
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
                         cl->text = xstrdup(f && f->src ? f->src : "");
                 } else if (ov) {
-                        cl->v = eval_agg(c, ov->expr, m->table, "avg");
+                        cl->v = cached_agg(c, &rc, ov->expr, m->table, "avg");
                 } else if (is_agg(pc->show)) {
                         struct expr *e = m->expr.expr;
                         if (pc->field) {
@@ -388,23 +420,19 @@ static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const s
                                     find_field(m->fields, m->nfields, pc->field);
                                 e = f ? f->expr : NULL;
                         }
-                        cl->v = eval_agg(c, e, m->table, pc->show);
+                        cl->v = cached_agg(c, &rc, e, m->table, pc->show);
                         if (pc->round >= 0)
                                 cl->v = round_half_even(cl->v, pc->round);
                 } else if (!strcmp(pc->show, "peak")) {
-                        cl->v = eval_agg(c, m->peak.expr, m->table, "avg");
+                        cl->v = cached_agg(c, &rc, m->peak.expr, m->table, "avg");
                 } else if (!strcmp(pc->show, "pop")) {
-                        if (!have_avg) {
-                                avg = eval_agg(c, m->expr.expr, m->table, "avg");
-                                have_avg = 1;
-                        }
-                        if (!have_peak) {
-                                peak = eval_agg(c, m->peak.expr, m->table, "avg");
-                                have_peak = 1;
-                        }
+                        double avg = cached_agg(c, &rc, m->expr.expr, m->table, "avg");
+                        double peak = cached_agg(c, &rc, m->peak.expr, m->table, "avg");
                         cl->v = m->peak.expr ? 100.0 * avg / peak : NAN;
                 }
         }
+        for (size_t i = 0; i < rc.n; i++)
+                expr_val_free(&rc.v[i]);
 }
 
 static struct metric_field clone_field(const struct metric_field *f, long i, const char *what,

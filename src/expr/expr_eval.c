@@ -284,15 +284,8 @@ double agg_std(const double *v, size_t n)
         return sqrt(var);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-
-        return x < y ? -1 : x > y;
-}
-
-/* The non-NaN values, sorted; *m gets their count. NULL when there are none. */
-static double *sorted_valid(const double *v, size_t n, size_t *m)
+/* The non-NaN values (a copy, in any order); *m gets their count. NULL when none. */
+static double *valid_copy(const double *v, size_t n, size_t *m)
 {
         double *s;
         size_t i, k = 0;
@@ -304,18 +297,67 @@ static double *sorted_valid(const double *v, size_t n, size_t *m)
         for (i = 0; i < n; i++)
                 if (!isnan(v[i]))
                         s[k++] = v[i];
-        qsort(s, k, sizeof *s, cmp_double);
         return s;
+}
+
+/* Rearrange s so that s[k] is the k-th smallest, smaller ones before it, larger after
+ * (Hoare's selection, median of three pivots): O(m) instead of sorting. */
+static double select_kth(double *s, size_t m, size_t k)
+{
+        size_t lo = 0, hi = m - 1;
+        while (hi > lo) {
+                size_t mid = lo + (hi - lo) / 2;
+                double a = s[lo], b = s[mid], c = s[hi], p;
+                p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+                size_t i = lo, j = hi;
+                while (i <= j) {
+                        while (s[i] < p)
+                                i++;
+                        while (s[j] > p)
+                                j--;
+                        if (i <= j) {
+                                double t = s[i];
+                                s[i] = s[j];
+                                s[j] = t;
+                                i++;
+                                if (j == 0)
+                                        break;
+                                j--;
+                        }
+                }
+                if (k <= j)
+                        hi = j;
+                else if (k >= i)
+                        lo = i;
+                else
+                        break;
+        }
+        return s[k];
+}
+
+/* the smallest of s[from..m) */
+static double min_from(const double *s, size_t from, size_t m)
+{
+        double r = s[from];
+        for (size_t i = from + 1; i < m; i++)
+                if (s[i] < r)
+                        r = s[i];
+        return r;
 }
 
 double agg_median(const double *v, size_t n)
 {
         size_t m;
-        double *s = sorted_valid(v, n, &m), r;
+        double *s = valid_copy(v, n, &m), r;
 
         if (!s)
                 return NAN;
-        r = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2.0;
+        if (m % 2) {
+                r = select_kth(s, m, m / 2);
+        } else {
+                double a = select_kth(s, m, m / 2 - 1);
+                r = (a + min_from(s, m / 2, m)) / 2.0;
+        }
         free(s);
         return r;
 }
@@ -330,7 +372,7 @@ double agg_quantile(const double *v, size_t n, double q)
         q = q * 100.0 / 100.0; /* pandas multiplies by 100, numpy divides again */
         if (!(q >= 0.0 && q <= 1.0))
                 return NAN; /* pandas raises; NaN q lands here too */
-        s = sorted_valid(v, n, &m);
+        s = valid_copy(v, n, &m);
         if (!s)
                 return NAN;
         idx = (double)(m - 1) * q;
@@ -341,8 +383,8 @@ double agg_quantile(const double *v, size_t n, double q)
                 hi = lo + 1;
         }
         t = idx - (double)lo;
-        a = s[lo];
-        b = s[hi];
+        a = select_kth(s, m, lo);
+        b = hi == lo ? a : min_from(s, lo + 1, m);
         d = b - a;
         r = t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
         free(s);

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "../arch/detect.h"
+#include "../store/db.h"
 #include "../store/workload_write.h"
+#include "launcher.h"
 #include "backend.h"
 #include "merge.h"
 
@@ -484,6 +486,24 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         if ((rc = wl_write(dir, &w, err)))
                 goto out;
         res->dispatches = pmc.nrows;
+        {
+                /* the raw data also as one SQLite file, with the launcher's view of us */
+                struct launcher lr;
+                launcher_detect(&lr, NULL);
+                char rank[32], size[32];
+                snprintf(rank, sizeof rank, "%ld", lr.rank);
+                snprintf(size, sizeof size, "%ld", lr.size);
+                struct db_meta_kv kv[] = {{"rank", rank},
+                                          {"node", lr.node},
+                                          {"launcher", lr.kind ? lr.kind : "none"},
+                                          {"world_size", size}};
+                char *db = xasprintf("%s/prism.db", dir);
+                struct err e2 = {0};
+                if (db_import_dir(dir, db, kv, launcher_is_parallel(&lr) ? 4 : 0, 1, NULL, NULL,
+                                  &e2))
+                        warnf("%s; the CSV files are complete", e2.msg);
+                free(db);
+        }
         remove_tree(scratch);
 out:
         for (size_t i = 0; i < ran; i++)
@@ -520,6 +540,19 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         char arch_name[64], model[64], buf[64];
         int rc = 0, need_panels = 0, nchan = 16;
 
+        /* under mpirun/srun: this rank's GPU, when the launcher did not bind one */
+        struct launcher lr;
+        launcher_detect(&lr, NULL);
+        if (!o->arch && launcher_is_parallel(&lr) && !getenv("CUDA_VISIBLE_DEVICES") &&
+            !getenv("ROCR_VISIBLE_DEVICES") && !getenv("HIP_VISIBLE_DEVICES") &&
+            !getenv("GPU_DEVICE_ORDINAL") && lr.local_rank >= 0) {
+                /* one GPU per local rank; the count is unknown here, so a node with fewer
+                 * GPUs than ranks fails in detect with the backend's own message */
+                char idx[32];
+                snprintf(idx, sizeof idx, "%ld", lr.local_rank);
+                setenv("CUDA_VISIBLE_DEVICES", idx, 1);
+                setenv("ROCR_VISIBLE_DEVICES", idx, 1);
+        }
         if (o->arch) {
                 offline_sysinfo(o->arch, &si);
         } else {
@@ -540,8 +573,16 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if (!model[0])
                 snprintf(model, sizeof model, "%s", arch_name);
 
-        dir = o->path ? xstrdup(o->path)
-                      : xasprintf("workloads/%s/%s", o->name ? o->name : "default", model);
+        {
+                /* each MPI/Slurm rank writes its own NAME/<node>/rank<N>/ */
+                char *base = o->path ? xstrdup(o->path)
+                                     : xasprintf("workloads/%s", o->name ? o->name : "default");
+                char *rdir = launcher_rank_dir(base, &lr);
+                dir = o->path && !launcher_is_parallel(&lr) ? xstrdup(rdir)
+                                                             : xasprintf("%s/%s", rdir, model);
+                free(rdir);
+                free(base);
+        }
         if (o->roof_only) {
                 /* only the roofline benchmarks will write here */
                 if (!(rc = wl_mkdirs(dir, err))) {

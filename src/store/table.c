@@ -284,8 +284,10 @@ static void on_field_cols(void *data, size_t len, void *p)
                 return;
         }
         if (ld->field == 0) {
-                size_t r = table_add_row(t); /* may move t->line */
-                t->line[r] = ld->row_line;
+                /* no NaN fill: a record sets every kept column (a short one fails the load),
+                 * and text slots beyond nrows are NULL already (grow_rows) */
+                grow_rows(t, t->nrows + 1); /* may move t->line */
+                t->line[t->nrows++] = ld->row_line;
         }
         int c = ld->map[ld->field++];
         if (c >= 0)
@@ -350,7 +352,9 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 goto out;
         }
         char buf[1 << 16];
-        size_t n;
+        size_t n, pos = 0, head_end = 0;
+        struct stat fst;
+        off_t fsize = fstat(fileno(f), &fst) == 0 ? fst.st_size : 0;
         while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !ld.failed) {
                 /* line by line, so that the callbacks know the physical line: records
                  * (a quoted field may hold newlines) and blank lines do not count them */
@@ -364,9 +368,21 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                                              csv_problem(&p));
                                 goto out;
                         }
+                        if (nl && ld.line == 1)
+                                head_end = pos + off + seg;
+                        /* once the first data line is read, size the columns for the
+                         * rows the file holds at that length: no copying as 100k-row
+                         * columns grow (capacity never touched costs no memory) */
+                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0) {
+                                size_t est = ((size_t)fsize - head_end) /
+                                                 (pos + off + seg - head_end) + 16;
+                                if (est > 1024 && est < ((size_t)1 << 24))
+                                        grow_rows(t, est);
+                        }
                         if (nl)
                                 ld.line++;
                 }
+                pos += n;
         }
         if (ferror(f)) {
                 rc = err_set(err, ERR_INPUT, "cannot read '%s'", path);
@@ -445,6 +461,9 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
                 goto out;
         }
+        /* a first name that starts with a byte order mark keeps it: the reader strips one */
+        if (t->ncols && !strncmp(t->names[0], "\xEF\xBB\xBF", 3))
+                fputs("\xEF\xBB\xBF", f);
         for (size_t c = 0; c < t->ncols; c++) {
                 if (c)
                         fputc(',', f);
