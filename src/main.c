@@ -1,6 +1,9 @@
 /* prism entry point: global options and the table of subcommands, nothing else. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/util.h"
 
 #include "cmds.h"
 
@@ -26,6 +29,18 @@ static void usage(FILE *f)
         fprintf(f, "\n'prism COMMAND --help' shows a command's options\n");
 }
 
+/* An optional part is there when its file is beside the binary or in ../lib/prism. */
+static void print_part(const char *what, const char *file)
+{
+        const char *dir = exe_dir();
+        char *a = dir ? xasprintf("%s/%s", dir, file) : NULL;
+        char *b = dir ? xasprintf("%s/../lib/prism/%s", dir, file) : NULL;
+        const char *where = a && is_file(a) ? a : b && is_file(b) ? b : NULL;
+        printf("%-34s %s\n", what, where ? "yes" : "no (not built)");
+        free(a);
+        free(b);
+}
+
 int cmd_fail(const char *msg)
 {
         fprintf(stderr, "prism: %s\n", msg);
@@ -40,8 +55,10 @@ int main(int argc, char **argv)
         }
         const char *name = argv[1];
         if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
-                printf("prism %s\ncupti backend: %s\n", PRISM_VERSION,
-                       PRISM_HAVE_CUPTI ? "yes" : "no");
+                printf("prism %s\n", PRISM_VERSION);
+                print_part("CUPTI collector (NVIDIA profile)", "libprism-cupti.so");
+                print_part("roofline benchmarks, CUDA", "prism-roofline-cuda");
+                print_part("roofline benchmarks, HIP", "prism-roofline-hip");
                 return 0;
         }
         if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
