@@ -2,6 +2,7 @@
  * CUDA_INJECTION64_PATH and reads the CSV it writes; the GPU's properties come from the CUDA
  * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
 #include "backend.h"
+#include "proc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -371,38 +372,6 @@ static int cupti_num_passes(const char *chip, const char *const *counters, size_
 
 /* ---- run_pass ---- */
 
-static double now_s(void)
-{
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait for pid; past timeout_s (0: none) kill its process group. Returns 0 with *status, or
- * 1 when it timed out. */
-static int wait_child(pid_t pid, int timeout_s, int *status)
-{
-        double start = now_s(), term_at = 0;
-        const struct timespec tick = {0, 20 * 1000 * 1000};
-        for (;;) {
-                pid_t r = waitpid(pid, status, WNOHANG);
-                if (r == pid)
-                        return term_at > 0;
-                if (r < 0 && errno != EINTR) {
-                        *status = 0;
-                        return term_at > 0;
-                }
-                double t = now_s();
-                if (timeout_s > 0 && term_at == 0 && t - start >= timeout_s) {
-                        kill(-pid, SIGTERM);
-                        term_at = t;
-                } else if (term_at > 0 && t - term_at >= 3) {
-                        kill(-pid, SIGKILL);
-                }
-                nanosleep(&tick, NULL);
-        }
-}
-
 static int name_matches(const char *name, const struct backend_pass *p)
 {
         if (!p->kernels || p->nkernels == 0)
@@ -505,7 +474,7 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
         do
                 got = read(fds[0], &exec_errno, sizeof exec_errno);
         while (got < 0 && errno == EINTR);
-        int timed_out = wait_child(pid, got > 0 ? 0 : p->timeout_s, &status);
+        int timed_out = proc_wait(pid, got > 0 ? 0 : p->timeout_s, &status);
         if (got > 0) {
                 ret = err_set(err, ERR_INPUT, "pass %d: cannot run '%s': %s", num, p->argv[0],
                               strerror(exec_errno));

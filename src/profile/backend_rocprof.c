@@ -3,6 +3,7 @@
  * the GPU comes from the KFD topology (src/arch/detect_amd.c). Per-channel counters
  * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E). */
 #include "backend.h"
+#include "proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -203,38 +204,6 @@ static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
 
 /* ---- running the target ---- */
 
-static double now_s(void)
-{
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait for pid; past timeout_s (0: none) end its process group (TERM, then KILL).
- * Returns 1 if it timed out. */
-static int wait_child(pid_t pid, int timeout_s, int *status)
-{
-        double start = now_s(), term_at = 0;
-        const struct timespec tick = {0, 20 * 1000 * 1000};
-        for (;;) {
-                pid_t r = waitpid(pid, status, WNOHANG);
-                if (r == pid)
-                        return term_at > 0;
-                if (r < 0 && errno != EINTR) {
-                        *status = 0;
-                        return term_at > 0;
-                }
-                double t = now_s();
-                if (timeout_s > 0 && term_at == 0 && t - start >= timeout_s) {
-                        kill(-pid, SIGTERM);
-                        term_at = t;
-                } else if (term_at > 0 && t - term_at >= 3) {
-                        kill(-pid, SIGKILL);
-                }
-                nanosleep(&tick, NULL);
-        }
-}
-
 /* The last non-empty line of the log, for error messages. */
 static char *log_tail(const char *path)
 {
@@ -287,7 +256,7 @@ static int run_rocprof(const struct backend_pass *p, char **argv, const char *lo
         do
                 got = read(fds[0], &exec_errno, sizeof exec_errno);
         while (got < 0 && errno == EINTR);
-        int timed_out = wait_child(pid, got > 0 ? 0 : p->timeout_s, &status);
+        int timed_out = proc_wait(pid, got > 0 ? 0 : p->timeout_s, &status);
         if (got > 0) {
                 rc = err_set(err, ERR_SYS, "pass %d: cannot run '%s': %s", p->index, tool,
                              strerror(exec_errno));

@@ -1,0 +1,37 @@
+/* Waiting for the profiled target with a timeout that ends its whole process group. */
+#include "proc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static double now_s(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int proc_wait(pid_t pid, int timeout_s, int *status)
+{
+        double start = now_s(), term_at = 0;
+        const struct timespec tick = {0, 20 * 1000 * 1000};
+        for (;;) {
+                pid_t r = waitpid(pid, status, WNOHANG);
+                if (r == pid)
+                        return term_at > 0;
+                if (r < 0 && errno != EINTR) {
+                        *status = 0;
+                        return term_at > 0;
+                }
+                double t = now_s();
+                if (timeout_s > 0 && term_at == 0 && t - start >= timeout_s) {
+                        kill(-pid, SIGTERM);
+                        term_at = t;
+                } else if (term_at > 0 && t - term_at >= 3) {
+                        kill(-pid, SIGKILL);
+                }
+                nanosleep(&tick, NULL);
+        }
+}
