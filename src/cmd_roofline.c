@@ -137,31 +137,6 @@ out:
         return rc;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir, struct err *err)
-{
-        char *p = xstrdup(dir);
-        int rc = 0;
-        for (char *s = p + 1;; s++) {
-                if (*s != '/' && *s != 0)
-                        continue;
-                char c = *s;
-                *s = 0;
-                if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-                        rc = err_set(err, ERR_SYS, "cannot create directory '%s': %s", p,
-                                     strerror(errno));
-                        break;
-                }
-                *s = c;
-                if (!c)
-                        break;
-        }
-        free(p);
-        if (rc == 0 && !is_dir(dir))
-                rc = err_set(err, ERR_INPUT, "'%s' is not a directory", dir);
-        return rc;
-}
-
 /* Write text to dir/roofline.csv through a temporary file in the same directory. */
 static int write_atomic(const char *dir, const char *text, struct err *err)
 {
@@ -272,7 +247,7 @@ int cmd_roofline(int argc, char **argv)
                 free(m);
                 goto out;
         }
-        if (make_dirs(dir, &err) < 0 || write_atomic(dir, csv, &err) < 0) {
+        if (make_dir(dir, &err) < 0 || write_atomic(dir, csv, &err) < 0) {
                 ret = cmd_fail(err.msg);
                 goto out;
         }

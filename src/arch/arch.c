@@ -164,8 +164,8 @@ static void metric_clear(struct metric *m)
 }
 
 /* Merge a mapping {key: formula} into a field list, key by key (null removes). */
-static void merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **arr, size_t *n,
-                      const char *file)
+static int merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **arr, size_t *n,
+                     const char *file, const char *metric, struct err *err)
 {
         size_t len = ydoc_len(map);
         for (size_t i = 0; i < len; i++) {
@@ -186,6 +186,12 @@ static void merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **ar
                         }
                         continue;
                 }
+                /* a list or a mapping there left a field with no text (a NULL formula
+                 * crashed the template check; fuzz_yaml_metrics) */
+                if (!ydoc_str(v))
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d:%d: '%s' of metric '%s' must be a formula or a text",
+                                       file, ydoc_line(v), ydoc_col(v), k, metric);
                 if (j == *n) {
                         *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
                         memset(&(*arr)[j], 0, sizeof **arr);
@@ -193,6 +199,7 @@ static void merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **ar
                 }
                 field_set(&(*arr)[j], k, ydoc_str(v), file, v);
         }
+        return 0;
 }
 
 static void set_str(char **dst, yaml_node_t *v)
@@ -245,6 +252,10 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                         struct metric_field *f = !strcmp(k, "expr") ? &m->expr : &m->peak;
                         if (ydoc_is_null(val))
                                 field_clear(f);
+                        else if (!ydoc_str(val))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: '%s' of metric '%s' must be a formula",
+                                               file, ydoc_line(val), ydoc_col(val), k, key);
                         else
                                 field_set(f, k, ydoc_str(val), file, val);
                 } else if (!strcmp(k, "fields") || !strcmp(k, "text") ||
@@ -263,12 +274,18 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                 fields_free(*arr, *n);
                                 *arr = NULL;
                                 *n = 0;
-                        } else if (!strcmp(k, "fields"))
-                                merge_map(y, val, &m->fields, &m->nfields, file);
-                        else if (!strcmp(k, "text"))
-                                merge_map(y, val, &m->texts, &m->ntexts, file);
-                        else
-                                merge_map(y, val, &m->overrides, &m->noverrides, file);
+                        } else {
+                                int rc = !strcmp(k, "fields")
+                                             ? merge_map(y, val, &m->fields, &m->nfields, file,
+                                                         key, err)
+                                         : !strcmp(k, "text")
+                                             ? merge_map(y, val, &m->texts, &m->ntexts, file,
+                                                         key, err)
+                                             : merge_map(y, val, &m->overrides, &m->noverrides,
+                                                         file, key, err);
+                                if (rc)
+                                        return rc;
+                        }
                 } else if (k[0] == '_' || !strcmp(k, "description")) {
                         /* comments */
                 } else {
@@ -309,6 +326,17 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         const char *file = a->files[a->nfiles - 1];
         yaml_node_t *root = ydoc_root(&y);
         yaml_node_t *sec;
+        /* these sections are read pair by pair: a list or a scalar there is an error, not
+         * a silently empty section (fuzz_yaml_metrics read a list as pairs) */
+        static const char *const maps[] = {"builtins", "normalizations", "defaults",
+                                           "block_limits"};
+        for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
+                if ((sec = ydoc_get(&y, root, maps[i])) && sec->type != YAML_MAPPING_NODE &&
+                    !ydoc_is_null(sec)) {
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: '%s' must be a mapping", path,
+                                     ydoc_line(sec), ydoc_col(sec), maps[i]);
+                        goto out;
+                }
         if ((sec = ydoc_get(&y, root, "builtins"))) {
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));

@@ -73,18 +73,26 @@ size_t ydoc_len(yaml_node_t *n)
         return 0;
 }
 
+/* The accessors check the node's kind and the index: ydoc_len counts a sequence's items
+ * too, and reading them as a mapping's pairs ran past the array (fuzz_yaml_metrics). */
 yaml_node_t *ydoc_item(struct ydoc *d, yaml_node_t *seq, size_t i)
 {
+        if (!seq || seq->type != YAML_SEQUENCE_NODE || i >= ydoc_len(seq))
+                return NULL;
         return yaml_document_get_node(&d->doc, seq->data.sequence.items.start[i]);
 }
 
 yaml_node_t *ydoc_key(struct ydoc *d, yaml_node_t *map, size_t i)
 {
+        if (!map || map->type != YAML_MAPPING_NODE || i >= ydoc_len(map))
+                return NULL;
         return yaml_document_get_node(&d->doc, map->data.mapping.pairs.start[i].key);
 }
 
 yaml_node_t *ydoc_val(struct ydoc *d, yaml_node_t *map, size_t i)
 {
+        if (!map || map->type != YAML_MAPPING_NODE || i >= ydoc_len(map))
+                return NULL;
         return yaml_document_get_node(&d->doc, map->data.mapping.pairs.start[i].value);
 }
 

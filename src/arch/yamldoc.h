@@ -24,7 +24,8 @@ yaml_node_t *ydoc_get(struct ydoc *d, yaml_node_t *map, const char *key);
 const char *ydoc_str(yaml_node_t *n);
 /* 1 if n is a scalar meaning null ("null", "~" or empty, plain style). */
 int ydoc_is_null(yaml_node_t *n);
-/* Number of pairs/items and access to them. */
+/* Number of pairs/items and access to them; NULL for another kind of node or an index
+ * past the end. */
 size_t ydoc_len(yaml_node_t *n);
 yaml_node_t *ydoc_item(struct ydoc *d, yaml_node_t *seq, size_t i);
 yaml_node_t *ydoc_key(struct ydoc *d, yaml_node_t *map, size_t i);

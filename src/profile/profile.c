@@ -338,7 +338,7 @@ static int load_or_run(const struct profile_opts *o, const struct backend *be,
                 table_init(out);
         }
         remove_tree(wd);
-        if ((rc = wl_mkdirs(wd, err)))
+        if ((rc = make_dir(wd, err)))
                 goto out;
         if (o->log) {
                 fprintf(o->log, "pass %zu (%zu of %zu): %zu counters%s%s\n", i, i + 1,
@@ -443,7 +443,7 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         char *scratch = xasprintf("%s/.prism-passes", dir);
         enum merge_join join = o->join_grid ? MERGE_JOIN_GRID : MERGE_JOIN_KERNEL;
         size_t ran = 0, naligned = 0;
-        int rc = wl_mkdirs(scratch, err);
+        int rc = make_dir(scratch, err);
         table_init(&pmc);
         for (size_t i = 0; i < np && !rc; i++, ran++)
                 rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
@@ -585,7 +585,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         }
         if (o->roof_only) {
                 /* only the roofline benchmarks will write here */
-                if (!(rc = wl_mkdirs(dir, err))) {
+                if (!(rc = make_dir(dir, err))) {
                         res->dir = xstrdup(dir);
                         res->target = xstrdup(arch_name);
                 }
@@ -654,7 +654,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                 goto out;
         }
         perfmon = xasprintf("%s/perfmon", dir);
-        if ((rc = wl_mkdirs(perfmon, err)))
+        if ((rc = make_dir(perfmon, err)))
                 goto out;
         if (o->force && !o->resume)
                 wl_clear_plan(dir);

@@ -24,29 +24,6 @@ int wl_exists(const char *dir)
         return 0;
 }
 
-int wl_mkdirs(const char *dir, struct err *err)
-{
-        char *p = xstrdup(dir);
-        int rc = 0;
-        for (char *s = p + 1;; s++) {
-                if (*s != '/' && *s)
-                        continue;
-                char c = *s;
-                *s = 0;
-                if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-                        rc = err_set(err, ERR_SYS, "cannot create directory '%s': %s", p,
-                                     strerror(errno));
-                        break;
-                }
-                *s = c;
-                if (!c)
-                        break;
-        }
-        free(p);
-        if (!rc && !is_dir(dir))
-                rc = err_set(err, ERR_INPUT, "'%s' exists and is not a directory", dir);
-        return rc;
-}
 
 /* timestamps.csv and pmc_dispatch_info.csv: the dispatch columns of pmc_perf.csv */
 static void subset(const struct table *pmc, const char *const *cols, size_t n, struct table *t)

@@ -25,8 +25,7 @@ struct wl_out {
 /* 1 if dir already holds a workload (pmc_perf.csv, sysinfo.csv or perfmon pass files). */
 int wl_exists(const char *dir);
 
-/* mkdir -p; an existing directory is fine, an existing file is an error. */
-int wl_mkdirs(const char *dir, struct err *err);
+
 
 /* Write the workload files into dir (which must exist). */
 int wl_write(const char *dir, const struct wl_out *w, struct err *err);

@@ -68,7 +68,8 @@ int parse_double(const char *s, double *out);
 /* Read a whole file into memory (NUL-terminated). Returns NULL and fills err. */
 char *read_file(const char *path, size_t *len, struct err *err);
 
-/* mkdir that accepts an existing directory. */
+/* mkdir -p: creates missing parents; an existing directory is fine, an existing file
+ * is an error. */
 int make_dir(const char *dir, struct err *err);
 
 /* 1 if path is a directory / regular file. */
