@@ -1,0 +1,419 @@
+/* Reading the prism SQLite store (docs/STORE.md): databases are attached read-only and
+ * read through temporary views into struct workload, never copied. */
+#include "db.h"
+#include "db_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- reading ---- */
+
+struct reader {
+        sqlite3 *db;
+        sqlite3_stmt *cells, *cols;
+        const char *const *paths;
+        size_t n;
+        struct err *err;
+        char **strings; /* the current source's strings by string_id */
+        size_t nstrings;
+};
+
+/* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
+static char *ro_uri(const char *path)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, "file:");
+        for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+                if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || strchr("/-_.~", *p))
+                        sb_addc(&sb, (char)*p);
+                else
+                        sb_addf(&sb, "%%%02X", *p);
+        }
+        sb_add(&sb, "?mode=ro");
+        return sb_detach(&sb);
+}
+
+static int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
+{
+        int rc = sqlite3_prepare_v2(rd->db, sql, -1, st, NULL);
+        if (rc != SQLITE_OK)
+                return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[src],
+                               sqlite3_errmsg(rd->db));
+        return 0;
+}
+
+/* Attach every database and define the temporary views that union them. */
+static int rd_attach(struct reader *rd)
+{
+        /* one connection per call, used by one thread: no SQLite mutexes */
+        db_sq_setup();
+        int rc = sqlite3_open_v2(":memory:", &rd->db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
+                                     SQLITE_OPEN_NOMUTEX,
+                                 NULL);
+        if (rc != SQLITE_OK)
+                return err_set(rd->err, ERR_SYS, "cannot start SQLite: %s", sqlite3_errstr(rc));
+        if (rd->n > (size_t)sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1))
+                return err_set(rd->err, ERR_INPUT,
+                               "cannot attach %zu databases at once (at most %d)", rd->n,
+                               sqlite3_limit(rd->db, SQLITE_LIMIT_ATTACHED, -1));
+        for (size_t i = 0; i < rd->n; i++) {
+                const char *p = rd->paths[i];
+                if (!is_file(p))
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       is_dir(p) ? "a directory, not a database" : "no such file");
+                char *uri = ro_uri(p), *sql = xasprintf("ATTACH ? AS s%zu", i);
+                sqlite3_stmt *st = NULL;
+                rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
+                if (rc == SQLITE_OK) {
+                        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+                        rc = sqlite3_step(st);
+                        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+                }
+                sqlite3_finalize(st);
+                free(uri);
+                free(sql);
+                if (rc != SQLITE_OK)
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       sqlite3_errcode(rd->db) == SQLITE_NOTADB
+                                           ? "not an SQLite database"
+                                           : sqlite3_errmsg(rd->db));
+                /* a prism database of a schema this build reads? */
+                sql = xasprintf("SELECT value FROM s%zu.meta WHERE key = 'schema_version'", i);
+                rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
+                free(sql);
+                if (rc != SQLITE_OK) {
+                        int notdb = sqlite3_errcode(rd->db) == SQLITE_NOTADB;
+                        sqlite3_finalize(st);
+                        return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
+                                       notdb ? "not an SQLite database"
+                                             : "not a prism database (no meta table)");
+                }
+                long ver = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+                sqlite3_finalize(st);
+                if (ver < 1 || ver > DB_SCHEMA_VERSION)
+                        return err_set(rd->err, ERR_INPUT,
+                                       "cannot open workload '%s': schema version %ld, this "
+                                       "prism reads version %d",
+                                       p, ver, DB_SCHEMA_VERSION);
+        }
+        static const char *const views[][2] = {
+            {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
+            {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
+            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, pc.counter_id, c.name "
+                          "FROM s%zu.pass_columns pc JOIN s%zu.counters c USING (counter_id)"},
+            {"v_strings", "SELECT %zu AS src, string_id, text FROM s%zu.strings"},
+            /* no joins: each read is a range of raw's primary key */
+            {"v_raw", "SELECT %zu AS src, pass_id, counter_id, dispatch, value, string_id "
+                      "FROM s%zu.raw"},
+        };
+        for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
+                struct strbuf sb = {0};
+                sb_addf(&sb, "CREATE TEMP VIEW %s AS ", views[v][0]);
+                for (size_t i = 0; i < rd->n; i++) {
+                        if (i)
+                                sb_add(&sb, " UNION ALL ");
+                        sb_addf(&sb, views[v][1], i, i, i, i);
+                }
+                rc = sqlite3_exec(rd->db, sb.buf, NULL, NULL, NULL);
+                sb_free(&sb);
+                if (rc != SQLITE_OK)
+                        return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[0],
+                                       sqlite3_errmsg(rd->db));
+        }
+        if ((rc = rd_prep(rd, &rd->cells,
+                          "SELECT dispatch, value, string_id FROM v_raw WHERE src = ?1 AND "
+                          "pass_id = ?2 AND counter_id = ?3",
+                          0)) ||
+            (rc = rd_prep(rd, &rd->cols,
+                          "SELECT counter_id, name FROM v_columns WHERE src = ?1 AND "
+                          "pass_id = ?2 ORDER BY pos",
+                          0)))
+                return rc;
+        return 0;
+}
+
+static int rd_step_fail(struct reader *rd, size_t src, int rc);
+
+static void rd_free_strings(struct reader *rd)
+{
+        for (size_t i = 0; i < rd->nstrings; i++)
+                free(rd->strings[i]);
+        free(rd->strings);
+        rd->strings = NULL;
+        rd->nstrings = 0;
+}
+
+/* every text of source src, by string_id (kernel names and other text cells: few) */
+static int rd_strings(struct reader *rd, size_t src)
+{
+        sqlite3_stmt *st = NULL;
+        size_t cap = 0;
+        int rc = rd_prep(rd, &st, "SELECT string_id, text FROM v_strings WHERE src = ?", src);
+        rd_free_strings(rd);
+        if (rc)
+                return rc;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                sqlite3_int64 id = sqlite3_column_int64(st, 0);
+                const char *t = db_col_text(st, 1);
+                if (id < 0 || id > 100000000 || !t)
+                        continue;
+                if ((size_t)id >= rd->nstrings) {
+                        xgrow(&rd->strings, &cap, (size_t)id + 1, sizeof *rd->strings);
+                        memset(rd->strings + rd->nstrings, 0,
+                               ((size_t)id + 1 - rd->nstrings) * sizeof *rd->strings);
+                        rd->nstrings = (size_t)id + 1;
+                }
+                free(rd->strings[id]);
+                rd->strings[id] = xstrdup(t);
+        }
+        rc = rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+        sqlite3_finalize(st);
+        return rc;
+}
+
+static void rd_close(struct reader *rd)
+{
+        rd_free_strings(rd);
+        sqlite3_finalize(rd->cells);
+        sqlite3_finalize(rd->cols);
+        sqlite3_close(rd->db);
+}
+
+static int rd_step_fail(struct reader *rd, size_t src, int rc)
+{
+        return err_set(rd->err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "cannot read '%s': %s",
+                       rd->paths[src], sqlite3_errmsg(rd->db));
+}
+
+/* the cells of one column of a pass into column c of t */
+static int rd_column(struct reader *rd, size_t src, long pass_id, long counter_id, struct table *t,
+                     int c)
+{
+        sqlite3_stmt *st = rd->cells;
+        int rc;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        sqlite3_bind_int64(st, 2, pass_id);
+        sqlite3_bind_int64(st, 3, counter_id);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                sqlite3_int64 r = sqlite3_column_int64(st, 0);
+                if (r < 0 || (size_t)r >= t->nrows)
+                        continue; /* outside the pass's recorded row count */
+                t->num[c][r] = db_col_num(st, 1);
+                if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
+                        sqlite3_int64 id = sqlite3_column_int64(st, 2);
+                        const char *s =
+                            id >= 0 && (size_t)id < rd->nstrings ? rd->strings[id] : NULL;
+                        if (!s) {
+                                rc = err_set(rd->err, ERR_INPUT,
+                                             "%s: raw cell refers to string %lld, which "
+                                             "strings lacks",
+                                             rd->paths[src], (long long)id);
+                                sqlite3_reset(st);
+                                return rc;
+                        }
+                        table_set_str(t, c, (size_t)r, s);
+                }
+        }
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+}
+
+/* one pass as a table: its columns in recorded order, those want accepts */
+static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, table_col_fn want,
+                   void *ctx, struct table *t)
+{
+        sqlite3_stmt *st = rd->cols;
+        char **names = NULL;
+        long *ids = NULL;
+        size_t n = 0, cap = 0, cap_ids = 0;
+        int rc = 0, s;
+        table_init(t);
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        sqlite3_bind_int64(st, 2, pass_id);
+        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+                const char *name = (const char *)sqlite3_column_text(st, 1);
+                if (!name || (want && strcmp(name, "Kernel_Name") && !want(ctx, name)))
+                        continue;
+                xgrow(&names, &cap, n + 1, sizeof *names);
+                xgrow(&ids, &cap_ids, n + 1, sizeof *ids);
+                ids[n] = (long)sqlite3_column_int64(st, 0);
+                names[n++] = xstrdup(name);
+        }
+        sqlite3_reset(st);
+        if (s != SQLITE_DONE)
+                rc = rd_step_fail(rd, src, s);
+        for (size_t r = 0; r < nrows && !rc; r++)
+                table_add_row(t);
+        for (size_t i = 0; i < n && !rc; i++)
+                rc = rd_column(rd, src, pass_id, ids[i], t, table_add_col(t, names[i]));
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        free(ids);
+        if (rc)
+                table_free(t);
+        return rc;
+}
+
+static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
+{
+        sqlite3_stmt *st = NULL;
+        int rc = rd_prep(rd, &st,
+                         "SELECT field, value, text FROM v_sysinfo WHERE src = ? "
+                         "ORDER BY pos",
+                         src);
+        table_init(t);
+        if (rc)
+                return rc;
+        table_add_row(t);
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                int c = table_add_col(t, (const char *)sqlite3_column_text(st, 0));
+                t->num[c][0] = db_col_num(st, 1);
+                const char *s = db_col_text(st, 2);
+                if (s)
+                        table_set_str(t, c, 0, s);
+        }
+        rc = rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+        sqlite3_finalize(st);
+        return rc;
+}
+
+static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *ctx,
+                       struct workload *w)
+{
+        const char *path = rd->paths[src];
+        sqlite3_stmt *st = NULL;
+        int rc, s, have_pmc = 0;
+        memset(w, 0, sizeof *w);
+        w->path = xstrdup(path);
+        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)) || (rc = rd_strings(rd, src)))
+                goto out;
+        const char *arch = workload_sys_str(w, "gpu_arch");
+        if (!arch || !*arch) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no gpu_arch in its sysinfo", path);
+                goto out;
+        }
+        w->arch = xstrdup(arch);
+        const char *model = workload_sys_str(w, "gpu_model");
+        w->model = xstrdup(model ? model : "");
+        if ((rc = rd_prep(rd, &st,
+                          "SELECT pass_id, name, kind, nrows FROM v_passes WHERE "
+                          "src = ? ORDER BY name",
+                          src)))
+                goto out;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
+        w->acc = xcalloc(1, sizeof *w->acc);
+        w->acc_names = xcalloc(1, sizeof *w->acc_names);
+        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+                long id = sqlite3_column_int(st, 0);
+                const char *name = (const char *)sqlite3_column_text(st, 1);
+                const char *kind = (const char *)sqlite3_column_text(st, 2);
+                sqlite3_int64 nr = sqlite3_column_int64(st, 3);
+                size_t nrows = nr > 0 ? (size_t)nr : 0;
+                if (!strcmp(kind, "counters") && !have_pmc) {
+                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
+                                goto out;
+                        have_pmc = 1;
+                } else if (!strcmp(kind, "accumulate")) {
+                        w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
+                        w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
+                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
+                                goto out;
+                        w->acc_names[w->nacc++] = xstrdup(name);
+                } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
+                        if ((rc = rd_pass(rd, src, id, nrows, NULL, NULL, &w->roofline)))
+                                goto out;
+                        w->has_roofline = 1;
+                }
+        }
+        if (s != SQLITE_DONE) {
+                rc = rd_step_fail(rd, src, s);
+                goto out;
+        }
+        if (!have_pmc || w->pmc.nrows == 0) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no dispatches recorded", path);
+                goto out;
+        }
+        if (table_col(&w->pmc, "Kernel_Name") < 0) {
+                rc = err_set(rd->err, ERR_INPUT, "%s: no Kernel_Name column", path);
+                goto out;
+        }
+        for (size_t i = 0; i < w->nacc; i++)
+                if (w->acc[i].nrows != w->pmc.nrows)
+                        warnf("%s: %s has %zu rows but pmc_perf has %zu; rows are matched by "
+                              "position",
+                              path, w->acc_names[i], w->acc[i].nrows, w->pmc.nrows);
+out:
+        sqlite3_finalize(st);
+        if (rc)
+                workload_close(w);
+        return rc;
+}
+
+int db_open_many(const char *const *paths, size_t n, table_col_fn want, void *ctx,
+                 struct workload *out, struct err *err)
+{
+        struct reader rd = {.paths = paths, .n = n, .err = err};
+        size_t done = 0;
+        int rc = rd_attach(&rd);
+        for (; !rc && done < n; done++)
+                rc = rd_workload(&rd, done, want, ctx, &out[done]);
+        if (rc)
+                for (size_t i = 0; i + 1 < done; i++)
+                        workload_close(&out[i]);
+        rd_close(&rd);
+        return rc;
+}
+
+int db_open_workload(const char *path, table_col_fn want, void *ctx, struct workload *w,
+                     struct err *err)
+{
+        return db_open_many(&path, 1, want, ctx, w, err);
+}
+
+int db_read_arch(const char *path, char **arch, struct err *err)
+{
+        struct reader rd = {.paths = &path, .n = 1, .err = err};
+        struct workload w = {0};
+        int rc = rd_attach(&rd);
+        *arch = NULL;
+        if (!rc && !(rc = rd_sysinfo(&rd, 0, &w.sysinfo))) {
+                const char *a = workload_sys_str(&w, "gpu_arch");
+                if (a && *a)
+                        *arch = xstrdup(a);
+                else
+                        rc = err_set(err, ERR_INPUT, "%s: no gpu_arch in its sysinfo", path);
+        }
+        table_free(&w.sysinfo);
+        rd_close(&rd);
+        return rc;
+}
+
+char *db_read_meta(const char *path, const char *key, struct err *err)
+{
+        struct reader rd = {.paths = &path, .n = 1, .err = err};
+        sqlite3_stmt *st = NULL;
+        char *v = NULL;
+        if (!rd_attach(&rd) && !rd_prep(&rd, &st, "SELECT value FROM s0.meta WHERE key = ?", 0)) {
+                sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+                if (sqlite3_step(st) == SQLITE_ROW && db_col_text(st, 0))
+                        v = xstrdup(db_col_text(st, 0));
+                else
+                        err_set(err, ERR_INPUT, "%s: no meta entry '%s'", path, key);
+        }
+        sqlite3_finalize(st);
+        rd_close(&rd);
+        return v;
+}
