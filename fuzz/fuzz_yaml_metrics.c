@@ -75,7 +75,12 @@ int fuzz_yaml_metrics(const uint8_t *data, size_t n)
                         (void)arch_default(&ar, ar.defaults[j].name);
                 arch_free(&ar);
         }
-        {
+        /* a target the files do not serve fails with one line (the fuzzer may learn to
+         * serve this one) */
+        int served = 0;
+        for (size_t i = 0; i < nt; i++)
+                served |= !strcmp(targets[i], "gfx_not_a_target");
+        if (!served) {
                 struct arch ar;
                 struct err e3 = {0};
                 FUZZ_CHECK(arch_load(dir, "gfx_not_a_target", &ar, &e3) != 0);

@@ -161,6 +161,8 @@ if [ "$(id -u)" -ne 0 ]; then
 else
         skiprow "unreadable pmc_perf.csv" "root reads every file"
 fi
+row 2 "cannot read '$W/pmc_perf.csv': Input/output error" "" "pmc_perf.csv gives a read error (even for root)" \
+        'rm $D/pmc_perf.csv && ln -s /proc/self/mem $D/pmc_perf.csv'
 row 2 "cannot open workload '$W': no pmc_perf.csv" "" "pmc_perf.csv is a dangling symlink" \
         'rm $D/pmc_perf.csv && ln -s nowhere.csv $D/pmc_perf.csv'
 row 2 "cannot open workload '$W': no sysinfo.csv" "" "no sysinfo.csv" 'rm $D/sysinfo.csv'

@@ -385,7 +385,7 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 pos += n;
         }
         if (ferror(f)) {
-                rc = err_set(err, ERR_INPUT, "cannot read '%s'", path);
+                rc = err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
                 goto out;
         }
         if (csv_fini(&p, field_cb, on_record, &ld) != 0 && !ld.failed) {
