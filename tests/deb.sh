@@ -12,7 +12,7 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 mkdir -p "$T/src"
 git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$T/src" 2>/dev/null
-( cd "$T/src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES dpkg-buildpackage -us -uc -b >"$T/build.log" 2>&1 ) && ok "dpkg-buildpackage -us -uc -b" || { bad "dpkg-buildpackage (see log)"; tail -20 "$T/build.log"; }
+( cd "$T/src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u BUILD -u SAN -u PRISM_BIN -u OPTFLAGS -u CFLAGS dpkg-buildpackage -us -uc -b >"$T/build.log" 2>&1 ) && ok "dpkg-buildpackage -us -uc -b" || { bad "dpkg-buildpackage (see log)"; tail -20 "$T/build.log"; }
 deb=$(ls "$T"/prism_*.deb 2>/dev/null | head -1)
 if [ -n "$deb" ]; then
         deps=$(dpkg-deb -f "$deb" Depends)
