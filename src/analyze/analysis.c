@@ -305,31 +305,36 @@ static int row_wanted(const struct analysis_opts *o, const struct panel *p,
         return block_selects(o, pid) || block_selects(o, t->id) || block_selects(o, rid);
 }
 
-static struct rtable *new_table(struct analysis *an, const struct panel *p,
-                                const struct panel_table *pt, const char *key_title)
-{
-        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
-        struct rtable *t = &an->tables[an->ntables++];
-        memset(t, 0, sizeof *t);
-        t->panel = p;
-        t->pt = pt;
-        t->id = xstrdup(pt->id);
-        t->key_title = xstrdup(key_title);
-        return t;
-}
-
 static void table_set_cols(struct rtable *t, size_t n, char **titles)
 {
         t->ncols = n;
         t->cols = titles;
 }
 
-static struct cell *add_row2(struct rtable *t, const char *key, const char *rkey)
+struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struct panel *p,
+                                     const struct panel_table *pt, const char *key_title,
+                                     size_t ncols, char **cols)
+{
+        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
+        memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
+        an->ntables++;
+        struct rtable *t = &an->tables[at];
+        memset(t, 0, sizeof *t);
+        t->panel = p;
+        t->pt = pt;
+        t->id = xstrdup(pt->id);
+        t->key_title = xstrdup(key_title);
+        t->ncols = ncols;
+        t->cols = cols;
+        return t;
+}
+
+struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
 {
         t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
         t->keys[t->nrows] = xstrdup(key);
         t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
-        t->rkeys[t->nrows] = xstrdup(rkey);
+        t->rkeys[t->nrows] = xstrdup(rkey ? rkey : key);
         t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
         struct cell *row = &t->cells[t->nrows * t->ncols];
         for (size_t i = 0; i < t->ncols; i++) {
@@ -340,9 +345,15 @@ static struct cell *add_row2(struct rtable *t, const char *key, const char *rkey
         return row;
 }
 
+static struct rtable *new_table(struct analysis *an, const struct panel *p,
+                                const struct panel_table *pt, const char *key_title)
+{
+        return analysis_insert_table(an, an->ntables, p, pt, key_title, 0, NULL);
+}
+
 static struct cell *add_row(struct rtable *t, const char *key)
 {
-        return add_row2(t, key, key);
+        return rtable_add_row(t, key, NULL);
 }
 
 /* ---- metric tables ---- */
@@ -506,7 +517,7 @@ static int eval_metric_table(struct ctx *c, struct analysis *an, const struct pa
                                 continue;
                         char rkey[256];
                         snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);
-                        struct cell *row = add_row2(t, rid, rkey);
+                        struct cell *row = rtable_add_row(t, rid, rkey);
                         if (m->is_template) {
                                 int rc = eval_template_row(c, pt, m, i, row, err);
                                 if (rc)

@@ -58,6 +58,14 @@ int analysis_top_kernels(const struct workload *w, const struct analysis_opts *o
 int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
                           const struct panel_table *t);
 
+/* Building result tables (for modules that add their own, e.g. the roofline and ranks):
+ * a table inserted at position at (an->ntables appends) owning cols; a row of n/a cells,
+ * rkey NULL meaning key. analysis_free frees both. */
+struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struct panel *p,
+                                     const struct panel_table *pt, const char *key_title,
+                                     size_t ncols, char **cols);
+struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+
 /* Unit text with $normUnit replaced for the normalization. malloc'd. */
 char *unit_display(const char *unit, const char *norm);
 

@@ -23,38 +23,6 @@ int ranks_is_source(const char *source)
         return 0;
 }
 
-/* ---- result tables (the layout analysis.c builds; analysis_free frees them) ---- */
-
-static struct rtable *rt_new(struct analysis *an, const struct panel *p,
-                             const struct panel_table *pt, const char *key_title, size_t ncols,
-                             char **cols)
-{
-        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
-        struct rtable *t = &an->tables[an->ntables++];
-        memset(t, 0, sizeof *t);
-        t->panel = p;
-        t->pt = pt;
-        t->id = xstrdup(pt->id);
-        t->key_title = xstrdup(key_title);
-        t->ncols = ncols;
-        t->cols = cols;
-        return t;
-}
-
-static struct cell *rt_row(struct rtable *t, const char *key)
-{
-        t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
-        t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
-        t->keys[t->nrows] = xstrdup(key);
-        t->rkeys[t->nrows] = xstrdup(key);
-        t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
-        struct cell *row = &t->cells[t->nrows * t->ncols];
-        for (size_t i = 0; i < t->ncols; i++)
-                row[i] = (struct cell){NAN, NULL};
-        t->nrows++;
-        return row;
-}
-
 static char **titles(size_t n, ...)
 {
         va_list ap;
@@ -225,7 +193,7 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         char sum[32], mean[32];
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
-        struct rtable *t = rt_new(an, p, pt, "index", 8,
+        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 8,
                                   titles(8, "Rank", "Node", "Dispatches", "Kernels", sum, mean,
                                          "Pct of Slowest", "Slowest"));
         double div = time_div(u);
@@ -236,7 +204,7 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
                 struct kst *ks = kernels_of(w, o, &rk[i], &nk);
                 kst_free(ks, nk);
                 snprintf(key, sizeof key, "%zu", i);
-                struct cell *row = rt_row(t, key);
+                struct cell *row = rtable_add_row(t, key, NULL);
                 row[0].v = (double)rk[i].rank;
                 row[1].text = xstrdup(rk[i].node);
                 row[2].v = (double)rk[i].n;
@@ -257,7 +225,7 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
-        struct rtable *t = rt_new(an, p, pt, "index", 7,
+        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 7,
                                   titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med, "Pct"));
         double div = time_div(u);
         size_t row_no = 0;
@@ -267,7 +235,7 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
                 for (size_t k = 0; k < nk && k < RANK_TOP_KERNELS; k++) {
                         char key[32];
                         snprintf(key, sizeof key, "%zu", row_no++);
-                        struct cell *row = rt_row(t, key);
+                        struct cell *row = rtable_add_row(t, key, NULL);
                         qsort(ks[k].t, ks[k].n, sizeof(double), cmp_double);
                         row[0].v = (double)rk[i].rank;
                         row[1].text = xstrdup(ks[k].name);
@@ -351,14 +319,14 @@ static int build_spread(const struct workload *w, const struct arch *a,
         size_t s = slowest(rk, nr);
         char slow[64];
         snprintf(slow, sizeof slow, "Slowest (rank %ld)", rk[s].rank);
-        struct rtable *t = rt_new(an, p, pt, "Metric_ID", 9,
+        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "Metric_ID", 9,
                                   titles(9, "Metric", "Unit", "Mean", "Min", "Min Rank", "Max",
                                          "Max Rank", "Spread Pct", slow));
         t->metric_table = 1;
         for (size_t m = 0; m < nkeys; m++) {
                 char key[64];
                 snprintf(key, sizeof key, "%s.%zu", pt->id, m);
-                struct cell *row = rt_row(t, key);
+                struct cell *row = rtable_add_row(t, key, NULL);
                 free(t->rkeys[t->nrows - 1]);
                 t->rkeys[t->nrows - 1] = xasprintf("%s#spread", ms[m]->key);
                 const double *v = &vals[m * nr];

@@ -386,39 +386,6 @@ static char **dup_list(const char *const *v, size_t n)
         return t;
 }
 
-static struct rtable *insert_table(struct analysis *an, size_t at, const struct panel *p,
-                                   struct panel_table *pt, size_t ncols, char **cols)
-{
-        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
-        memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
-        an->ntables++;
-        struct rtable *t = &an->tables[at];
-        memset(t, 0, sizeof *t);
-        t->panel = p;
-        t->pt = pt;
-        t->id = xstrdup(pt->id);
-        t->key_title = xstrdup("index");
-        t->ncols = ncols;
-        t->cols = cols;
-        return t;
-}
-
-static struct cell *table_row(struct rtable *t, const char *key)
-{
-        t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
-        t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
-        t->keys[t->nrows] = xstrdup(key);
-        t->rkeys[t->nrows] = xstrdup(key);
-        t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
-        struct cell *row = &t->cells[t->nrows * t->ncols];
-        for (size_t c = 0; c < t->ncols; c++) {
-                row[c].v = NAN;
-                row[c].text = NULL;
-        }
-        t->nrows++;
-        return row;
-}
-
 /* the id following the panel's last declared table ("4.2" -> 4.3 + k) */
 static char *next_id(const struct panel *p, int k)
 {
@@ -469,9 +436,10 @@ void roofline_attach(struct analysis *an, struct roofline *r)
         struct rtable *t;
         if (r->c.have) {
                 const char *cols[] = {"Ceiling", "Value", "Unit"};
-                t = insert_table(an, at++, r->panel, &r->pts_tables[k++], 3, dup_list(cols, 3));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
+                                          3, dup_list(cols, 3));
                 for (int l = 0; l < ROOF_NLEVELS; l++) {
-                        struct cell *row = table_row(t, roof_levels[l].bw_col);
+                        struct cell *row = rtable_add_row(t, roof_levels[l].bw_col, NULL);
                         row[0].text = xasprintf("%s Bandwidth", roof_levels[l].name);
                         row[1].v = r->c.bw[l];
                         row[2].text = xstrdup("GB/s");
@@ -479,7 +447,7 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                 for (int d = 0; d < ROOF_NDTYPES; d++) {
                         if (!roof_dtypes[d].peak_col)
                                 continue;
-                        struct cell *row = table_row(t, roof_dtypes[d].peak_col);
+                        struct cell *row = rtable_add_row(t, roof_dtypes[d].peak_col, NULL);
                         row[0].text = xasprintf("Peak %s", roof_dtypes[d].name);
                         row[1].v = r->c.peak[d];
                         row[2].text = xstrdup(roof_dtypes[d].integer ? "GIOP/s" : "GFLOP/s");
@@ -497,14 +465,15 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                                 cols[nc++] = owned[l] =
                                     xasprintf("AI %s (FLOP/B)", roof_levels[l].name);
                 cols[nc++] = "Performance (GFLOP/s)";
-                t = insert_table(an, at++, r->panel, &r->pts_tables[k++], nc, dup_list(cols, nc));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
+                                          nc, dup_list(cols, nc));
                 for (int l = 0; l < ROOF_NLEVELS; l++)
                         free(owned[l]);
                 for (size_t i = 0; i < r->npts; i++) {
                         const struct roof_point *p = &r->pts[i];
                         char key[32];
                         snprintf(key, sizeof key, "%zu", i);
-                        struct cell *row = table_row(t, key);
+                        struct cell *row = rtable_add_row(t, key, NULL);
                         size_t c = 0;
                         row[c++].text = point_label(p);
                         row[c++].v = (double)p->calls;
@@ -524,14 +493,15 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                         cols[nc++] = owned[d] = roof_dtypes[d].integer
                                                     ? xasprintf("%s (GIOP/s)", roof_dtypes[d].name)
                                                     : xstrdup(roof_dtypes[d].name);
-                t = insert_table(an, at++, r->panel, &r->pts_tables[k++], nc, dup_list(cols, nc));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
+                                          nc, dup_list(cols, nc));
                 for (int d = 0; d < ROOF_NDTYPES; d++)
                         free(owned[d]);
                 for (size_t i = 0; i < r->npts; i++) {
                         const struct roof_point *p = &r->pts[i];
                         char key[32];
                         snprintf(key, sizeof key, "%zu", i);
-                        struct cell *row = table_row(t, key);
+                        struct cell *row = rtable_add_row(t, key, NULL);
                         row[0].text = point_label(p);
                         for (int d = 0; d < ROOF_NDTYPES; d++)
                                 row[1 + d].v = p->dtype_perf[d];
