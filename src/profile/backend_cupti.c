@@ -469,13 +469,9 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
         setpgid(pid, pid); /* also in the child: whichever runs first */
         close(fds[1]);
         fds[1] = -1;
-        int exec_errno = 0;
-        ssize_t got;
-        do
-                got = read(fds[0], &exec_errno, sizeof exec_errno);
-        while (got < 0 && errno == EINTR);
-        int timed_out = proc_wait(pid, got > 0 ? 0 : p->timeout_s, &status);
-        if (got > 0) {
+        int exec_errno;
+        int timed_out = proc_wait_exec(pid, fds[0], p->timeout_s, &status, &exec_errno);
+        if (exec_errno) {
                 ret = err_set(err, ERR_INPUT, "pass %d: cannot run '%s': %s", num, p->argv[0],
                               strerror(exec_errno));
                 goto out;

@@ -251,13 +251,9 @@ static int run_rocprof(const struct backend_pass *p, char **argv, const char *lo
         setpgid(pid, pid);
         close(fds[1]);
         fds[1] = -1;
-        int exec_errno = 0;
-        ssize_t got;
-        do
-                got = read(fds[0], &exec_errno, sizeof exec_errno);
-        while (got < 0 && errno == EINTR);
-        int timed_out = proc_wait(pid, got > 0 ? 0 : p->timeout_s, &status);
-        if (got > 0) {
+        int exec_errno;
+        int timed_out = proc_wait_exec(pid, fds[0], p->timeout_s, &status, &exec_errno);
+        if (exec_errno) {
                 rc = err_set(err, ERR_SYS, "pass %d: cannot run '%s': %s", p->index, tool,
                              strerror(exec_errno));
         } else if (timed_out) {

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_s(void)
 {
@@ -34,4 +35,16 @@ int proc_wait(pid_t pid, int timeout_s, int *status)
                 }
                 nanosleep(&tick, NULL);
         }
+}
+
+int proc_wait_exec(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno)
+{
+        ssize_t got;
+        *exec_errno = 0;
+        do
+                got = read(fd, exec_errno, sizeof *exec_errno);
+        while (got < 0 && errno == EINTR);
+        if (got <= 0)
+                *exec_errno = 0;
+        return proc_wait(pid, *exec_errno ? 0 : timeout_s, status);
 }

@@ -8,4 +8,9 @@
  * Fills *status as waitpid does. Returns 1 if it timed out, else 0. */
 int proc_wait(pid_t pid, int timeout_s, int *status);
 
+/* After fork: read the child's exec errno from the close-on-exec pipe's read end fd (the
+ * child writes it only when exec failed), then wait for the child (no timeout if exec
+ * failed). *exec_errno is 0 when exec succeeded. Returns 1 if it timed out, else 0. */
+int proc_wait_exec(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno);
+
 #endif

@@ -70,6 +70,9 @@ double compare_rel_change(double base, double cur);
 char *compare_delta_text(double base, double cur, int decimal);
 char *compare_num_text(double v, int decimal);
 
+/* 1 if --cols shows column c of t (the columns of metric tables only). */
+int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t c);
+
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);

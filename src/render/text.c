@@ -164,7 +164,7 @@ static char *wrap(const char *s, size_t width, size_t maxl)
         return sb_detach(&sb);
 }
 
-static int col_shown(const struct rtable *t, const struct render_opts *o, size_t c)
+int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t c)
 {
         if (!o->ncols || !t->metric_table)
                 return 1;
@@ -217,7 +217,7 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                 nrows = (size_t)o->max_stat_num;
         size_t ncols = 1;
         for (size_t c = 0; c < t->ncols; c++)
-                ncols += col_shown(t, o, c);
+                ncols += render_col_shown(t, o, c);
         char **cells = xcalloc((nrows + 1) * ncols, sizeof *cells);
         char *align = xcalloc(ncols + 1, 1);
         int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
@@ -225,7 +225,7 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
         align[0] = 'l';
         size_t k = 1;
         for (size_t c = 0; c < t->ncols; c++) {
-                if (!col_shown(t, o, c))
+                if (!render_col_shown(t, o, c))
                         continue;
                 cells[k] = xstrdup(t->cols[c]);
                 /* numbers right-aligned in built-in tables, as the reference shows them */
@@ -248,7 +248,7 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                 row[0] = xstrdup(t->keys[r]);
                 k = 1;
                 for (size_t c = 0; c < t->ncols; c++) {
-                        if (!col_shown(t, o, c))
+                        if (!render_col_shown(t, o, c))
                                 continue;
                         const struct cell *cl = &t->cells[r * t->ncols + c];
                         if (cl->text && is_top_stats(t) && !strcmp(t->cols[c], "Kernel_Name"))

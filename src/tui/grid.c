@@ -21,26 +21,6 @@ static int is_source(const struct rtable *t, const char *src)
         return t->pt->source && !strcmp(t->pt->source, src);
 }
 
-static int col_shown(const struct rtable *t, const struct render_opts *o, size_t c)
-{
-        if (!o->ncols || !t->metric_table)
-                return 1;
-        for (size_t i = 0; i < o->ncols; i++)
-                if (o->cols[i] == (long)c)
-                        return 1;
-        return 0;
-}
-
-
-
-
-
-
-
-
-
-
-
 /* ---- colors ---- */
 
 int tui_pop_attr(double pct)
@@ -160,13 +140,13 @@ static void build_plain(const struct rtable *t, const struct render_opts *o, str
                 nrows = (size_t)o->max_stat_num;
         size_t ncols = 1;
         for (size_t c = 0; c < t->ncols; c++)
-                ncols += col_shown(t, o, c);
+                ncols += render_col_shown(t, o, c);
         grid_alloc(g, nrows + 1, ncols);
         int sysinfo = is_source(t, "sysinfo");
         g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
         size_t k = 1;
         for (size_t c = 0; c < t->ncols; c++) {
-                if (!col_shown(t, o, c))
+                if (!render_col_shown(t, o, c))
                         continue;
                 g->cells[k] = xstrdup(t->cols[c]);
                 if (!t->metric_table && !sysinfo) {
@@ -185,7 +165,7 @@ static void build_plain(const struct rtable *t, const struct render_opts *o, str
                 g->cells[gi] = xstrdup(t->keys[r]);
                 k = 1;
                 for (size_t c = 0; c < t->ncols; c++) {
-                        if (!col_shown(t, o, c))
+                        if (!render_col_shown(t, o, c))
                                 continue;
                         const struct cell *cl = &t->cells[r * t->ncols + c];
                         g->cells[gi + k] = rtable_cell_text(t, cl, o->decimal, rtable_int_col(t, c));
