@@ -290,26 +290,13 @@ static int figure_width(FILE *out)
         return v > 160 ? 160 : (int)v;
 }
 
-/* Issue 6: the roofline's tables and plot when its panel is shown, and the figures' options. */
-static int prepare_figures(const struct analyze_args *args, const struct workload *w,
-                           const struct arch *a, const struct panel_set *ps,
-                           const struct analysis_opts *o, struct analysis *an,
-                           struct roofline *roof, struct render_opts *ro, FILE *out,
-                           struct err *err)
+/* The figures' options; the roofline (analysis.roof) is plotted after its panel. */
+static void prepare_figures(const struct analyze_args *args, const struct analysis *an,
+                            struct render_opts *ro, FILE *out)
 {
         ro->norm = args->norm;
         ro->width = figure_width(out);
-        if (!roofline_counts_table(an))
-                return 0;
-        struct roof_opts rop = {.device = args->device,
-                                .by_dispatch = args->sort && !strcmp(args->sort, "dispatches")};
-        for (size_t i = 0; i < args->mem_levels.n; i++)
-                rop.levels |= 1u << roof_level_parse(args->mem_levels.v[i]);
-        if (roofline_build(w, a, ps, o, an, &rop, roof, err))
-                return -1;
-        roofline_attach(an, roof);
-        ro->roof = roof;
-        return 0;
+        ro->roof = an->roof;
 }
 
 /* Analysis allocates and frees a column of n doubles for every formula it evaluates. glibc
@@ -345,7 +332,6 @@ int cmd_analyze(int argc, char **argv)
         int rc = 2;
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
-        struct roofline roof = {0};
 
         if (load_data(&mdir, &pdir, &ps, &err))
                 goto fail;
@@ -417,6 +403,13 @@ int cmd_analyze(int argc, char **argv)
                 rc = 0;
                 goto done;
         }
+        /* the roofline's tables and plot: a single workload's report (or view) */
+        struct roof_opts rop = {.device = args.device,
+                                .by_dispatch = args.sort && !strcmp(args.sort, "dispatches")};
+        for (size_t i = 0; i < args.mem_levels.n; i++)
+                rop.levels |= 1u << roof_level_parse(args.mem_levels.v[i]);
+        if (nopen == 1)
+                o.roof = &rop;
         for (size_t i = 0; i < nopen; i++, nan_++)
                 if (analysis_run(&w[i], &a[i], &ps, &o, &an[i], &err)) {
                         err_wrap(&err, "%s", w[i].path);
@@ -457,8 +450,7 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                if (prepare_figures(&args, &w[0], &a[0], &ps, &o, &an[0], &roof, &ro, out, &err))
-                        goto fail;
+                prepare_figures(&args, &an[0], &ro, out);
                 render_text(out, &an[0], &ro);
                 if (args.plot_dir && render_plots_svg(args.plot_dir, &an[0], &ro, stderr, &err))
                         goto fail;
@@ -477,7 +469,6 @@ done:
         }
         for (size_t i = 0; i < nan_; i++)
                 analysis_free(&an[i]);
-        roofline_free(&roof); /* after the analysis: its roofline tables point into it */
         for (size_t i = 0; i < nopen; i++) {
                 workload_close(&w[i]);
                 arch_free(&a[i]);

@@ -130,9 +130,9 @@ static int teardown(void **state)
         return 0;
 }
 
-/* the analysis of panel 4 and the roofline built on it */
-static void build(struct fixture *f, const struct roof_opts *ro, struct analysis *an,
-                  struct roofline *r)
+/* the analysis of panel 4, which builds the roofline and its tables */
+static const struct roofline *build(struct fixture *f, const struct roof_opts *ro,
+                                    struct analysis *an)
 {
         struct err err = {0};
         const char *blocks[] = {"4"};
@@ -140,13 +140,14 @@ static void build(struct fixture *f, const struct roof_opts *ro, struct analysis
                                   .time_unit = "ns",
                                   .blocks = blocks,
                                   .nblocks = 1,
-                                  .kernel_verbose = 5};
-        assert_int_equal(analysis_run(&f->w, &f->a, &f->ps, &o, an, &err), 0);
-        assert_non_null(roofline_counts_table(an));
-        if (roofline_build(&f->w, &f->a, &f->ps, &o, an, ro, r, &err)) {
+                                  .kernel_verbose = 5,
+                                  .roof = ro};
+        if (analysis_run(&f->w, &f->a, &f->ps, &o, an, &err)) {
                 fprintf(stderr, "%s\n", err.msg);
                 fail();
         }
+        assert_non_null(an->roof);
+        return an->roof;
 }
 
 /*
@@ -171,9 +172,8 @@ static void test_kernels(void **state)
 {
         struct fixture *f = *state;
         struct analysis an;
-        struct roofline r;
         struct roof_opts ro = {.device = -1};
-        build(f, &ro, &an, &r);
+        const struct roofline *rp = build(f, &ro, &an), r = *rp;
         assert_int_equal(r.npts, 2);
         assert_null(r.note);
         const struct roof_point *b = &r.pts[0], *a = &r.pts[1];
@@ -198,8 +198,7 @@ static void test_kernels(void **state)
         near(1.28, b->dtype_perf[ROOF_VALU_F64], "kernB VALU FP64");
         near(0.2048, b->dtype_perf[ROOF_MFMA_I8], "kernB MFMA I8");
 
-        /* the tables come after panel 4's own, with the next ids */
-        roofline_attach(&an, &r);
+        /* the computed tables follow panel 4's own, with their ids */
         static const char *const ids[] = {"0.1", "0.2", "4.1", "4.2", "4.3", "4.4", "4.5"};
         assert_int_equal(an.ntables, 7);
         for (size_t i = 0; i < 7; i++)
@@ -212,7 +211,6 @@ static void test_kernels(void **state)
         const struct rtable *ceil = &an.tables[4];
         near(1100, ceil->cells[0 * ceil->ncols + 1].v, "table: HBM ceiling");
         analysis_free(&an);
-        roofline_free(&r);
 }
 
 /* --sort dispatches: one point per dispatch, longest first */
@@ -220,9 +218,8 @@ static void test_dispatches(void **state)
 {
         struct fixture *f = *state;
         struct analysis an;
-        struct roofline r;
         struct roof_opts ro = {.device = 1, .by_dispatch = 1, .levels = 1u << ROOF_HBM};
-        build(f, &ro, &an, &r);
+        const struct roofline *rp = build(f, &ro, &an), r = *rp;
         assert_int_equal(r.npts, 3);
         near(1, r.pts[0].dispatch_id, "longest dispatch");
         near(2, r.pts[1].dispatch_id, "second");
@@ -232,7 +229,6 @@ static void test_dispatches(void **state)
         near(160, r.pts[2].perf, "dispatch 0 GFLOP/s");
         near(1200, r.c.bw[ROOF_HBM], "device 1 ceiling");
         /* --mem-level HBM: one intensity column */
-        roofline_attach(&an, &r);
         const struct rtable *pts = NULL;
         for (size_t i = 0; i < an.ntables; i++)
                 if (!strcmp(an.tables[i].pt->source ? an.tables[i].pt->source : "",
@@ -242,7 +238,6 @@ static void test_dispatches(void **state)
         assert_int_equal(pts->ncols, 4);
         assert_string_equal(pts->cells[1 * pts->ncols].text, "kernA [dispatch 2]");
         analysis_free(&an);
-        roofline_free(&r);
 }
 
 /* no roofline.csv: the points and a note, no ceilings table; --top limits the points */
@@ -250,21 +245,21 @@ static void test_no_ceilings(void **state)
 {
         struct fixture *f = *state;
         struct analysis an;
-        struct roofline r;
         struct roof_opts ro = {.device = -1, .top = 1};
         f->w.has_roofline = 0;
-        build(f, &ro, &an, &r);
+        const struct roofline *rp = build(f, &ro, &an), r = *rp;
         f->w.has_roofline = 1;
         assert_int_equal(r.c.have, 0);
         assert_non_null(r.note);
         assert_non_null(strstr(r.note, "no roofline.csv"));
         assert_int_equal(r.npts, 1);
         assert_string_equal(r.pts[0].name, "kernB");
-        size_t before = an.ntables;
-        roofline_attach(&an, &r);
-        assert_int_equal(an.ntables, before + 2);
+        /* 4.1 (roofline.csv) and 4.3 (ceilings) are absent, 4.2, 4.4, 4.5 there */
+        static const char *const ids[] = {"0.1", "0.2", "4.2", "4.4", "4.5"};
+        assert_int_equal(an.ntables, 5);
+        for (size_t i = 0; i < 5; i++)
+                assert_string_equal(an.tables[i].id, ids[i]);
         analysis_free(&an);
-        roofline_free(&r);
 }
 
 int main(void)

@@ -4,26 +4,11 @@
 #define PRISM_ANALYSIS_H
 
 #include "../arch/arch.h"
+#include "rtable.h"
 #include "workload.h"
 
-struct cell {
-        double v;   /* NaN = n/a */
-        char *text; /* non-NULL for a text cell */
-};
-
-struct rtable {
-        const struct panel *panel;
-        const struct panel_table *pt;
-        char *id;            /* "2.1" */
-        char *key_title;     /* "Metric_ID" for metric tables, "index" for raw ones */
-        size_t ncols;
-        char **cols;         /* column titles (the key column excluded) */
-        size_t nrows;
-        char **keys;         /* row keys: metric ids "2.1.3", field names, row numbers */
-        char **rkeys;        /* stable row identities across architectures (metric keys) */
-        struct cell *cells;  /* nrows * ncols */
-        int metric_table;    /* rows are metrics (comparable by id) */
-};
+struct roof_opts;
+struct roofline;
 
 struct analysis_opts {
         const char *norm;        /* per_wave (default), per_cycle, per_second, per_kernel */
@@ -36,12 +21,16 @@ struct analysis_opts {
         const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
+        /* the roofline's computed tables (roofline_* sources) and plot model: built with
+         * these options when set, left out when NULL (comparisons) */
+        const struct roof_opts *roof;
 };
 
 struct analysis {
         struct rtable *tables; size_t ntables;
         size_t nselected;        /* dispatches selected */
         char **missing; size_t nmissing; /* counters the workload lacks */
+        struct roofline *roof;   /* the roofline model when o->roof and panel 4 are shown */
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.
@@ -58,13 +47,19 @@ int analysis_top_kernels(const struct workload *w, const struct analysis_opts *o
 int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
                           const struct panel_table *t);
 
-/* Building result tables (for modules that add their own, e.g. the roofline and ranks):
- * a table inserted at position at (an->ntables appends) owning cols; a row of n/a cells,
- * rkey NULL meaning key. analysis_free frees both. */
+/* Add a result table for panel table pt (src/analyze/build.h): at position at
+ * (an->ntables appends; analysis_add_table always appends), owning cols. analysis_free
+ * frees it. */
 struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struct panel *p,
                                      const struct panel_table *pt, const char *key_title,
                                      size_t ncols, char **cols);
-struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+struct rtable *analysis_add_table(struct analysis *an, const struct panel *p,
+                                  const struct panel_table *pt, const char *key_title,
+                                  size_t ncols, char **cols);
+
+/* 1 if the -b ids of o select metric row rid of table t of panel p. */
+int analysis_row_wanted(const struct analysis_opts *o, const struct panel *p,
+                        const struct panel_table *t, const char *rid);
 
 /* Unit text with $normUnit replaced for the normalization. malloc'd. */
 char *unit_display(const char *unit, const char *norm);

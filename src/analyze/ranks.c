@@ -1,6 +1,6 @@
 /* Tables of multi-rank workloads: totals and top kernels per rank, and the spread across
  * ranks of speed-of-light metrics (the slowest rank is what users look for). */
-#include "ranks.h"
+#include "build.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,20 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kname.h"
 
 /* kernels listed per rank in rank_kernels */
 #define RANK_TOP_KERNELS 10
-
-static const char *const sources[] = {"rank_summary", "rank_kernels", "rank_spread", NULL};
-
-int ranks_is_source(const char *source)
-{
-        for (size_t i = 0; sources[i]; i++)
-                if (!strcmp(sources[i], source))
-                        return 1;
-        return 0;
-}
 
 static char **titles(size_t n, ...)
 {
@@ -32,13 +21,6 @@ static char **titles(size_t n, ...)
                 v[i] = xstrdup(va_arg(ap, const char *));
         va_end(ap);
         return v;
-}
-
-static double time_div(const char *unit)
-{
-        if (!unit || !strcmp(unit, "ns"))
-                return 1;
-        return !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 : 1e9;
 }
 
 /* ---- ranks of the selection ---- */
@@ -55,12 +37,6 @@ static int cmp_rank(const void *a, const void *b)
 {
         const struct rank *x = a, *y = b;
         return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-static double duration(const struct workload *w, size_t r)
-{
-        int cs = table_col(&w->pmc, "Start_Timestamp"), ce = table_col(&w->pmc, "End_Timestamp");
-        return cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
 }
 
 static struct rank *collect(const struct workload *w, const size_t *sel, size_t n, size_t *nr)
@@ -91,7 +67,7 @@ static struct rank *collect(const struct workload *w, const size_t *sel, size_t 
                 }
                 xgrow(&v[k].rows, &v[k].cap, v[k].n + 1, sizeof *v[k].rows);
                 v[k].rows[v[k].n++] = r;
-                double d = duration(w, r);
+                double d = row_duration(w, r);
                 if (!isnan(d))
                         v[k].sum += d;
         }
@@ -119,70 +95,10 @@ static size_t slowest(const struct rank *v, size_t n)
         return s;
 }
 
-/* ---- per-rank kernel statistics ---- */
-
-struct kst {
-        char *name;
-        double *t;
-        size_t n, cap;
-        double sum;
-};
-
-static int cmp_kst(const void *a, const void *b)
-{
-        const struct kst *x = a, *y = b;
-        if (x->sum != y->sum)
-                return x->sum < y->sum ? 1 : -1;
-        return strcmp(x->name, y->name);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
         double x = *(const double *)a, y = *(const double *)b;
         return (x > y) - (x < y);
-}
-
-static struct kst *kernels_of(const struct workload *w, const struct analysis_opts *o,
-                              const struct rank *rk, size_t *nk)
-{
-        int ck = table_col(&w->pmc, "Kernel_Name");
-        struct kst *v = NULL;
-        size_t cap = 0;
-        struct smap idx = {0};
-        *nk = 0;
-        for (size_t i = 0; i < rk->n; i++) {
-                char buf[64];
-                size_t r = rk->rows[i];
-                char *name =
-                    kname_shorten(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf) : "",
-                                  o->kernel_verbose ? o->kernel_verbose : 5);
-                int k;
-                if (!smap_get(&idx, name, &k)) {
-                        xgrow(&v, &cap, *nk + 1, sizeof *v);
-                        k = (int)(*nk)++;
-                        memset(&v[k], 0, sizeof *v);
-                        v[k].name = xstrdup(name);
-                        smap_put(&idx, name, k);
-                }
-                free(name);
-                double d = duration(w, r);
-                xgrow(&v[k].t, &v[k].cap, v[k].n + 1, sizeof(double));
-                v[k].t[v[k].n++] = d;
-                v[k].sum += d;
-        }
-        smap_free(&idx);
-        if (*nk)
-                qsort(v, *nk, sizeof *v, cmp_kst);
-        return v;
-}
-
-static void kst_free(struct kst *v, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(v[i].name);
-                free(v[i].t);
-        }
-        free(v);
 }
 
 static void build_summary(const struct workload *w, const struct analysis_opts *o,
@@ -193,7 +109,7 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         char sum[32], mean[32];
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
-        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 8,
+        struct rtable *t = analysis_add_table(an, p, pt, "index", 8,
                                   titles(8, "Rank", "Node", "Dispatches", "Kernels", sum, mean,
                                          "Pct of Slowest", "Slowest"));
         double div = time_div(u);
@@ -201,8 +117,8 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         for (size_t i = 0; i < nr; i++) {
                 char key[32];
                 size_t nk;
-                struct kst *ks = kernels_of(w, o, &rk[i], &nk);
-                kst_free(ks, nk);
+                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, &nk);
+                kstats_free(ks, nk);
                 snprintf(key, sizeof key, "%zu", i);
                 struct cell *row = rtable_add_row(t, key, NULL);
                 row[0].v = (double)rk[i].rank;
@@ -225,13 +141,13 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
-        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 7,
+        struct rtable *t = analysis_add_table(an, p, pt, "index", 7,
                                   titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med, "Pct"));
         double div = time_div(u);
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {
                 size_t nk;
-                struct kst *ks = kernels_of(w, o, &rk[i], &nk);
+                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, &nk);
                 for (size_t k = 0; k < nk && k < RANK_TOP_KERNELS; k++) {
                         char key[32];
                         snprintf(key, sizeof key, "%zu", row_no++);
@@ -245,17 +161,16 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
                         row[5].v = agg_median(ks[k].t, ks[k].n) / div;
                         row[6].v = 100.0 * ks[k].sum / rk[i].sum;
                 }
-                kst_free(ks, nk);
+                kstats_free(ks, nk);
         }
 }
 
-/* The average of each listed metric over one rank's dispatches: analysis_run on a panel
- * holding only this table as a metric table, with that rank selected. vals[m] for the m-th
- * metric of pt that the architecture has (templates excluded). */
-static int rank_avgs(const struct workload *w, const struct arch *a, const struct analysis_opts *o,
-                     const char *const *knames, size_t nknames, const struct panel *p,
-                     const struct panel_table *pt, long rank, char **keys, size_t nkeys,
-                     double *vals, struct err *err)
+/* The average of each listed metric over one rank's dispatches: pt's metrics as a table
+ * of name and average, evaluated over the rank's rows. vals[m] for the m-th metric of pt
+ * that the architecture has (templates excluded). */
+static int rank_avgs(const struct build_ctx *bc, const struct panel *p,
+                     const struct panel_table *pt, const struct rank *rk, char **keys,
+                     size_t nkeys, double *vals, struct err *err)
 {
         struct panel_col cols[] = {{"Metric", "name", NULL, -1}, {"Avg", "avg", NULL, -1}};
         struct panel_table spt = {.id = pt->id,
@@ -264,43 +179,29 @@ static int rank_avgs(const struct workload *w, const struct arch *a, const struc
                                   .ncols = 2,
                                   .rows = keys,
                                   .nrows = nkeys};
-        struct panel sp = {
-            .id = p->id, .title = p->title, .file = p->file, .tables = &spt, .ntables = 1};
-        struct panel_set sps = {.panels = &sp, .npanels = 1};
-        struct analysis_opts o2 = *o;
-        struct analysis sub;
-        char rk[32];
-        snprintf(rk, sizeof rk, "%ld", rank);
-        o2.rank = rk;
-        o2.blocks = NULL;
-        o2.nblocks = 0;
-        o2.kernels = NULL;
-        o2.nkernels = 0;
-        o2.kernel_names = knames;
-        o2.nkernel_names = nknames;
-        int rc = analysis_run(w, a, &sps, &o2, &sub, err);
+        struct rtable sub;
+        int rc = eval_table(bc, p, &spt, rk->rows, rk->n, &sub, err);
         if (rc)
                 return rc;
         for (size_t m = 0; m < nkeys; m++)
                 vals[m] = NAN;
-        if (sub.ntables == 1 && sub.tables[0].ncols == 2)
-                for (size_t r = 0; r < sub.tables[0].nrows && r < nkeys; r++)
-                        vals[r] = sub.tables[0].cells[r * 2 + 1].v;
-        analysis_free(&sub);
+        if (sub.ncols == 2)
+                for (size_t r = 0; r < sub.nrows && r < nkeys; r++)
+                        vals[r] = sub.cells[r * 2 + 1].v;
+        rtable_free(&sub);
         return 0;
 }
 
-static int build_spread(const struct workload *w, const struct arch *a,
-                        const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                        const struct rank *rk, size_t nr, const struct panel *p,
-                        const struct panel_table *pt, struct analysis *an, struct err *err)
+static int build_spread(const struct build_ctx *bc, const struct rank *rk, size_t nr,
+                        const struct panel *p, const struct panel_table *pt, struct err *err)
 {
+        const struct analysis_opts *o = bc->o;
         char **keys = xcalloc(pt->nrows + 1, sizeof *keys);
         const struct metric **ms = xcalloc(pt->nrows + 1, sizeof *ms);
         size_t nkeys = 0;
         int rc = 0;
         for (size_t r = 0; r < pt->nrows; r++) {
-                const struct metric *m = arch_metric(a, pt->rows[r]);
+                const struct metric *m = arch_metric(bc->a, pt->rows[r]);
                 if (m && !m->is_template) {
                         ms[nkeys] = m;
                         keys[nkeys++] = pt->rows[r];
@@ -309,7 +210,7 @@ static int build_spread(const struct workload *w, const struct arch *a,
         double *vals = xcalloc(nkeys * nr + 1, sizeof *vals), *col = xcalloc(nr + 1, sizeof *col);
         for (size_t i = 0; i < nr && !rc; i++) {
                 double *one = xcalloc(nkeys + 1, sizeof *one);
-                rc = rank_avgs(w, a, o, knames, nknames, p, pt, rk[i].rank, keys, nkeys, one, err);
+                rc = rank_avgs(bc, p, pt, &rk[i], keys, nkeys, one, err);
                 for (size_t m = 0; m < nkeys; m++)
                         vals[m * nr + i] = one[m];
                 free(one);
@@ -319,7 +220,7 @@ static int build_spread(const struct workload *w, const struct arch *a,
         size_t s = slowest(rk, nr);
         char slow[64];
         snprintf(slow, sizeof slow, "Slowest (rank %ld)", rk[s].rank);
-        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "Metric_ID", 9,
+        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", 9,
                                   titles(9, "Metric", "Unit", "Mean", "Min", "Min Rank", "Max",
                                          "Max Rank", "Spread Pct", slow));
         t->metric_table = 1;
@@ -361,21 +262,19 @@ out:
         return rc;
 }
 
-int ranks_build(const struct workload *w, const struct arch *a, const struct analysis_opts *o,
-                const size_t *sel, size_t n, const char *const *knames, size_t nknames,
-                const struct panel *p, const struct panel_table *pt, struct analysis *an,
+int ranks_build(const struct build_ctx *bc, const struct panel *p, const struct panel_table *pt,
                 struct err *err)
 {
         size_t nr;
-        struct rank *rk = collect(w, sel, n, &nr);
+        struct rank *rk = collect(bc->w, bc->sel, bc->n, &nr);
         int rc = 0;
         if (nr >= 2) {
                 if (!strcmp(pt->source, "rank_summary"))
-                        build_summary(w, o, rk, nr, p, pt, an);
+                        build_summary(bc->w, bc->o, rk, nr, p, pt, bc->an);
                 else if (!strcmp(pt->source, "rank_kernels"))
-                        build_kernels(w, o, rk, nr, p, pt, an);
+                        build_kernels(bc->w, bc->o, rk, nr, p, pt, bc->an);
                 else
-                        rc = build_spread(w, a, o, knames, nknames, rk, nr, p, pt, an, err);
+                        rc = build_spread(bc, rk, nr, p, pt, err);
         }
         ranks_free(rk, nr);
         return rc;

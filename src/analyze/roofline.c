@@ -2,6 +2,7 @@
  * arithmetic intensity at each memory level and the achieved FLOP/s. The FLOP and byte
  * formulas are data (metric keys roof.* in metrics/); here they are only divided. */
 #include "roofline.h"
+#include "build.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,21 +113,17 @@ int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings 
 
 /* ---- reading evaluated counts ---- */
 
-static int is_counts_table(const struct rtable *t)
+/* the counts table of panel p: its metric table listing roof.* metrics the arch has */
+static const struct panel_table *counts_pt(const struct arch *a, const struct panel *p)
 {
-        if (!t->metric_table)
-                return 0;
-        for (size_t r = 0; r < t->nrows; r++)
-                if (!strncmp(t->rkeys[r], "roof.", 5))
-                        return 1;
-        return 0;
-}
-
-const struct rtable *roofline_counts_table(const struct analysis *an)
-{
-        for (size_t i = 0; i < an->ntables; i++)
-                if (is_counts_table(&an->tables[i]))
-                        return &an->tables[i];
+        for (size_t i = 0; i < p->ntables; i++) {
+                const struct panel_table *pt = &p->tables[i];
+                if (pt->source || !panel_table_for(pt, a->target))
+                        continue;
+                for (size_t r = 0; r < pt->nrows; r++)
+                        if (!strncmp(pt->rows[r], "roof.", 5) && arch_metric(a, pt->rows[r]))
+                                return pt;
+        }
         return NULL;
 }
 
@@ -162,24 +159,18 @@ static void point_fill(struct roof_point *p, const struct rtable *t, size_t call
                 p->dtype_perf[d] = roof_gflops(count_of(t, roof_dtypes[d].flops_key), p->duration);
 }
 
-/* Evaluate the counts table over the dispatches o selects; fills p. */
-static int eval_point(const struct workload *w, const struct arch *a, const struct panel_set *ps,
-                      const struct analysis_opts *o, const char *counts_id, struct roof_point *p,
-                      struct err *err)
+/* The counts table evaluated over rows[0..n): one point's values. */
+static int eval_point(const struct build_ctx *bc, const struct panel *p,
+                      const struct panel_table *cpt, const size_t *rows, size_t n,
+                      struct roof_point *pt, struct err *err)
 {
-        struct analysis sub;
-        struct analysis_opts so = *o;
-        const char *blocks[1] = {counts_id};
-        so.blocks = blocks;
-        so.nblocks = 1;
-        int rc = analysis_run(w, a, ps, &so, &sub, err);
+        struct rtable t;
+        int rc = eval_table(bc, p, cpt, rows, n, &t, err);
         if (rc)
                 return rc;
-        const struct rtable *t = roofline_counts_table(&sub);
-        if (t)
-                point_fill(p, t, sub.nselected);
-        analysis_free(&sub);
-        return t ? 0 : err_set(err, ERR_INPUT, "table %s lost its roofline rows", counts_id);
+        point_fill(pt, &t, n);
+        rtable_free(&t);
+        return 0;
 }
 
 /* ---- choosing the points ---- */
@@ -204,39 +195,6 @@ static const char *cell_text(const struct table *t, const char *col, size_t row,
         return c >= 0 ? table_cell(t, c, row, buf, len) : "";
 }
 
-/* The names the user's -k selects (indices resolved against the top-kernel list). */
-static int selected_names(const struct workload *w, const struct analysis_opts *o, char ***names,
-                          size_t *n, struct err *err)
-{
-        char **top = NULL;
-        size_t ntop = 0;
-        analysis_top_kernels(w, o, &top, &ntop);
-        *names = xcalloc(o->nkernels + o->nkernel_names + 1, sizeof **names);
-        *n = 0;
-        int rc = 0;
-        for (size_t i = 0; i < o->nkernels && !rc; i++) {
-                if (o->kernels[i] < 0 || (size_t)o->kernels[i] >= ntop)
-                        rc = err_set(err, ERR_INPUT, "kernel index %ld is out of range",
-                                     o->kernels[i]);
-                else
-                        (*names)[(*n)++] = xstrdup(top[o->kernels[i]]);
-        }
-        for (size_t i = 0; i < o->nkernel_names; i++)
-                (*names)[(*n)++] = xstrdup(o->kernel_names[i]);
-        for (size_t i = 0; i < ntop; i++)
-                free(top[i]);
-        free(top);
-        return rc;
-}
-
-static int name_in(const char *s, char **names, size_t n)
-{
-        for (size_t i = 0; i < n; i++)
-                if (!strcmp(s, names[i]))
-                        return 1;
-        return 0;
-}
-
 static void add_point(struct roofline *r, const char *name, double dispatch_id)
 {
         r->pts = xrealloc(r->pts, (r->npts + 1) * sizeof *r->pts);
@@ -246,116 +204,97 @@ static void add_point(struct roofline *r, const char *name, double dispatch_id)
         p->dispatch_id = dispatch_id;
 }
 
-/* kernel mode: the top kernels by total time, each over its selected dispatches */
-static int build_kernels(const struct workload *w, const struct arch *a, const struct panel_set *ps,
-                         const struct analysis_opts *o, const char *counts_id, size_t top,
-                         struct roofline *r, struct err *err)
+/* kernel mode: the selected kernels by total time, each over its selected dispatches */
+static int build_kernels(const struct build_ctx *bc, const struct panel *p,
+                         const struct panel_table *cpt, size_t top, struct roofline *r,
+                         struct err *err)
 {
-        char **sel = NULL, **names = NULL;
-        size_t nsel = 0, nnames = 0;
-        struct analysis_opts ko = *o;
-        ko.sort_by_kernel = 0; /* by total duration, longest first */
-        int rc = selected_names(w, o, &sel, &nsel, err);
-        if (!rc)
-                analysis_top_kernels(w, &ko, &names, &nnames);
-        for (size_t i = 0; !rc && i < nnames && r->npts < top; i++) {
-                if (nsel && !name_in(names[i], sel, nsel))
-                        continue;
-                const char *one[1] = {names[i]};
-                struct analysis_opts po = ko;
-                po.kernels = NULL;
-                po.nkernels = 0;
-                po.kernel_names = one;
-                po.nkernel_names = 1;
-                add_point(r, names[i], NAN);
-                rc = eval_point(w, a, ps, &po, counts_id, &r->pts[r->npts - 1], err);
+        size_t nk;
+        struct kstat *ks = kstats_of(bc->w, bc->o, bc->sel, bc->n, 0, &nk);
+        struct smap idx = {0};
+        for (size_t k = 0; k < nk && k < top; k++)
+                smap_put(&idx, ks[k].name, (int)k);
+        /* each selected row's kernel among the top ones (-1: none) */
+        int *kof = xcalloc(bc->n + 1, sizeof *kof);
+        for (size_t i = 0; i < bc->n; i++) {
+                char *name = row_kname(bc->w, bc->o, bc->sel[i]);
+                if (!smap_get(&idx, name, &kof[i]))
+                        kof[i] = -1;
+                free(name);
         }
-        for (size_t i = 0; i < nsel; i++)
-                free(sel[i]);
-        free(sel);
-        for (size_t i = 0; i < nnames; i++)
-                free(names[i]);
-        free(names);
+        size_t *rows = xcalloc(bc->n + 1, sizeof *rows);
+        int rc = 0;
+        for (size_t k = 0; !rc && k < nk && k < top; k++) {
+                size_t n = 0;
+                for (size_t i = 0; i < bc->n; i++)
+                        if (kof[i] == (int)k)
+                                rows[n++] = bc->sel[i];
+                add_point(r, ks[k].name, NAN);
+                rc = eval_point(bc, p, cpt, rows, n, &r->pts[r->npts - 1], err);
+        }
+        free(rows);
+        free(kof);
+        smap_free(&idx);
+        kstats_free(ks, nk);
         return rc;
 }
 
-/* dispatch mode: the longest selected dispatches, one point each */
-static int build_dispatches(const struct workload *w, const struct arch *a,
-                            const struct panel_set *ps, const struct analysis_opts *o,
-                            const char *counts_id, size_t top, struct roofline *r, struct err *err)
+/* dispatch mode: the longest selected dispatches, one point each (a dispatch id is
+ * unique per GPU and rank only: the point covers the rows sharing all three) */
+static int build_dispatches(const struct build_ctx *bc, const struct panel *p,
+                            const struct panel_table *cpt, size_t top, struct roofline *r,
+                            struct err *err)
 {
-        const struct table *t = &w->pmc;
-        char **sel = NULL;
-        size_t nsel = 0;
-        int rc = selected_names(w, o, &sel, &nsel, err);
-        int cs = table_col(t, "Start_Timestamp"), ce = table_col(t, "End_Timestamp");
+        const struct table *t = &bc->w->pmc;
         int cd = table_col(t, "Dispatch_ID");
-        struct disp *d = xcalloc(t->nrows + 1, sizeof *d);
-        size_t n = 0;
-        char buf[64];
-        for (size_t row = 0; !rc && row < t->nrows; row++) {
-                /* the same filters as the analysis: GPU, dispatch ids, kernels */
-                if (o->gpu_id && strcmp(cell_text(t, "GPU_ID", row, buf, sizeof buf), o->gpu_id))
-                        continue;
-                if (o->rank && strcmp(cell_text(t, "Rank", row, buf, sizeof buf), o->rank))
-                        continue;
-                double id = cd >= 0 ? t->num[cd][row] : (double)row;
-                if (o->ndispatches) {
-                        size_t k;
-                        for (k = 0; k < o->ndispatches && (double)o->dispatches[k] != id; k++)
-                                ;
-                        if (k == o->ndispatches)
-                                continue;
-                }
-                if (nsel && !name_in(cell_text(t, "Kernel_Name", row, buf, sizeof buf), sel, nsel))
-                        continue;
-                d[n].row = row;
-                d[n].dur = cs >= 0 && ce >= 0 ? t->num[ce][row] - t->num[cs][row] : NAN;
-                if (isnan(d[n].dur))
-                        d[n].dur = -1;
-                n++;
+        struct disp *d = xcalloc(bc->n + 1, sizeof *d);
+        for (size_t i = 0; i < bc->n; i++) {
+                d[i].row = bc->sel[i];
+                d[i].dur = row_duration(bc->w, bc->sel[i]);
+                if (isnan(d[i].dur))
+                        d[i].dur = -1;
         }
-        qsort(d, n, sizeof *d, cmp_disp);
-        for (size_t i = 0; !rc && i < n && i < top; i++) {
+        qsort(d, bc->n, sizeof *d, cmp_disp);
+        size_t *rows = xcalloc(t->nrows + 1, sizeof *rows);
+        char buf[64];
+        int rc = 0;
+        for (size_t i = 0; !rc && i < bc->n && i < top; i++) {
                 size_t row = d[i].row;
                 long id = cd >= 0 ? (long)t->num[cd][row] : (long)row;
                 char gpu[64], rank[64];
                 snprintf(gpu, sizeof gpu, "%s", cell_text(t, "GPU_ID", row, buf, sizeof buf));
                 snprintf(rank, sizeof rank, "%s", cell_text(t, "Rank", row, buf, sizeof buf));
-                struct analysis_opts po = *o;
-                po.kernels = NULL;
-                po.nkernels = 0;
-                po.kernel_names = NULL;
-                po.nkernel_names = 0;
+                struct analysis_opts po = *bc->o;
                 po.dispatches = &id;
                 po.ndispatches = 1;
-                /* a dispatch id is unique per GPU (and rank) only */
                 if (*gpu)
                         po.gpu_id = gpu;
                 if (*rank)
                         po.rank = rank;
+                size_t n = 0;
+                for (size_t k = 0; k < t->nrows; k++)
+                        if (row_base_selected(bc->w, &po, k))
+                                rows[n++] = k;
                 add_point(r, cell_text(t, "Kernel_Name", row, buf, sizeof buf), (double)id);
-                rc = eval_point(w, a, ps, &po, counts_id, &r->pts[r->npts - 1], err);
+                rc = eval_point(bc, p, cpt, rows, n, &r->pts[r->npts - 1], err);
         }
+        free(rows);
         free(d);
-        for (size_t i = 0; i < nsel; i++)
-                free(sel[i]);
-        free(sel);
         return rc;
 }
 
-int roofline_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
-                   const struct analysis_opts *o, const struct analysis *an,
-                   const struct roof_opts *ro, struct roofline *r, struct err *err)
+/* The roofline of the selected dispatches: ceilings from roofline.csv (none: r->note says
+ * so and the tables still come), the top kernels (or dispatches) by total duration. */
+static int model_build(const struct build_ctx *bc, const struct panel *p,
+                       const struct panel_table *cpt, const struct roof_opts *ro,
+                       struct roofline *r, struct err *err)
 {
+        const struct workload *w = bc->w;
         memset(r, 0, sizeof *r);
         r->levels = ro->levels ? ro->levels : (1u << ROOF_NLEVELS) - 1;
         r->by_dispatch = ro->by_dispatch;
         r->c.device = ro->device;
-        const struct rtable *counts = roofline_counts_table(an);
-        if (!counts)
-                return err_set(err, ERR_INPUT, "the analysis shows no roofline counts");
-        r->panel = counts->panel;
+        r->panel = p;
         int rc = 0;
         if (w->has_roofline && w->roofline.nrows) {
                 rc = roof_ceilings_read(&w->roofline, ro->device, &r->c, err);
@@ -367,49 +306,14 @@ int roofline_build(const struct workload *w, const struct arch *a, const struct 
                                     w->path);
         }
         size_t top = ro->top ? ro->top : ROOF_TOP_DEFAULT;
-        char *id = xstrdup(counts->id);
-        rc = ro->by_dispatch ? build_dispatches(w, a, ps, o, id, top, r, err)
-                             : build_kernels(w, a, ps, o, id, top, r, err);
-        free(id);
+        rc = ro->by_dispatch ? build_dispatches(bc, p, cpt, top, r, err)
+                             : build_kernels(bc, p, cpt, top, r, err);
         if (rc)
                 roofline_free(r);
         return rc;
 }
 
 /* ---- tables added to the analysis ---- */
-
-static char **dup_list(const char *const *v, size_t n)
-{
-        char **t = xcalloc(n ? n : 1, sizeof *t);
-        for (size_t i = 0; i < n; i++)
-                t[i] = xstrdup(v[i]);
-        return t;
-}
-
-/* the id following the panel's last declared table ("4.2" -> 4.3 + k) */
-static char *next_id(const struct panel *p, int k)
-{
-        long last = 0;
-        for (size_t i = 0; i < p->ntables; i++) {
-                const char *dot = strrchr(p->tables[i].id, '.');
-                long v = dot ? strtol(dot + 1, NULL, 10) : 0;
-                if (v > last)
-                        last = v;
-        }
-        return xasprintf("%d.%ld", p->id, last + 1 + k);
-}
-
-static struct panel_table *new_pt(struct roofline *r, const char *id, const char *title,
-                                  const char *source)
-{
-        r->pts_tables = xrealloc(r->pts_tables, (r->npts_tables + 1) * sizeof *r->pts_tables);
-        struct panel_table *pt = &r->pts_tables[r->npts_tables++];
-        memset(pt, 0, sizeof *pt);
-        pt->id = xstrdup(id);
-        pt->title = xstrdup(title);
-        pt->source = xstrdup(source);
-        return pt;
-}
 
 static char *point_label(const struct roof_point *p)
 {
@@ -418,97 +322,115 @@ static char *point_label(const struct roof_point *p)
         return xasprintf("%s [dispatch %.0f]", p->name, p->dispatch_id);
 }
 
-void roofline_attach(struct analysis *an, struct roofline *r)
+static void add_ceilings(struct analysis *an, const struct roofline *r, const struct panel *p,
+                         const struct panel_table *pt)
 {
-        size_t at = 0;
-        for (size_t i = 0; i < an->ntables; i++)
-                if (an->tables[i].panel == r->panel)
-                        at = i + 1;
-        /* descriptors first: new_pt moves the array, so pointers are taken afterwards */
-        char *ids[3];
-        for (int k = 0; k < 3; k++)
-                ids[k] = next_id(r->panel, k);
-        if (r->c.have)
-                new_pt(r, ids[0], "Roofline Ceilings", "roofline_ceilings");
-        new_pt(r, ids[1], "Roofline Plot Points", "roofline_points");
-        new_pt(r, ids[2], "Achieved GFLOP/s per Data Type", "roofline_dtypes");
-        size_t k = 0;
-        struct rtable *t;
-        if (r->c.have) {
-                const char *cols[] = {"Ceiling", "Value", "Unit"};
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          3, dup_list(cols, 3));
-                for (int l = 0; l < ROOF_NLEVELS; l++) {
-                        struct cell *row = rtable_add_row(t, roof_levels[l].bw_col, NULL);
-                        row[0].text = xasprintf("%s Bandwidth", roof_levels[l].name);
-                        row[1].v = r->c.bw[l];
-                        row[2].text = xstrdup("GB/s");
-                }
-                for (int d = 0; d < ROOF_NDTYPES; d++) {
-                        if (!roof_dtypes[d].peak_col)
-                                continue;
-                        struct cell *row = rtable_add_row(t, roof_dtypes[d].peak_col, NULL);
-                        row[0].text = xasprintf("Peak %s", roof_dtypes[d].name);
-                        row[1].v = r->c.peak[d];
-                        row[2].text = xstrdup(roof_dtypes[d].integer ? "GIOP/s" : "GFLOP/s");
-                }
+        const char *cols[] = {"Ceiling", "Value", "Unit"};
+        struct rtable *t = analysis_add_table(an, p, pt, "index", 3, rtable_titles(cols, 3));
+        for (int l = 0; l < ROOF_NLEVELS; l++) {
+                struct cell *row = rtable_add_row(t, roof_levels[l].bw_col, NULL);
+                row[0].text = xasprintf("%s Bandwidth", roof_levels[l].name);
+                row[1].v = r->c.bw[l];
+                row[2].text = xstrdup("GB/s");
         }
-        /* plot points: one column per level shown */
-        {
-                const char *cols[4 + ROOF_NLEVELS];
-                char *owned[ROOF_NLEVELS] = {0};
-                size_t nc = 0;
-                cols[nc++] = "Kernel_Name";
-                cols[nc++] = "Dispatches";
+        for (int d = 0; d < ROOF_NDTYPES; d++) {
+                if (!roof_dtypes[d].peak_col)
+                        continue;
+                struct cell *row = rtable_add_row(t, roof_dtypes[d].peak_col, NULL);
+                row[0].text = xasprintf("Peak %s", roof_dtypes[d].name);
+                row[1].v = r->c.peak[d];
+                row[2].text = xstrdup(roof_dtypes[d].integer ? "GIOP/s" : "GFLOP/s");
+        }
+}
+
+/* plot points: one column per level shown */
+static void add_points(struct analysis *an, const struct roofline *r, const struct panel *p,
+                       const struct panel_table *pt)
+{
+        const char *cols[4 + ROOF_NLEVELS];
+        char *owned[ROOF_NLEVELS] = {0};
+        size_t nc = 0;
+        cols[nc++] = "Kernel_Name";
+        cols[nc++] = "Dispatches";
+        for (int l = 0; l < ROOF_NLEVELS; l++)
+                if (r->levels & (1u << l))
+                        cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", roof_levels[l].name);
+        cols[nc++] = "Performance (GFLOP/s)";
+        struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
+        for (int l = 0; l < ROOF_NLEVELS; l++)
+                free(owned[l]);
+        for (size_t i = 0; i < r->npts; i++) {
+                const struct roof_point *pp = &r->pts[i];
+                char key[32];
+                snprintf(key, sizeof key, "%zu", i);
+                struct cell *row = rtable_add_row(t, key, NULL);
+                size_t c = 0;
+                row[c++].text = point_label(pp);
+                row[c++].v = (double)pp->calls;
                 for (int l = 0; l < ROOF_NLEVELS; l++)
                         if (r->levels & (1u << l))
-                                cols[nc++] = owned[l] =
-                                    xasprintf("AI %s (FLOP/B)", roof_levels[l].name);
-                cols[nc++] = "Performance (GFLOP/s)";
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          nc, dup_list(cols, nc));
-                for (int l = 0; l < ROOF_NLEVELS; l++)
-                        free(owned[l]);
-                for (size_t i = 0; i < r->npts; i++) {
-                        const struct roof_point *p = &r->pts[i];
-                        char key[32];
-                        snprintf(key, sizeof key, "%zu", i);
-                        struct cell *row = rtable_add_row(t, key, NULL);
-                        size_t c = 0;
-                        row[c++].text = point_label(p);
-                        row[c++].v = (double)p->calls;
-                        for (int l = 0; l < ROOF_NLEVELS; l++)
-                                if (r->levels & (1u << l))
-                                        row[c++].v = p->ai[l];
-                        row[c++].v = p->perf;
-                }
+                                row[c++].v = pp->ai[l];
+                row[c++].v = pp->perf;
         }
-        /* achieved rate per data type */
-        {
-                const char *cols[2 + ROOF_NDTYPES];
-                size_t nc = 0;
-                cols[nc++] = "Kernel_Name";
-                char *owned[ROOF_NDTYPES];
+}
+
+/* achieved rate per data type */
+static void add_dtypes(struct analysis *an, const struct roofline *r, const struct panel *p,
+                       const struct panel_table *pt)
+{
+        const char *cols[2 + ROOF_NDTYPES];
+        size_t nc = 0;
+        cols[nc++] = "Kernel_Name";
+        char *owned[ROOF_NDTYPES];
+        for (int d = 0; d < ROOF_NDTYPES; d++)
+                cols[nc++] = owned[d] = roof_dtypes[d].integer
+                                            ? xasprintf("%s (GIOP/s)", roof_dtypes[d].name)
+                                            : xstrdup(roof_dtypes[d].name);
+        struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
+        for (int d = 0; d < ROOF_NDTYPES; d++)
+                free(owned[d]);
+        for (size_t i = 0; i < r->npts; i++) {
+                const struct roof_point *pp = &r->pts[i];
+                char key[32];
+                snprintf(key, sizeof key, "%zu", i);
+                struct cell *row = rtable_add_row(t, key, NULL);
+                row[0].text = point_label(pp);
                 for (int d = 0; d < ROOF_NDTYPES; d++)
-                        cols[nc++] = owned[d] = roof_dtypes[d].integer
-                                                    ? xasprintf("%s (GIOP/s)", roof_dtypes[d].name)
-                                                    : xstrdup(roof_dtypes[d].name);
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          nc, dup_list(cols, nc));
-                for (int d = 0; d < ROOF_NDTYPES; d++)
-                        free(owned[d]);
-                for (size_t i = 0; i < r->npts; i++) {
-                        const struct roof_point *p = &r->pts[i];
-                        char key[32];
-                        snprintf(key, sizeof key, "%zu", i);
-                        struct cell *row = rtable_add_row(t, key, NULL);
-                        row[0].text = point_label(p);
-                        for (int d = 0; d < ROOF_NDTYPES; d++)
-                                row[1 + d].v = p->dtype_perf[d];
-                }
+                        row[1 + d].v = pp->dtype_perf[d];
         }
-        for (int i = 0; i < 3; i++)
-                free(ids[i]);
+}
+
+int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
+                         const struct panel_table *pt, struct err *err)
+{
+        if (!bc->o->roof)
+                return 0;
+        struct analysis *an = bc->an;
+        if (!an->roof) {
+                /* the model once, for the first of the roofline's tables */
+                const struct panel_table *cpt = counts_pt(bc->a, p);
+                if (!cpt)
+                        return 0; /* the architecture has no roofline counts */
+                struct roofline *r = xcalloc(1, sizeof *r);
+                int rc = model_build(bc, p, cpt, bc->o->roof, r, err);
+                if (rc) {
+                        free(r);
+                        return rc;
+                }
+                an->roof = r;
+        }
+        struct roofline *r = an->roof;
+        if (!strcmp(pt->source, "roofline_ceilings")) {
+                if (r->c.have)
+                        add_ceilings(an, r, p, pt);
+        } else if (!strcmp(pt->source, "roofline_points")) {
+                add_points(an, r, p, pt);
+                free(r->points_id);
+                r->points_id = xstrdup(pt->id);
+        } else {
+                add_dtypes(an, r, p, pt);
+        }
+        return 0;
 }
 
 void roofline_free(struct roofline *r)
@@ -517,11 +439,6 @@ void roofline_free(struct roofline *r)
                 free(r->pts[i].name);
         free(r->pts);
         free(r->note);
-        for (size_t i = 0; i < r->npts_tables; i++) {
-                free(r->pts_tables[i].id);
-                free(r->pts_tables[i].title);
-                free(r->pts_tables[i].source);
-        }
-        free(r->pts_tables);
+        free(r->points_id);
         memset(r, 0, sizeof *r);
 }

@@ -71,9 +71,7 @@ struct roofline {
         int by_dispatch;
         char *note;                /* why there is no plot (no roofline.csv), or NULL */
         const struct panel *panel; /* the panel the roofline tables belong to */
-        /* the descriptors of the tables roofline_attach adds (owned) */
-        struct panel_table *pts_tables;
-        size_t npts_tables;
+        char *points_id;           /* the id of the plot points' table, or NULL */
 };
 
 struct roof_opts {
@@ -100,24 +98,10 @@ double roof_attainable(double bw, double peak, double ai);
 int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c,
                        struct err *err);
 
-/* Which analysis table shows the roofline's per-dispatch counts (rows with keys `roof.*`),
- * or NULL when the analysis does not show it (panel not selected, metrics missing). */
-const struct rtable *roofline_counts_table(const struct analysis *an);
-
-/* Build the roofline of workload w for the dispatches o selects: ceilings from w's
- * roofline.csv (none: r->note says so and the tables still come), the top kernels (or
- * dispatches) by total duration, each evaluated through analysis_run on the counts table.
- * an is the main analysis (it must show the counts table). Fills *r (free with
- * roofline_free); errors: a bad --device, an analysis error. */
-int roofline_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
-                   const struct analysis_opts *o, const struct analysis *an,
-                   const struct roof_opts *ro, struct roofline *r, struct err *err);
-
-/* Add the computed tables to an (after the last table of the roofline's panel):
- * ceilings (when roofline.csv was read), plot points, achieved rate per data type. The
- * table descriptors belong to r: free an before r. */
-void roofline_attach(struct analysis *an, struct roofline *r);
-
+/* The roofline itself is built by analysis (src/analyze/build.h) when its options are
+ * given (analysis_opts.roof) and a roofline_* table of panel 4 is shown: ceilings from
+ * roofline.csv, the top kernels (or dispatches) by total duration, each with the counts
+ * table evaluated over its dispatches; analysis.roof holds it. */
 void roofline_free(struct roofline *r);
 
 #endif

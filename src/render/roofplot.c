@@ -358,10 +358,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         const char *xt = "arithmetic intensity (FLOP/byte)";
         canvas_text(cv, p.x0 + p.w - u8_width(xt), y++, xt, CV_PLAIN);
         struct strbuf sb = {0};
-        const char *pts_id = NULL;
-        for (size_t i = 0; i < r->npts_tables; i++)
-                if (!strcmp(r->pts_tables[i].source, "roofline_points"))
-                        pts_id = r->pts_tables[i].id;
+        const char *pts_id = r->points_id;
         sb_add(&sb, "points:");
         for (int l = 0; l < ROOF_NLEVELS; l++)
                 if (shown(r, l))

@@ -21,14 +21,11 @@ static int render_view(const struct tui_model *m, const char *which, int width, 
                 memchart_text(f, t, m->norms[m->norm], width);
                 return 0;
         }
-        /* the roofline of the baseline run, for the kernels and dispatches selected now */
-        struct roof_opts ro = {.levels = 0, .device = -1, .by_dispatch = 0, .top = 0};
-        struct roofline r;
-        int rc = roofline_build(m->in.w[0], m->in.a[0], m->in.ps, &m->cur, &m->an[0], &ro, &r, err);
-        if (rc)
-                return rc;
-        roofplot_text(f, &r, width);
-        roofline_free(&r);
+        /* the roofline of the baseline run, for the kernels and dispatches selected now
+         * (the analysis builds it with panel 4) */
+        if (!m->an[0].roof)
+                return err_set(err, ERR_INPUT, "this analysis shows no roofline");
+        roofplot_text(f, m->an[0].roof, width);
         return 0;
 }
 

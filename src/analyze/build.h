@@ -1,0 +1,85 @@
+/* How analysis builds its tables (internal to src/analyze). Every panel table is made by
+ * one builder, chosen by the table's `source` (the panel files): metric tables (no source)
+ * by evaluating their formulas, the others by the builders analysis.c lists (top kernels,
+ * dispatch list, system info, roofline, ranks). A builder appends its table(s) to
+ * bc->an with analysis_add_table; one that needs metric values over a subset of the
+ * selected dispatches (per rank, per roofline point) asks eval_table, never analysis_run. */
+#ifndef PRISM_BUILD_H
+#define PRISM_BUILD_H
+
+#include "analysis.h"
+
+struct build_ctx {
+        const struct workload *w;
+        const struct arch *a;
+        const struct analysis_opts *o;
+        const size_t *sel;                 /* the selected pmc rows, in file order */
+        size_t n;
+        const char *const *knames;         /* the kernel filter (-k), as names */
+        size_t nknames;
+        struct analysis *an;               /* the analysis being built */
+        struct eval *ev;                   /* the formula evaluator over sel */
+};
+
+typedef int (*table_builder)(const struct build_ctx *bc, const struct panel *p,
+                             const struct panel_table *pt, struct err *err);
+
+/* ---- formula evaluation (eval.c) ---- */
+
+/* An evaluator over the pmc rows sel[0..n) of w; missing counters are noted in an (NULL:
+ * not noted). */
+struct eval *eval_new(const struct workload *w, const struct arch *a,
+                      const struct analysis_opts *o, const size_t *sel, size_t n,
+                      struct analysis *an);
+void eval_free(struct eval *ev);
+/* The metric rows of panel table pt (those -b selects) evaluated over ev's rows, as t's
+ * rows (t made with rtable_init with pt's columns). */
+int eval_metric_rows(struct eval *ev, struct rtable *t, const struct panel *p,
+                     const struct panel_table *pt, struct err *err);
+/* Metric table pt evaluated over the rows sel[0..n) of bc's workload into *out (a table
+ * of its own: rtable_free). For builders that need values per subset. */
+int eval_table(const struct build_ctx *bc, const struct panel *p, const struct panel_table *pt,
+               const size_t *sel, size_t n, struct rtable *out, struct err *err);
+
+/* ---- built-in tables and selection helpers (builtins.c) ---- */
+
+int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
+                      const struct panel_table *pt, struct err *err);
+int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
+                        const struct panel_table *pt, struct err *err);
+int build_sysinfo(const struct build_ctx *bc, const struct panel *p,
+                  const struct panel_table *pt, struct err *err);
+int build_roofline_csv(const struct build_ctx *bc, const struct panel *p,
+                       const struct panel_table *pt, struct err *err);
+
+/* 1 if pmc row r passes the gpu, rank and dispatch filters of o (not the kernel filter). */
+int row_base_selected(const struct workload *w, const struct analysis_opts *o, size_t r);
+/* Row r's kernel name as shown (shortened by --kernel-verbose), malloc'd. */
+char *row_kname(const struct workload *w, const struct analysis_opts *o, size_t r);
+/* Row r's duration (End_Timestamp - Start_Timestamp), NaN when absent. */
+double row_duration(const struct workload *w, size_t r);
+
+/* Kernel statistics over rows[0..n): per kernel name its durations and their sum, sorted
+ * by total time (longest first, then by name) or by name. */
+struct kstat {
+        char *name;
+        double *t;
+        size_t n, cap;
+        double sum;
+};
+struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
+                        const size_t *rows, size_t n, int by_name, size_t *nk);
+void kstats_free(struct kstat *ks, size_t n);
+/* Divisor from ns to the --time-unit. */
+double time_div(const char *unit);
+
+/* ---- tables of other modules ---- */
+
+/* ranks.c: rank_summary, rank_kernels, rank_spread */
+int ranks_build(const struct build_ctx *bc, const struct panel *p, const struct panel_table *pt,
+                struct err *err);
+/* roofline.c: roofline_ceilings, roofline_points, roofline_dtypes (only with o->roof) */
+int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
+                         const struct panel_table *pt, struct err *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* Result tables (rtable.h). */
+#include "rtable.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/util.h"
+
+void rtable_init(struct rtable *t, const struct panel *p, const struct panel_table *pt,
+                 const char *key_title, size_t ncols, char **cols)
+{
+        memset(t, 0, sizeof *t);
+        t->panel = p;
+        t->pt = pt;
+        t->id = xstrdup(pt->id);
+        t->key_title = xstrdup(key_title);
+        t->ncols = ncols;
+        t->cols = cols;
+}
+
+struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
+{
+        t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
+        t->keys[t->nrows] = xstrdup(key);
+        t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
+        t->rkeys[t->nrows] = xstrdup(rkey ? rkey : key);
+        t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+        struct cell *row = &t->cells[t->nrows * t->ncols];
+        for (size_t i = 0; i < t->ncols; i++) {
+                row[i].v = NAN;
+                row[i].text = NULL;
+        }
+        t->nrows++;
+        return row;
+}
+
+void rtable_free(struct rtable *t)
+{
+        for (size_t k = 0; k < t->ncols; k++)
+                free(t->cols[k]);
+        free(t->cols);
+        for (size_t r = 0; r < t->nrows; r++) {
+                free(t->keys[r]);
+                free(t->rkeys[r]);
+                for (size_t k = 0; k < t->ncols; k++)
+                        free(t->cells[r * t->ncols + k].text);
+        }
+        free(t->keys);
+        free(t->rkeys);
+        free(t->cells);
+        free(t->id);
+        free(t->key_title);
+        memset(t, 0, sizeof *t);
+}
+
+char **rtable_titles(const char *const *list, size_t n)
+{
+        char **t = xcalloc(n ? n : 1, sizeof *t);
+        for (size_t i = 0; i < n; i++)
+                t[i] = xstrdup(list[i]);
+        return t;
+}

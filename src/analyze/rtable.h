@@ -1,0 +1,40 @@
+/* Result tables: the rows of cells that analysis produces and every renderer reads. A leaf
+ * of the analyze module: the built-in, metric, roofline and rank tables are all made with
+ * these calls (src/analyze/build.h says how a table source is built). */
+#ifndef PRISM_RTABLE_H
+#define PRISM_RTABLE_H
+
+#include <stddef.h>
+
+#include "../arch/arch.h"
+
+struct cell {
+        double v;   /* NaN = n/a */
+        char *text; /* non-NULL for a text cell */
+};
+
+struct rtable {
+        const struct panel *panel;
+        const struct panel_table *pt;
+        char *id;            /* "2.1" */
+        char *key_title;     /* "Metric_ID" for metric tables, "index" for raw ones */
+        size_t ncols;
+        char **cols;         /* column titles (the key column excluded) */
+        size_t nrows;
+        char **keys;         /* row keys: metric ids "2.1.3", field names, row numbers */
+        char **rkeys;        /* stable row identities across architectures (metric keys) */
+        struct cell *cells;  /* nrows * ncols */
+        int metric_table;    /* rows are metrics (comparable by id) */
+};
+
+/* A table of panel table pt with no rows yet, owning cols (ncols titles). */
+void rtable_init(struct rtable *t, const struct panel *p, const struct panel_table *pt,
+                 const char *key_title, size_t ncols, char **cols);
+/* Append a row of n/a cells; rkey NULL means key. Returns the row's cells. */
+struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+void rtable_free(struct rtable *t);
+
+/* Column titles: n copies of list (malloc'd, for rtable_init). */
+char **rtable_titles(const char *const *list, size_t n);
+
+#endif
