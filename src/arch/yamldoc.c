@@ -31,6 +31,27 @@ int ydoc_load(struct ydoc *d, const char *path, struct err *err)
         return rc;
 }
 
+int ydoc_load_mem(struct ydoc *d, const char *name, const char *text, size_t len,
+                  struct err *err)
+{
+        yaml_parser_t p;
+        memset(d, 0, sizeof *d);
+        if (!yaml_parser_initialize(&p))
+                return err_set(err, ERR_SYS, "cannot initialise the YAML parser");
+        yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+        int rc = 0;
+        if (!yaml_parser_load(&p, &d->doc)) {
+                rc = err_set(err, ERR_INPUT, "%s:%zu:%zu: %s", name, p.problem_mark.line + 1,
+                             p.problem_mark.column + 1,
+                             p.problem ? p.problem : "malformed YAML");
+        } else {
+                d->loaded = 1;
+                d->file = xstrdup(name);
+        }
+        yaml_parser_delete(&p);
+        return rc;
+}
+
 void ydoc_free(struct ydoc *d)
 {
         if (d->loaded)

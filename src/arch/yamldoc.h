@@ -15,6 +15,9 @@ struct ydoc {
 
 /* Load the first document of a file. An empty file gives an empty root (NULL). */
 int ydoc_load(struct ydoc *d, const char *path, struct err *err);
+/* The same from text in memory; name is the file named in messages. */
+int ydoc_load_mem(struct ydoc *d, const char *name, const char *text, size_t len,
+                  struct err *err);
 void ydoc_free(struct ydoc *d);
 
 yaml_node_t *ydoc_root(struct ydoc *d);
