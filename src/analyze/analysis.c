@@ -178,6 +178,9 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 goto out;
                 }
         }
+        /* the metric cells, all formulas in one run over the selected dispatches */
+        if ((rc = eval_finish(bc.ev, err)))
+                goto out;
         if (o->nblocks) {
                 /* every -b id must name something */
                 for (size_t b = 0; b < o->nblocks; b++) {

@@ -36,6 +36,8 @@ void eval_free(struct eval *ev);
  * rows (t made with rtable_init with pt's columns). */
 int eval_metric_rows(struct eval *ev, struct rtable *t, const struct panel *p,
                      const struct panel_table *pt, struct err *err);
+/* Evaluate what eval_metric_rows planned: the cells get their values. */
+int eval_finish(struct eval *ev, struct err *err);
 /* Metric table pt evaluated over the rows sel[0..n) of bc's workload into *out (a table
  * of its own: rtable_free). For builders that need values per subset. */
 int eval_table(const struct build_ctx *bc, const struct panel *p, const struct panel_table *pt,

@@ -1,46 +1,24 @@
-/* Formula evaluation for analysis: bind the names of a metric's formulas to columns of the
- * selected dispatches (counters, built-ins, sysinfo fields), evaluate each formula once per
- * row and aggregate it per table column. */
-#include "build.h"
+/* Formula evaluation for analysis, the planning half: bind the names of a metric's
+ * formulas to slots (counter columns of the selected dispatches, built-ins, sysinfo
+ * fields), give each formula an accumulator and each table cell the accumulators it reads.
+ * stream.c then evaluates the formulas chunk by chunk and fills the cells. */
+#include "eval_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- evaluation context: slots for columns, built-ins and sysinfo scalars ---- */
+/* ---- slots ---- */
 
-struct eval {
-        const struct workload *w;
-        const struct arch *a;
-        const struct analysis_opts *o;
-        const size_t *sel;
-        size_t n;
-        struct smap slotmap;
-        struct expr_slot *slots;
-        double **owned;
-        size_t nslots, cap;
-        const char *table; /* the table names resolve in; NULL: pmc_perf */
-        int depth;
-        struct smap missing;
-        int identity; /* sel is every row of pmc in order */
-        unsigned char *slot_missing; /* per slot: a missing counter went into it */
-        int bind_missing;            /* the formula being bound uses such a slot */
-        struct analysis *an;
-};
-
-static int add_slot(struct eval *c, const char *key, double *col, double s)
+static int add_slot(struct eval *c, const char *key, enum slot_kind kind)
 {
-        if (c->nslots == c->cap) {
-                c->cap = c->cap ? c->cap * 2 : 64;
-                c->slots = xrealloc(c->slots, c->cap * sizeof *c->slots);
-                c->owned = xrealloc(c->owned, c->cap * sizeof *c->owned);
-                c->slot_missing = xrealloc(c->slot_missing, c->cap);
-        }
-        c->slot_missing[c->nslots] = 0;
-        c->slots[c->nslots].col = col;
-        c->slots[c->nslots].s = s;
-        c->owned[c->nslots] = col;
+        xgrow(&c->slots, &c->capslots, c->nslots + 1, sizeof *c->slots);
+        struct slot *s = &c->slots[c->nslots];
+        memset(s, 0, sizeof *s);
+        s->kind = kind;
+        s->col = -1;
+        s->s = NAN;
         smap_put(&c->slotmap, key, (int)c->nslots);
         return (int)c->nslots++;
 }
@@ -57,8 +35,26 @@ static void note_missing(struct eval *c, const char *name)
         an->missing[an->nmissing++] = xstrdup(name);
 }
 
-static int eval_into_slot(struct eval *c, const char *key, struct expr *e, const char *table,
-                          struct err *err);
+static int bind_expr(struct eval *c, struct expr *e, const char *table, int *missing,
+                     struct err *err);
+
+/* a built-in or the normalization as a slot: its formula cloned and bound in the table's
+ * context; tainted when it reads a missing counter */
+static int expr_slot(struct eval *c, const char *key, const struct expr *src, const char *table,
+                     struct err *err)
+{
+        struct expr *e = expr_clone(src);
+        int missing = 0;
+        int rc = bind_expr(c, e, table, &missing, err);
+        if (rc) {
+                expr_free(e);
+                return rc;
+        }
+        int slot = add_slot(c, key, SK_EXPR);
+        c->slots[slot].e = e;
+        c->slots[slot].tainted = missing;
+        return slot;
+}
 
 static int resolve(void *p, const char *name, int dollar, struct err *err)
 {
@@ -81,12 +77,11 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                                 return err_set(err, ERR_INPUT, "unknown normalization '%s'",
                                                c->o->norm);
                         }
-                        int rc = eval_into_slot(c, key, ne, c->table, err);
-                        if (rc) {
+                        slot = expr_slot(c, key, ne, c->table, err);
+                        if (slot < 0) {
                                 free(key);
-                                return rc;
+                                return slot;
                         }
-                        smap_get(&c->slotmap, key, &slot);
                         goto done;
                 }
                 key = xasprintf("$%s", name);
@@ -96,16 +91,16 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                         if (strcmp(c->a->builtins[i].name, name))
                                 continue;
                         /* built-ins always read pmc_perf */
-                        int rc = eval_into_slot(c, key, c->a->builtins[i].expr, NULL, err);
-                        if (rc) {
+                        slot = expr_slot(c, key, c->a->builtins[i].expr, NULL, err);
+                        if (slot < 0) {
                                 free(key);
-                                return rc;
+                                return slot;
                         }
-                        smap_get(&c->slotmap, key, &slot);
                         goto done;
                 }
                 if (table_col(&c->w->sysinfo, name) >= 0) {
-                        slot = add_slot(c, key, NULL, workload_sys_num(c->w, name));
+                        slot = add_slot(c, key, SK_SCALAR);
+                        c->slots[slot].s = workload_sys_num(c->w, name);
                         goto done;
                 }
                 free(key);
@@ -115,114 +110,100 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
         if (smap_get(&c->slotmap, key, &slot))
                 goto done;
         {
-                const struct table *t = workload_table(c->w, c->table);
-                int col = t ? table_col(t, name) : -1;
-                if (col >= 0 && c->identity && t->nrows >= c->n) {
-                        /* every row selected, in order: read the column in place, so that
-                         * memory stays that of the loaded columns (100k-dispatch runs) */
-                        slot = add_slot(c, key, t->num[col], NAN);
-                        c->owned[slot] = NULL;
-                        goto done;
+                int ti = 0;
+                const struct table *t = &c->w->pmc;
+                if (c->table && strcmp(c->table, "pmc_perf")) {
+                        t = NULL;
+                        for (size_t i = 0; i < c->w->nacc; i++)
+                                if (!strcmp(c->w->acc_names[i], c->table)) {
+                                        t = &c->w->acc[i];
+                                        ti = 1 + (int)i;
+                                }
                 }
-                double *v = xmalloc((c->n ? c->n : 1) * sizeof(double));
-                for (size_t i = 0; i < c->n; i++)
-                        v[i] = (col >= 0 && c->sel[i] < t->nrows) ? t->num[col][c->sel[i]] : NAN;
-                slot = add_slot(c, key, v, NAN);
+                int col = t ? table_col(t, name) : -1;
+                slot = add_slot(c, key, SK_COL);
+                c->slots[slot].table = ti;
+                c->slots[slot].col = col;
                 if (col < 0) {
                         note_missing(c, name);
-                        c->slot_missing[slot] = 1; /* done: below flags the formula */
+                        c->slots[slot].tainted = 1;
                 }
         }
 done:
         free(key);
-        if (c->slot_missing[slot])
+        if (c->slots[slot].tainted)
                 c->bind_missing = 1;
         return slot;
 }
 
-static void make_env(struct eval *c, struct expr_env *env)
-{
-        env->n = c->n;
-        env->slots = c->slots;
-        env->nslots = c->nslots;
-}
-
-/* Bind e in the given table's context and evaluate it to a value (scalar or column). */
-static int eval_expr(struct eval *c, struct expr *e, const char *table, struct expr_val *out,
+/* Bind e in the given table's context; *missing: it reads a missing counter. */
+static int bind_expr(struct eval *c, struct expr *e, const char *table, int *missing,
                      struct err *err)
 {
         const char *saved = c->table;
-        int rc;
         if (++c->depth > 16) {
                 c->depth--;
                 return err_set(err, ERR_INPUT, "built-ins refer to each other in a loop");
         }
         c->table = table;
-        int outer_missing = c->bind_missing;
-        c->bind_missing = 0;
-        rc = expr_bind(e, resolve, c, err);
-        int missing = c->bind_missing;
-        c->bind_missing = outer_missing | missing;
-        c->table = saved;
-        c->depth--;
-        if (rc)
-                return rc;
-        if (missing) {
-                /* a formula that names a counter the workload lacks is n/a as a whole,
-                 * even where a condition would not use it (the reference fails the
-                 * whole formula) */
-                out->col = NULL;
-                out->s = NAN;
-                return 0;
-        }
-        struct expr_env env;
-        make_env(c, &env);
-        return expr_eval(e, &env, out, err);
-}
-
-static int eval_into_slot(struct eval *c, const char *key, struct expr *e, const char *table,
-                          struct err *err)
-{
-        struct expr_val v = {0};
         int outer = c->bind_missing;
         c->bind_missing = 0;
-        int rc = eval_expr(c, e, table, &v, err);
-        /* a built-in or normalization computed from a missing counter taints every
-         * formula that uses it */
-        int tainted = c->bind_missing;
+        int rc = expr_bind(e, resolve, c, err);
+        *missing = c->bind_missing;
         c->bind_missing = outer;
-        if (rc)
-                return rc;
-        int slot = add_slot(c, key, v.col, v.s);
-        c->slot_missing[slot] = (unsigned char)tainted;
-        return 0;
+        c->table = saved;
+        c->depth--;
+        return rc;
 }
 
-/* Bind, evaluate and aggregate. NaN when a name cannot be bound. */
-static double eval_agg(struct eval *c, struct expr *e, const char *table, const char *agg)
+int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
 {
-        struct expr_val v = {0};
-        struct err err = {0};
-        if (!e)
-                return NAN;
-        if (eval_expr(c, e, table, &v, &err)) {
-                warnf("%s", err.msg);
-                return NAN;
-        }
-        double r = v.col ? agg_by_name(agg, v.col, c->n) : v.s;
-        expr_val_free(&v);
-        return r;
+        struct acc *a = &ev->accs[i];
+        return bind_expr(ev, a->e, a->table, &a->missing, err);
 }
 
-static void ctx_free(struct eval *c)
+/* ---- planning: accumulators and the cells that read them ---- */
+
+static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
-        for (size_t i = 0; i < c->nslots; i++)
-                free(c->owned[i]);
-        free(c->owned);
-        free(c->slot_missing);
-        free(c->slots);
-        smap_free(&c->slotmap);
-        smap_free(&c->missing);
+        char key[64];
+        snprintf(key, sizeof key, "%p|%p", (void *)e, (const void *)table);
+        int i;
+        if (smap_get(&c->accmap, key, &i))
+                return i;
+        xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
+        struct acc *a = &c->accs[c->naccs];
+        memset(a, 0, sizeof *a);
+        a->e = e;
+        a->table = table;
+        a->mn = a->mx = NAN;
+        smap_put(&c->accmap, key, (int)c->naccs);
+        return (int)c->naccs++;
+}
+
+static void own_expr(struct eval *c, struct expr *e)
+{
+        xgrow(&c->owned, &c->capowned, c->nowned + 1, sizeof *c->owned);
+        c->owned[c->nowned++] = e;
+}
+
+/* cell (table t, row, col) will read agg of e (and of peak for pop) */
+static void plan_cell(struct eval *c, size_t t, size_t row, size_t col, struct expr *e,
+                      struct expr *peak, const char *table, const char *agg, int round, int pop)
+{
+        if (!e || (pop && !peak))
+                return; /* n/a */
+        xgrow(&c->pend, &c->cappend, c->npend + 1, sizeof *c->pend);
+        struct pending *p = &c->pend[c->npend++];
+        memset(p, 0, sizeof *p);
+        p->table = t;
+        p->row = row;
+        p->col = col;
+        p->a = acc_for(c, e, table);
+        p->b = pop ? acc_for(c, peak, table) : -1;
+        snprintf(p->agg, sizeof p->agg, "%s", agg);
+        p->round = round;
+        p->pop = pop;
 }
 
 /* ---- helpers ---- */
@@ -240,14 +221,6 @@ char *unit_display(const char *unit, const char *norm)
                 sb_addc(&sb, *q == '_' ? ' ' : *q);
         sb_add(&sb, p + strlen("$normUnit"));
         return sb_detach(&sb);
-}
-
-static double round_half_even(double x, int nd)
-{
-        if (!isfinite(x))
-                return x;
-        double s = pow(10.0, nd);
-        return nearbyint(x * s) / s;
 }
 
 static int is_agg(const char *show)
@@ -284,43 +257,10 @@ static char *subst_at(const char *s, long i)
         return sb_detach(&sb);
 }
 
-/* The values of one row's formulas, each evaluated once and then aggregated per column
- * (avg, min, max, ... of the same column of values). */
-struct row_cache {
-        const struct expr *e[8];
-        struct expr_val v[8];
-        int ok[8];
-        size_t n;
-};
-
-static double cached_agg(struct eval *c, struct row_cache *rc, struct expr *e, const char *table,
-                         const char *agg)
+static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table *pt,
+                            const struct metric *m, const char *name, struct cell *row,
+                            size_t r)
 {
-        if (!e)
-                return NAN;
-        size_t i;
-        for (i = 0; i < rc->n; i++)
-                if (rc->e[i] == e)
-                        break;
-        if (i == rc->n) {
-                if (rc->n == 8)
-                        return eval_agg(c, e, table, agg);
-                struct err err = {0};
-                rc->e[i] = e;
-                rc->ok[i] = eval_expr(c, e, table, &rc->v[i], &err) == 0;
-                if (!rc->ok[i])
-                        warnf("%s", err.msg);
-                rc->n++;
-        }
-        if (!rc->ok[i])
-                return NAN;
-        return rc->v[i].col ? agg_by_name(agg, rc->v[i].col, c->n) : rc->v[i].s;
-}
-
-static void fill_metric_row(struct eval *c, const struct panel_table *pt, const struct metric *m,
-                            const char *name, struct cell *row)
-{
-        struct row_cache rc = {0};
         for (size_t k = 0; k < pt->ncols; k++) {
                 const struct panel_col *pc = &pt->cols[k];
                 struct cell *cl = &row[k];
@@ -335,7 +275,7 @@ static void fill_metric_row(struct eval *c, const struct panel_table *pt, const 
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
                         cl->text = xstrdup(f && f->src ? f->src : "");
                 } else if (ov) {
-                        cl->v = cached_agg(c, &rc, ov->expr, m->table, "avg");
+                        plan_cell(c, ti, r, k, ov->expr, NULL, m->table, "avg", -1, 0);
                 } else if (is_agg(pc->show)) {
                         struct expr *e = m->expr.expr;
                         if (pc->field) {
@@ -343,19 +283,14 @@ static void fill_metric_row(struct eval *c, const struct panel_table *pt, const 
                                     find_field(m->fields, m->nfields, pc->field);
                                 e = f ? f->expr : NULL;
                         }
-                        cl->v = cached_agg(c, &rc, e, m->table, pc->show);
-                        if (pc->round >= 0)
-                                cl->v = round_half_even(cl->v, pc->round);
+                        plan_cell(c, ti, r, k, e, NULL, m->table, pc->show, pc->round, 0);
                 } else if (!strcmp(pc->show, "peak")) {
-                        cl->v = cached_agg(c, &rc, m->peak.expr, m->table, "avg");
+                        plan_cell(c, ti, r, k, m->peak.expr, NULL, m->table, "avg", -1, 0);
                 } else if (!strcmp(pc->show, "pop")) {
-                        double avg = cached_agg(c, &rc, m->expr.expr, m->table, "avg");
-                        double peak = cached_agg(c, &rc, m->peak.expr, m->table, "avg");
-                        cl->v = m->peak.expr ? 100.0 * avg / peak : NAN;
+                        plan_cell(c, ti, r, k, m->expr.expr, m->peak.expr, m->table, "avg", -1,
+                                  1);
                 }
         }
-        for (size_t i = 0; i < rc.n; i++)
-                expr_val_free(&rc.v[i]);
 }
 
 static struct metric_field clone_field(const struct metric_field *f, long i, const char *what,
@@ -373,15 +308,9 @@ static struct metric_field clone_field(const struct metric_field *f, long i, con
         return r;
 }
 
-static void free_field(struct metric_field *f)
-{
-        free(f->key);
-        free(f->src);
-        expr_free(f->expr);
-}
-
-static int eval_template_row(struct eval *c, const struct panel_table *pt, const struct metric *m,
-                             long i, struct cell *row, struct err *err)
+static int eval_template_row(struct eval *c, size_t ti, const struct panel_table *pt,
+                             const struct metric *m, long i, struct cell *row, size_t r,
+                             struct err *err)
 {
         struct metric inst = *m;
         int bad = 0;
@@ -393,12 +322,22 @@ static int eval_template_row(struct eval *c, const struct panel_table *pt, const
         inst.noverrides = 0;
         char *name = subst_at(m->name, i);
         if (!bad)
-                fill_metric_row(c, pt, &inst, name, row);
+                fill_metric_row(c, ti, pt, &inst, name, row, r);
         free(name);
-        free_field(&inst.expr);
-        free_field(&inst.peak);
-        for (size_t j = 0; j < m->nfields; j++)
-                free_field(&inst.fields[j]);
+        /* the formulas live until the evaluation has run */
+        struct metric_field *fs[] = {&inst.expr, &inst.peak};
+        for (size_t j = 0; j < 2; j++) {
+                free(fs[j]->key);
+                free(fs[j]->src);
+                if (fs[j]->expr)
+                        own_expr(c, fs[j]->expr);
+        }
+        for (size_t j = 0; j < m->nfields; j++) {
+                free(inst.fields[j].key);
+                free(inst.fields[j].src);
+                if (inst.fields[j].expr)
+                        own_expr(c, inst.fields[j].expr);
+        }
         free(inst.fields);
         return bad ? ERR_INPUT : 0;
 }
@@ -406,6 +345,8 @@ static int eval_template_row(struct eval *c, const struct panel_table *pt, const
 int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                      const struct panel_table *pt, struct err *err)
 {
+        /* the table's place: in the analysis, or the one table of eval_table */
+        size_t ti = c->single ? 0 : (size_t)(t - c->an->tables);
         t->metric_table = 1;
         long pos = 0;
         for (size_t r = 0; r < pt->nrows; r++) {
@@ -426,11 +367,12 @@ int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                         snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);
                         struct cell *row = rtable_add_row(t, rid, rkey);
                         if (m->is_template) {
-                                int rc = eval_template_row(c, pt, m, i, row, err);
+                                int rc = eval_template_row(c, ti, pt, m, i, row, t->nrows - 1,
+                                                           err);
                                 if (rc)
                                         return rc;
                         } else {
-                                fill_metric_row(c, pt, m, m->name, row);
+                                fill_metric_row(c, ti, pt, m, m->name, row, t->nrows - 1);
                         }
                 }
         }
@@ -447,7 +389,6 @@ struct eval *eval_new(const struct workload *w, const struct arch *a,
         c->o = o;
         c->sel = sel;
         c->n = n;
-        c->identity = n == w->pmc.nrows;
         c->an = an;
         return c;
 }
@@ -456,8 +397,24 @@ void eval_free(struct eval *c)
 {
         if (!c)
                 return;
-        ctx_free(c);
+        eval_stream_free(c);
+        for (size_t i = 0; i < c->nslots; i++)
+                expr_free(c->slots[i].e);
+        free(c->slots);
+        smap_free(&c->slotmap);
+        smap_free(&c->missing);
+        free(c->accs);
+        smap_free(&c->accmap);
+        free(c->pend);
+        for (size_t i = 0; i < c->nowned; i++)
+                expr_free(c->owned[i]);
+        free(c->owned);
         free(c);
+}
+
+int eval_finish(struct eval *ev, struct err *err)
+{
+        return eval_run(ev, err);
 }
 
 int eval_table(const struct build_ctx *bc, const struct panel *p, const struct panel_table *pt,
@@ -468,11 +425,14 @@ int eval_table(const struct build_ctx *bc, const struct panel *p, const struct p
         o.blocks = NULL;
         o.nblocks = 0;
         struct eval *c = eval_new(bc->w, bc->a, &o, sel, n, NULL);
+        c->single = out;
         char **titles = xcalloc(pt->ncols ? pt->ncols : 1, sizeof *titles);
         for (size_t k = 0; k < pt->ncols; k++)
                 titles[k] = xstrdup(pt->cols[k].title);
         rtable_init(out, p, pt, "Metric_ID", pt->ncols, titles);
         int rc = eval_metric_rows(c, out, p, pt, err);
+        if (!rc)
+                rc = eval_run(c, err);
         eval_free(c);
         if (rc)
                 rtable_free(out);

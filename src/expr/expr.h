@@ -68,6 +68,10 @@ struct expr_env {
         size_t n; /* number of rows (dispatches) */
         const struct expr_slot *slots;
         size_t nslots;
+        /* when set: the values of tagged aggregate calls (expr_tag_aggregates), taken as
+         * they are instead of reducing the rows at hand */
+        const double *aggs;
+        size_t naggs;
 };
 
 /* An evaluation result: a scalar or a column of env->n values (owned, free with
@@ -100,6 +104,30 @@ double agg_std(const double *v, size_t n);
 double agg_quantile(const double *v, size_t n, double q);
 /* by name as above; returns NaN for an unknown name */
 double agg_by_name(const char *agg, const double *v, size_t n);
+
+/* ---- evaluation in passes: rows that come in chunks (src/analyze/eval.c) ----
+ * An aggregate call inside a formula (AVG(x) / y) needs x over every row before y's rows
+ * can be combined with it. A caller that sees the rows chunk by chunk tags each call, feeds
+ * the call's argument to an accumulator of its own in one pass over the chunks, and
+ * evaluates what uses the call in a later pass, with env->aggs holding the values. */
+
+/* Visit the aggregate calls of e, innermost first (a call inside another's argument comes
+ * before it): fn(ctx, arg, agg, q) with arg a view of the argument (an expression sharing
+ * e's nodes: use it while e lives, free it with expr_free), agg the aggregate's name as
+ * agg_by_name takes it ("avg", "median", "std", "sum", "min", "max"; "quantile" with q a
+ * view of its second argument, else q NULL). fn returns the tag stored in the call. */
+typedef int (*expr_agg_fn)(void *ctx, struct expr *arg, const char *agg, struct expr *q);
+void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx);
+
+/* The pass in which e can be evaluated: the highest of slot_level[slot] for the names it
+ * reads outside aggregate calls and tag_level[tag] for its outermost tagged calls (0 when
+ * none). Untagged calls count as the level of their argument. */
+int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
+               size_t ntags);
+
+/* numpy's pairwise sum of n values, NaN counted as 0, as agg_sum and agg_avg add (for
+ * callers that add a column block by block the way numpy splits it). */
+double expr_pw_sum(const double *v, size_t n);
 
 /* A canonical text form (fully parenthesised), malloc'd. For messages and tests. */
 char *expr_to_string(const struct expr *e);

@@ -216,6 +216,11 @@ static double pw_sum(const double *v, size_t n)
         return pw_sum(v, i) + pw_sum(v + i, n - i);
 }
 
+double expr_pw_sum(const double *v, size_t n)
+{
+        return pw_sum(v, n);
+}
+
 /* ndarray.sum() with NaN as 0: the reduction starts from the identity 0.0 (so a sum of
  * -0.0 is 0.0) and numpy 2 hands a contiguous array to one pairwise call */
 static double np_sum(const double *v, size_t n)
@@ -557,6 +562,12 @@ static int eval_call(struct evctx *c, const struct expr_node *n, struct ev *res)
                            ? 2
                            : 1;
 
+        /* a tagged aggregate whose value the caller computed over every row */
+        if (c->env->aggs && n->agg_tag >= 0 && (size_t)n->agg_tag < c->env->naggs &&
+            expr_fn_is_aggregate(n->op)) {
+                res->s = c->env->aggs[n->agg_tag];
+                return 0;
+        }
         /* the parser checks counts; ROUND alone may have one (0 decimals) */
         if (n->nkids != want && !(n->op == EF_ROUND && n->nkids == 1))
                 return expr_node_err(c->e, n, c->err, ERR_INPUT, "'%s' called with %d arguments",

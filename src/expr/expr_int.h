@@ -121,12 +121,14 @@ struct expr_node {
         int nkids;
         struct expr_node *kids[EXPR_MAX_KIDS];
         int height; /* 1 + the tallest kid's; the parser refuses more than MAX_HEIGHT */
+        int agg_tag; /* an aggregate call's tag (expr_tag_aggregates), -1 when none */
 };
 
 struct expr {
         struct expr_node *root;
         char *file; /* may be NULL */
         char *what; /* may be NULL */
+        int view;   /* root belongs to another expression (expr_tag_aggregates) */
 };
 
 /* A function's source name ("MIN" for EF_MIN and EF_MIN2). */

@@ -173,6 +173,7 @@ static struct expr_node *node_new(struct parser *p, enum expr_kind kind, size_t 
 
         n->kind = kind;
         n->slot = -1;
+        n->agg_tag = -1;
         n->height = 1;
         linecol(p, pos, &n->line, &n->col);
         return n;
@@ -592,7 +593,8 @@ void expr_free(struct expr *e)
 {
         if (!e)
                 return;
-        node_free(e->root);
+        if (!e->view)
+                node_free(e->root);
         free(e->file);
         free(e->what);
         free(e);

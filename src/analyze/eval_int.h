@@ -1,0 +1,107 @@
+/* The formula evaluator's inside (eval.c binds and plans, stream.c runs): formulas are
+ * bound to slots (counter columns, sysinfo scalars, built-ins) once, then evaluated chunk
+ * by chunk of the selected dispatches, each feeding an accumulator that keeps what its
+ * aggregates need (count, pairwise sum, min, max; every value only for median, quartiles
+ * and standard deviation, in a temporary file when large). Aggregate calls inside formulas
+ * get accumulators of their own and a pass before the formulas that use them. */
+#ifndef PRISM_EVAL_INT_H
+#define PRISM_EVAL_INT_H
+
+#include <stdio.h>
+
+#include "build.h"
+
+/* rows evaluated at a time */
+#define EVAL_CHUNK 8192
+
+enum slot_kind { SK_COL, SK_SCALAR, SK_EXPR };
+
+struct slot {
+        enum slot_kind kind;
+        int table;      /* SK_COL: 0 pmc_perf, 1 + i accumulate table i */
+        int col;        /* SK_COL: its column there, -1 when missing */
+        double s;       /* SK_SCALAR */
+        struct expr *e; /* SK_EXPR: a clone bound in its table's context (owned) */
+        int tainted;    /* a missing counter went into it */
+        int level;      /* SK_EXPR: the passes its aggregate calls need before it */
+};
+
+/* numpy's pairwise summation, fed block by block */
+struct pwacc {
+        double pend[128];
+        size_t npend, leaf;
+        double stack[64];
+        int sp;
+};
+
+struct acc {
+        struct expr *e;    /* evaluated per chunk: a formula, or an aggregate call's argument */
+        const char *table; /* the table its names resolve in (NULL: pmc_perf) */
+        const char *agg;   /* an aggregate call's reduction (its tag is this index) */
+        struct expr *q;    /* QUANTILE's q, or NULL */
+        int inner;         /* an aggregate call inside a formula */
+        int level, pass;   /* pass: the one over the rows that feeds it (1-based) */
+        int missing, failed, scalar, need_vals;
+        double sval;       /* the value when scalar */
+        size_t m;          /* values that are not NaN */
+        double mn, mx;
+        struct pwacc pw;
+        double *vals;      /* need_vals: every value (NULL when they are in the file) */
+        size_t vidx;       /* need_vals: its place among them in the file's blocks */
+};
+
+/* a cell waiting for its accumulators: (a op b) reduced by agg */
+struct pending {
+        size_t table, row, col;
+        int a, b;     /* accumulators; b only for pop (percent of peak) */
+        char agg[8];
+        int round;    /* decimals, -1 none */
+        int pop;
+};
+
+struct eval {
+        const struct workload *w;
+        const struct arch *a;
+        const struct analysis_opts *o;
+        const size_t *sel;
+        size_t n;
+        struct analysis *an;  /* cells go to an->tables, or to single */
+        struct rtable *single;
+        /* slots */
+        struct smap slotmap;
+        struct slot *slots;
+        size_t nslots, capslots;
+        const char *table; /* the table names resolve in while binding */
+        int depth;
+        struct smap missing;
+        int bind_missing;
+        /* accumulators and the cells that read them */
+        struct acc *accs;
+        size_t naccs, capaccs;
+        struct smap accmap;
+        struct pending *pend;
+        size_t npend, cappend;
+        struct expr **owned;
+        size_t nowned, capowned;
+        /* the pairwise summation's blocks for n rows: lengths, and the additions after */
+        size_t *leaf_len;
+        unsigned char *leaf_comb;
+        size_t nleaves, capleaves;
+        /* every value of the accumulators that need them, when too many for memory */
+        FILE *vf;
+        size_t nvacc;
+        size_t *blk_n;
+        long long *blk_off;
+        size_t nblk, capblk;
+        long long vf_end;
+        size_t chunk; /* rows per chunk */
+};
+
+/* eval.c */
+int eval_bind_acc(struct eval *ev, size_t i, struct err *err);
+/* stream.c */
+int eval_run(struct eval *ev, struct err *err);
+void eval_stream_free(struct eval *ev);
+double round_half_even(double x, int nd);
+
+#endif

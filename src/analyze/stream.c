@@ -1,0 +1,426 @@
+/* Formula evaluation for analysis, the running half: the selected dispatches go through
+ * the formulas a chunk at a time, and every accumulator keeps only what its aggregates
+ * need, so memory grows with the number of formulas, not of dispatches. The results are
+ * the in-memory evaluation's, bit for bit: sums follow numpy's pairwise order across
+ * chunks, and median, quartiles and standard deviation see every value (kept in a
+ * temporary file when there are many). */
+#include "eval_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* values of the accumulators that need them are kept in memory up to 32 MiB */
+
+/* $PRISM_EVAL_CHUNK (rows) and $PRISM_EVAL_VALUES_MB override the chunk size and the
+ * memory for values, so that tests/stream.sh can compare one chunk held in memory with
+ * many small ones and a temporary file */
+static size_t env_size(const char *name, size_t dflt)
+{
+        const char *v = getenv(name);
+        double n;
+        return v && parse_double(v, &n) == 0 && n >= 0 && n < 1e15 ? (size_t)n : dflt;
+}
+
+double round_half_even(double x, int nd)
+{
+        if (!isfinite(x))
+                return x;
+        double s = pow(10.0, nd);
+        return nearbyint(x * s) / s;
+}
+
+/* ---- numpy's pairwise summation, block by block ---- */
+
+/* the blocks pairwise_sum splits n values into, in order, and how many additions of the
+ * two latest partial sums follow each */
+static void pw_plan(struct eval *ev, size_t n)
+{
+        if (n <= 128) {
+                xgrow(&ev->leaf_len, &ev->capleaves, ev->nleaves + 1, sizeof *ev->leaf_len);
+                ev->leaf_comb = xrealloc(ev->leaf_comb, ev->capleaves);
+                ev->leaf_len[ev->nleaves] = n;
+                ev->leaf_comb[ev->nleaves++] = 0;
+                return;
+        }
+        size_t i = n / 2;
+        i -= i % 8;
+        pw_plan(ev, i);
+        pw_plan(ev, n - i);
+        ev->leaf_comb[ev->nleaves - 1]++;
+}
+
+static void pw_push(struct pwacc *p, const struct eval *ev, double s)
+{
+        p->stack[p->sp++] = s;
+        for (unsigned k = 0; k < ev->leaf_comb[p->leaf]; k++) {
+                double b = p->stack[--p->sp];
+                double a = p->stack[--p->sp];
+                p->stack[p->sp++] = a + b;
+        }
+        p->leaf++;
+}
+
+static void pw_feed(struct pwacc *p, const struct eval *ev, const double *v, size_t n)
+{
+        while (n && p->leaf < ev->nleaves) {
+                size_t len = ev->leaf_len[p->leaf];
+                if (p->npend == 0 && n >= len) {
+                        pw_push(p, ev, expr_pw_sum(v, len));
+                        v += len;
+                        n -= len;
+                        continue;
+                }
+                size_t take = len - p->npend < n ? len - p->npend : n;
+                memcpy(p->pend + p->npend, v, take * sizeof *v);
+                p->npend += take;
+                v += take;
+                n -= take;
+                if (p->npend == len) {
+                        p->npend = 0;
+                        pw_push(p, ev, expr_pw_sum(p->pend, len));
+                }
+        }
+}
+
+/* ndarray.sum(): 0.0 + the pairwise sum */
+static double pw_total(const struct pwacc *p)
+{
+        return 0.0 + (p->sp ? p->stack[0] : 0.0);
+}
+
+/* ---- accumulators ---- */
+
+static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at)
+{
+        for (size_t i = 0; i < n; i++) {
+                double x = v[i];
+                if (isnan(x))
+                        continue;
+                a->m++;
+                if (isnan(a->mn) || x < a->mn)
+                        a->mn = x;
+                if (isnan(a->mx) || x > a->mx)
+                        a->mx = x;
+        }
+        pw_feed(&a->pw, ev, v, n);
+        if (a->need_vals && a->vals)
+                memcpy(a->vals + at, v, n * sizeof *v);
+        else if (a->need_vals && ev->vf) {
+                size_t b = at / ev->chunk; /* chunks start at multiples of ev->chunk */
+                long long off = ev->blk_off[b] + (long long)(a->vidx * ev->blk_n[b] * sizeof *v);
+                if (pwrite(fileno(ev->vf), v, n * sizeof *v, (off_t)off) != (ssize_t)(n * sizeof *v))
+                        a->failed = 2; /* reported when read */
+        }
+}
+
+/* every value of a, in row order (malloc'd), or NULL when they could not be read back */
+static double *acc_values(struct eval *ev, struct acc *a)
+{
+        double *v = xmalloc((ev->n ? ev->n : 1) * sizeof *v);
+        if (a->vals) {
+                memcpy(v, a->vals, ev->n * sizeof *v);
+                return v;
+        }
+        size_t at = 0;
+        for (size_t b = 0; b < ev->nblk; b++) {
+                size_t k = ev->blk_n[b];
+                off_t off = (off_t)(ev->blk_off[b] + (long long)(a->vidx * k * sizeof *v));
+                if (pread(fileno(ev->vf), v + at, k * sizeof *v, off) != (ssize_t)(k * sizeof *v)) {
+                        free(v);
+                        return NULL;
+                }
+                at += k;
+        }
+        return v;
+}
+
+/* agg of a's rows, as agg_by_name gives it over the whole column */
+static double acc_result(struct eval *ev, struct acc *a, const char *agg, double q)
+{
+        if (a->missing || a->failed == 1)
+                return NAN;
+        if (a->scalar)
+                return a->sval;
+        if (!strcmp(agg, "avg"))
+                return a->m ? pw_total(&a->pw) / (double)a->m : NAN;
+        if (!strcmp(agg, "sum"))
+                return a->m ? pw_total(&a->pw) : NAN;
+        if (!strcmp(agg, "min"))
+                return a->mn;
+        if (!strcmp(agg, "max"))
+                return a->mx;
+        double *v = acc_values(ev, a);
+        if (!v) {
+                warnf("cannot read back the values of a formula from a temporary file; its "
+                      "median, quartiles and deviation are n/a");
+                return NAN;
+        }
+        double r = !strcmp(agg, "quantile") ? agg_quantile(v, ev->n, q) : agg_by_name(agg, v, ev->n);
+        free(v);
+        return r;
+}
+
+static int needs_values(const char *agg)
+{
+        return strcmp(agg, "avg") && strcmp(agg, "sum") && strcmp(agg, "min") &&
+               strcmp(agg, "max");
+}
+
+/* ---- aggregate calls inside formulas ---- */
+
+static int tag_agg(void *p, struct expr *arg, const char *agg, struct expr *q)
+{
+        struct eval *ev = p;
+        xgrow(&ev->accs, &ev->capaccs, ev->naccs + 1, sizeof *ev->accs);
+        struct acc *a = &ev->accs[ev->naccs];
+        memset(a, 0, sizeof *a);
+        a->e = arg;
+        a->agg = agg;
+        a->q = q;
+        a->inner = 1;
+        a->mn = a->mx = NAN;
+        xgrow(&ev->owned, &ev->capowned, ev->nowned + 2, sizeof *ev->owned);
+        ev->owned[ev->nowned++] = arg;
+        if (q)
+                ev->owned[ev->nowned++] = q;
+        return (int)ev->naccs++;
+}
+
+/* the levels of slots and accumulators: a pass per level of nested aggregate calls */
+static int plan_passes(struct eval *ev)
+{
+        int *sl = xcalloc(ev->nslots + 1, sizeof *sl), *tl = xcalloc(ev->naccs + 1, sizeof *tl);
+        for (int changed = 1, it = 0; changed && it < 64; it++) {
+                changed = 0;
+                for (size_t i = 0; i < ev->nslots; i++) {
+                        if (ev->slots[i].kind != SK_EXPR)
+                                continue;
+                        int l = expr_level(ev->slots[i].e, sl, ev->nslots, tl, ev->naccs);
+                        changed |= l != sl[i];
+                        sl[i] = l;
+                }
+                for (size_t i = 0; i < ev->naccs; i++) {
+                        struct acc *a = &ev->accs[i];
+                        int l = expr_level(a->e, sl, ev->nslots, tl, ev->naccs) + a->inner;
+                        changed |= l != tl[i];
+                        tl[i] = l;
+                }
+        }
+        int npass = 0;
+        for (size_t i = 0; i < ev->nslots; i++)
+                ev->slots[i].level = sl[i];
+        for (size_t i = 0; i < ev->naccs; i++) {
+                struct acc *a = &ev->accs[i];
+                a->level = tl[i];
+                /* an aggregate call's argument runs in the pass of its level; a formula in
+                 * the pass after its aggregate calls are known */
+                a->pass = a->inner ? a->level : a->level + 1;
+                if (a->pass > npass)
+                        npass = a->pass;
+        }
+        free(sl);
+        free(tl);
+        return npass;
+}
+
+/* ---- the passes ---- */
+
+struct chunk {
+        const size_t *sel; /* selected rows of this chunk */
+        size_t n;
+        double **cols;     /* per slot: a gathered column (owned) or NULL */
+};
+
+/* slot i's values for the chunk's rows */
+static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct expr_slot *es)
+{
+        const struct slot *s = &ev->slots[i];
+        const struct table *t = s->table ? &ev->w->acc[s->table - 1] : &ev->w->pmc;
+        es->s = NAN;
+        if (s->col < 0) {
+                es->col = NULL;
+                return;
+        }
+        const size_t *sel = ch->sel;
+        size_t n = ch->n;
+        if (sel[n - 1] - sel[0] == n - 1 && sel[n - 1] < t->nrows) {
+                es->col = t->num[s->col] + sel[0]; /* consecutive rows: read in place */
+                return;
+        }
+        double *v = xmalloc(n * sizeof *v);
+        for (size_t k = 0; k < n; k++)
+                v[k] = sel[k] < t->nrows ? t->num[s->col][sel[k]] : NAN;
+        ch->cols[i] = v;
+        es->col = v;
+}
+
+static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
+{
+        (void)err;
+        struct expr_slot *es = xcalloc(ev->nslots + 1, sizeof *es);
+        struct chunk ch = {.cols = xcalloc(ev->nslots + 1, sizeof *ch.cols)};
+        struct expr_env env = {.slots = es, .nslots = ev->nslots, .aggs = aggs,
+                               .naggs = ev->naccs};
+        for (size_t s0 = 0; s0 < ev->n; s0 += ev->chunk) {
+                ch.sel = ev->sel + s0;
+                ch.n = ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk;
+                env.n = ch.n;
+                for (size_t i = 0; i < ev->nslots; i++) {
+                        struct slot *s = &ev->slots[i];
+                        if (s->kind == SK_COL) {
+                                fill_col_slot(ev, &ch, i, &es[i]);
+                        } else if (s->kind == SK_SCALAR) {
+                                es[i].col = NULL;
+                                es[i].s = s->s;
+                        } else if (s->tainted || s->level >= pass) {
+                                /* n/a as a whole, or not computable yet: unused now */
+                                es[i].col = NULL;
+                                es[i].s = NAN;
+                        } else {
+                                struct expr_val v = {0};
+                                struct err e2 = {0};
+                                if (expr_eval(s->e, &env, &v, &e2)) {
+                                        v.col = NULL;
+                                        v.s = NAN;
+                                }
+                                ch.cols[i] = v.col;
+                                es[i].col = v.col;
+                                es[i].s = v.s;
+                        }
+                }
+                for (size_t i = 0; i < ev->naccs; i++) {
+                        struct acc *a = &ev->accs[i];
+                        if (a->pass != pass || a->missing || a->failed == 1 || a->scalar)
+                                continue;
+                        struct expr_val v = {0};
+                        struct err e2 = {0};
+                        if (expr_eval(a->e, &env, &v, &e2)) {
+                                warnf("%s", e2.msg);
+                                a->failed = 1;
+                                continue;
+                        }
+                        if (!v.col) {
+                                /* a value that is not per row: the same for every chunk */
+                                a->scalar = 1;
+                                a->sval = v.s;
+                                continue;
+                        }
+                        acc_feed(ev, a, v.col, ch.n, s0);
+                        expr_val_free(&v);
+                }
+                for (size_t i = 0; i < ev->nslots; i++) {
+                        free(ch.cols[i]);
+                        ch.cols[i] = NULL;
+                }
+        }
+        free(ch.cols);
+        free(es);
+        return 0;
+}
+
+void eval_stream_free(struct eval *ev)
+{
+        for (size_t i = 0; i < ev->naccs; i++)
+                free(ev->accs[i].vals);
+        if (ev->vf)
+                fclose(ev->vf);
+        ev->vf = NULL;
+        free(ev->leaf_len);
+        free(ev->leaf_comb);
+        free(ev->blk_n);
+        free(ev->blk_off);
+        ev->leaf_len = NULL;
+        ev->leaf_comb = NULL;
+        ev->blk_n = NULL;
+        ev->blk_off = NULL;
+}
+
+int eval_run(struct eval *ev, struct err *err)
+{
+        ev->chunk = env_size("PRISM_EVAL_CHUNK", EVAL_CHUNK);
+        if (ev->chunk < 1)
+                ev->chunk = 1;
+        size_t ntop = ev->naccs;
+        /* bind every formula (slots for what they read), in the order they were planned */
+        for (size_t i = 0; i < ntop; i++) {
+                struct err e2 = {0};
+                if (eval_bind_acc(ev, i, &e2)) {
+                        warnf("%s", e2.msg);
+                        ev->accs[i].failed = 1;
+                }
+        }
+        /* aggregate calls in built-ins and formulas get accumulators of their own */
+        for (size_t i = 0; i < ev->nslots; i++)
+                if (ev->slots[i].kind == SK_EXPR)
+                        expr_tag_aggregates(ev->slots[i].e, tag_agg, ev);
+        for (size_t i = 0; i < ntop; i++)
+                if (!ev->accs[i].failed && !ev->accs[i].missing)
+                        expr_tag_aggregates(ev->accs[i].e, tag_agg, ev);
+        int npass = plan_passes(ev);
+        /* which need every value, and where those go */
+        for (size_t p = 0; p < ev->npend; p++) {
+                struct acc *a = &ev->accs[ev->pend[p].a];
+                if (needs_values(ev->pend[p].agg))
+                        a->need_vals = 1;
+        }
+        for (size_t i = ntop; i < ev->naccs; i++)
+                if (needs_values(ev->accs[i].agg))
+                        ev->accs[i].need_vals = 1;
+        for (size_t i = 0; i < ev->naccs; i++)
+                if (ev->accs[i].need_vals)
+                        ev->accs[i].vidx = ev->nvacc++;
+        if (ev->nvacc && (double)ev->nvacc * (double)ev->n * 8 >
+                             (double)env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024)
+                ev->vf = tmpfile();
+        /* in the file, a block per chunk: each accumulator's values of the chunk in turn */
+        for (size_t s0 = 0; ev->vf && s0 < ev->n; s0 += ev->chunk) {
+                size_t k = ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk;
+                xgrow(&ev->blk_n, &ev->capblk, ev->nblk + 1, sizeof *ev->blk_n);
+                ev->blk_off = xrealloc(ev->blk_off, ev->capblk * sizeof *ev->blk_off);
+                ev->blk_n[ev->nblk] = k;
+                ev->blk_off[ev->nblk++] = ev->vf_end;
+                ev->vf_end += (long long)(k * ev->nvacc * sizeof(double));
+        }
+        for (size_t i = 0; i < ev->naccs; i++)
+                if (ev->accs[i].need_vals && !ev->vf)
+                        ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
+        pw_plan(ev, ev->n);
+        double *aggs = xcalloc(ev->naccs + 1, sizeof *aggs);
+        for (size_t i = 0; i < ev->naccs; i++)
+                aggs[i] = NAN;
+        int rc = 0;
+        for (int pass = 1; pass <= npass && !rc; pass++) {
+                rc = run_pass(ev, pass, aggs, err);
+                /* the aggregate calls of this pass are known now */
+                for (size_t i = ntop; i < ev->naccs && !rc; i++) {
+                        struct acc *a = &ev->accs[i];
+                        if (a->pass != pass)
+                                continue;
+                        double q = NAN;
+                        if (a->q) {
+                                struct expr_env env = {.n = 1, .aggs = aggs, .naggs = ev->naccs};
+                                struct expr_val v = {0};
+                                struct err e2 = {0};
+                                if (!expr_eval(a->q, &env, &v, &e2) && !v.col)
+                                        q = v.s;
+                                expr_val_free(&v);
+                        }
+                        aggs[i] = acc_result(ev, a, a->agg, q);
+                }
+        }
+        free(aggs);
+        /* the cells */
+        for (size_t p = 0; p < ev->npend && !rc; p++) {
+                const struct pending *pd = &ev->pend[p];
+                struct rtable *t = ev->single ? ev->single : &ev->an->tables[pd->table];
+                double v = acc_result(ev, &ev->accs[pd->a], pd->agg, NAN);
+                if (pd->pop)
+                        v = 100.0 * v / acc_result(ev, &ev->accs[pd->b], "avg", NAN);
+                else if (pd->round >= 0)
+                        v = round_half_even(v, pd->round);
+                t->cells[pd->row * t->ncols + pd->col].v = v;
+        }
+        return rc;
+}

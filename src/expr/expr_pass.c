@@ -1,0 +1,77 @@
+/* Evaluation in passes (expr.h): tagging a formula's aggregate calls, and the pass a formula
+ * needs. */
+#include <stdlib.h>
+
+#include "expr_int.h"
+
+static struct expr *view(const struct expr *e, struct expr_node *root)
+{
+        struct expr *v = xcalloc(1, sizeof *v);
+        v->root = root;
+        v->file = e->file ? xstrdup(e->file) : NULL;
+        v->what = e->what ? xstrdup(e->what) : NULL;
+        v->view = 1;
+        return v;
+}
+
+static const char *agg_name(int fn)
+{
+        switch (fn) {
+        case EF_AVG:
+                return "avg";
+        case EF_MEDIAN:
+                return "median";
+        case EF_STD:
+                return "std";
+        case EF_SUM:
+                return "sum";
+        case EF_QUANTILE:
+                return "quantile";
+        case EF_MIN:
+                return "min";
+        case EF_MAX:
+                return "max";
+        default:
+                return NULL;
+        }
+}
+
+static void tag_node(const struct expr *e, struct expr_node *n, expr_agg_fn fn, void *ctx)
+{
+        for (int i = 0; i < n->nkids; i++)
+                tag_node(e, n->kids[i], fn, ctx);
+        n->agg_tag = -1;
+        if (n->kind != EK_CALL || !expr_fn_is_aggregate(n->op) || n->nkids < 1)
+                return;
+        struct expr *arg = view(e, n->kids[0]);
+        struct expr *q = n->op == EF_QUANTILE && n->nkids > 1 ? view(e, n->kids[1]) : NULL;
+        n->agg_tag = fn(ctx, arg, agg_name(n->op), q);
+}
+
+void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx)
+{
+        if (e && fn)
+                tag_node(e, e->root, fn, ctx);
+}
+
+static int node_level(const struct expr_node *n, const int *slot_level, size_t nslots,
+                      const int *tag_level, size_t ntags)
+{
+        if (n->kind == EK_CALL && n->agg_tag >= 0 && (size_t)n->agg_tag < ntags)
+                return tag_level[n->agg_tag];
+        int l = 0;
+        if (n->kind == EK_NAME && n->slot >= 0 && (size_t)n->slot < nslots)
+                l = slot_level[n->slot];
+        for (int i = 0; i < n->nkids; i++) {
+                int k = node_level(n->kids[i], slot_level, nslots, tag_level, ntags);
+                if (k > l)
+                        l = k;
+        }
+        return l;
+}
+
+int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
+               size_t ntags)
+{
+        return e ? node_level(e->root, slot_level, nslots, tag_level, ntags) : 0;
+}
