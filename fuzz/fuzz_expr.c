@@ -91,7 +91,7 @@ int fuzz_expr(const uint8_t *data, size_t n)
                                 slots[i].col = cols[i % ncols];
                 }
                 for (size_t rows = 0; rows <= EXPR_ROWS; rows += EXPR_ROWS) {
-                        struct expr_env env = {rows, slots, (size_t)fz.n};
+                        struct expr_env env = {.n = rows, .slots = slots, .nslots = (size_t)fz.n};
                         struct expr_val v = {0};
                         struct err eerr = {0};
                         if (expr_eval(c, &env, &v, &eerr) == 0)

@@ -63,7 +63,7 @@ enum { ENV4, ENV1, ENV0 };
 
 static struct expr_env make_env(int which)
 {
-        struct expr_env env = {N, slots, NBIND};
+        struct expr_env env = {.n = N, .slots = slots, .nslots = NBIND};
         size_t i;
 
         for (i = 0; i < NBIND; i++) {

@@ -347,107 +347,200 @@ static const char *csv_problem(struct csv_parser *p)
                                           : csv_strerror(csv_error(p));
 }
 
+/* A CSV file being read: the parser, the callbacks' state and where reading stopped. */
+struct tstream {
+        struct csv_parser p;
+        int parser_ok;
+        struct loader ld;
+        void (*field_cb)(void *, size_t, void *);
+        FILE *f;
+        char *buf;
+        size_t n, off, pos, head_end;
+        off_t fsize;
+        int eof;
+        size_t row0; /* data rows before the table's first (streaming) */
+        struct table t;
+};
+
+static int stream_open(struct tstream *s, const char *path, table_col_fn want, void *want_ctx,
+                       struct err *err)
+{
+        memset(s, 0, sizeof *s);
+        s->ld = (struct loader){.t = &s->t, .path = path, .line = 1, .header = 1, .err = err,
+                                .want = want, .want_ctx = want_ctx};
+        s->field_cb = want ? on_field_cols : on_field;
+        table_init(&s->t);
+        if (csv_init(&s->p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
+                return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
+        s->parser_ok = 1;
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                return err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
+        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                return err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
+        s->f = fopen(path, "rb");
+        if (!s->f)
+                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+        struct stat fst;
+        s->fsize = fstat(fileno(s->f), &fst) == 0 ? fst.st_size : 0;
+        s->buf = xmalloc(1 << 16);
+        return 0;
+}
+
+/* Read on until the table holds max_rows rows (at a record's end) or the file ends. */
+static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
+{
+        struct loader *ld = &s->ld;
+        struct table *t = &s->t;
+        const char *path = ld->path;
+        while (!s->eof && !ld->failed) {
+                if (s->off >= s->n) {
+                        s->pos += s->n;
+                        s->off = 0;
+                        s->n = fread(s->buf, 1, 1 << 16, s->f);
+                        if (s->n == 0) {
+                                s->eof = 1;
+                                break;
+                        }
+                }
+                /* line by line, so that the callbacks know the physical line: records
+                 * (a quoted field may hold newlines) and blank lines do not count them */
+                char *buf = s->buf;
+                size_t off = s->off, n = s->n;
+                const char *nl = memchr(buf + off, '\n', n - off);
+                size_t seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
+                /* a field holding a NUL ends in this segment or a later one */
+                ld->nul_seen = ld->nul_seen || memchr(buf + off, 0, seg);
+                /* libcsv grows a field's buffer by its block size at a time: make that the
+                 * buffer's size so far, so a long field grows geometrically (a fixed 128
+                 * bytes copies quadratically) */
+                size_t bsz = csv_get_buffer_size(&s->p);
+                if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over FIELD_MAX */
+                        long_field(ld);
+                if (ld->failed)
+                        return ERR_INPUT;
+                csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
+                if (csv_parse(&s->p, buf + off, seg, s->field_cb, on_record, ld) != seg)
+                        return err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld->line,
+                                       csv_problem(&s->p));
+                if (nl && ld->line == 1)
+                        s->head_end = s->pos + off + seg;
+                /* once the first data line is read, size the columns for the rows the
+                 * file holds at that length: no copying as 100k-row columns grow
+                 * (capacity never touched costs no memory) */
+                if (max_rows == (size_t)-1 && nl && ld->line == 2 &&
+                    s->pos + off + seg > s->head_end && s->fsize > 0) {
+                        size_t est = ((size_t)s->fsize - s->head_end) /
+                                         (s->pos + off + seg - s->head_end) + 16;
+                        if (est > 1024 && est < ((size_t)1 << 24))
+                                grow_rows(t, est);
+                }
+                if (nl)
+                        ld->line++;
+                s->off = off + seg;
+                if (nl && ld->field == 0 && t->nrows >= max_rows)
+                        return 0; /* a record ended here: the chunk is full */
+        }
+        if (ferror(s->f))
+                return err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
+        if (ld->failed)
+                return ERR_INPUT;
+        if (s->eof == 1) {
+                s->eof = 2;
+                if (csv_fini(&s->p, s->field_cb, on_record, ld) != 0 && !ld->failed)
+                        /* an unterminated quote: name the line where its record started
+                         * (the one after the last record when it has no complete field) */
+                        return err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path,
+                                       ld->field ? ld->row_line : ld->end_line + 1,
+                                       csv_problem(&s->p));
+                if (ld->failed)
+                        return ERR_INPUT;
+        }
+        return 0;
+}
+
+static void stream_close(struct tstream *s)
+{
+        if (s->f)
+                fclose(s->f);
+        if (s->parser_ok)
+                csv_free(&s->p);
+        free(s->buf);
+        free(s->ld.map);
+        smap_free(&s->ld.seen);
+}
+
 static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
                     struct err *err)
 {
-        struct csv_parser p;
-        struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err,
-                            .want = want, .want_ctx = want_ctx};
-        void (*field_cb)(void *, size_t, void *) = want ? on_field_cols : on_field;
-        int rc = 0;
-        FILE *f = NULL;
-        table_init(t);
-        if (csv_init(&p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
-                return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-                rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
-                goto out;
+        struct tstream s;
+        int rc = stream_open(&s, path, want, want_ctx, err);
+        if (!rc)
+                rc = stream_read(&s, (size_t)-1, err);
+        if (!rc) {
+                size_t nhead = want ? s.ld.nhead : s.t.ncols;
+                if (nhead == 0 || (nhead == 1 && s.ld.blank_head && s.t.nrows == 0))
+                        rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
         }
-        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-                rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
-                goto out;
-        }
-        f = fopen(path, "rb");
-        if (!f) {
-                rc = err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-                goto out;
-        }
-        char buf[1 << 16];
-        size_t n, pos = 0, head_end = 0;
-        struct stat fst;
-        off_t fsize = fstat(fileno(f), &fst) == 0 ? fst.st_size : 0;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !ld.failed) {
-                /* line by line, so that the callbacks know the physical line: records
-                 * (a quoted field may hold newlines) and blank lines do not count them */
-                for (size_t off = 0, seg; off < n && !ld.failed; off += seg) {
-                        const char *nl = memchr(buf + off, '\n', n - off);
-                        seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
-                        /* a field holding a NUL ends in this segment or a later one */
-                        ld.nul_seen = ld.nul_seen || memchr(buf + off, 0, seg);
-                        /* libcsv grows a field's buffer by its block size at a time: make
-                         * that the buffer's size so far, so a long field grows
-                         * geometrically (a fixed 128 bytes copies quadratically) */
-                        size_t bsz = csv_get_buffer_size(&p);
-                        if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over FIELD_MAX */
-                                long_field(&ld);
-                        if (ld.failed) {
-                                rc = ERR_INPUT;
-                                goto out;
-                        }
-                        csv_set_blk_size(&p, bsz > 128 ? bsz : 128);
-                        if (csv_parse(&p, buf + off, seg, field_cb, on_record, &ld) != seg) {
-                                rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
-                                             csv_problem(&p));
-                                goto out;
-                        }
-                        if (nl && ld.line == 1)
-                                head_end = pos + off + seg;
-                        /* once the first data line is read, size the columns for the
-                         * rows the file holds at that length: no copying as 100k-row
-                         * columns grow (capacity never touched costs no memory) */
-                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0) {
-                                size_t est = ((size_t)fsize - head_end) /
-                                                 (pos + off + seg - head_end) + 16;
-                                if (est > 1024 && est < ((size_t)1 << 24))
-                                        grow_rows(t, est);
-                        }
-                        if (nl)
-                                ld.line++;
-                }
-                pos += n;
-        }
-        if (ferror(f)) {
-                rc = err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
-                goto out;
-        }
-        if (csv_fini(&p, field_cb, on_record, &ld) != 0 && !ld.failed) {
-                /* an unterminated quote: name the line where its record started (the one
-                 * after the last record when it has no complete field yet) */
-                rc = err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path,
-                             ld.field ? ld.row_line : ld.end_line + 1,
-                             csv_problem(&p));
-                goto out;
-        }
-        if (ld.failed) {
-                rc = ERR_INPUT;
-                goto out;
-        }
-        size_t nhead = want ? ld.nhead : t->ncols;
-        if (nhead == 0 || (nhead == 1 && ld.blank_head && t->nrows == 0)) {
-                rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
-                goto out;
-        }
-out:
-        if (f)
-                fclose(f);
-        csv_free(&p);
-        free(ld.map);
-        smap_free(&ld.seen);
+        stream_close(&s);
         if (rc)
-                table_free(t);
+                table_free(&s.t);
+        *t = s.t;
         return rc;
+}
+
+struct tstream *table_stream_open(const char *path, table_col_fn want, void *ctx,
+                                  struct err *err)
+{
+        struct tstream *s = xmalloc(sizeof *s);
+        /* the header, and no row yet */
+        int rc = stream_open(s, path, want, ctx, err);
+        while (!rc && s->ld.header && !s->eof)
+                rc = stream_read(s, 0, err);
+        if (!rc && (want ? s->ld.nhead : s->t.ncols) == 0)
+                rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
+        if (rc) {
+                table_stream_close(s);
+                return NULL;
+        }
+        return s;
+}
+
+const struct table *table_stream_next(struct tstream *s, size_t max_rows, struct err *err)
+{
+        struct table *t = &s->t;
+        /* the previous chunk's rows go; the columns and their capacity stay */
+        s->row0 += t->nrows;
+        for (size_t c = 0; c < t->ncols; c++)
+                if (t->str[c])
+                        for (size_t r = 0; r < t->nrows; r++) {
+                                free(t->str[c][r]);
+                                t->str[c][r] = NULL;
+                        }
+        t->nrows = 0;
+        if (stream_read(s, max_rows ? max_rows : 1, err))
+                return NULL;
+        return t;
+}
+
+size_t table_stream_row0(const struct tstream *s)
+{
+        return s->row0;
+}
+
+const struct table *table_stream_table(const struct tstream *s)
+{
+        return &s->t;
+}
+
+void table_stream_close(struct tstream *s)
+{
+        if (!s)
+                return;
+        stream_close(s);
+        table_free(&s->t);
+        free(s);
 }
 
 int table_load_csv(struct table *t, const char *path, struct err *err)

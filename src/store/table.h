@@ -40,6 +40,20 @@ typedef int (*table_col_fn)(void *ctx, const char *name);
 int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
                         struct err *err);
 
+/* Reading a CSV file a chunk of rows at a time (streaming analysis): the header on open
+ * (the columns want keeps, all when NULL), then up to max_rows rows per call, with
+ * table_load_csv_cols' cells and errors. table_stream_next returns the table holding the
+ * next rows (nrows 0 at the end; the same table each time, valid until the next call),
+ * or NULL with err filled; table_stream_row0 is the number of data rows before them. */
+struct tstream;
+struct tstream *table_stream_open(const char *path, table_col_fn want, void *ctx,
+                                  struct err *err);
+const struct table *table_stream_next(struct tstream *s, size_t max_rows, struct err *err);
+/* The table before any row is read: the columns. */
+const struct table *table_stream_table(const struct tstream *s);
+size_t table_stream_row0(const struct tstream *s);
+void table_stream_close(struct tstream *s);
+
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */
