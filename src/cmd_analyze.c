@@ -4,6 +4,7 @@
 #include <malloc.h>
 #endif
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +249,23 @@ static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err 
 
 /* Open a workload (directory, database or multi-rank tree) with its architecture, loading
  * only the columns that the tables sel's -b ids select read (issue 8: column projection). */
+/* Stream a workload directory whose pmc_perf.csv has at least $PRISM_STREAM_MB megabytes
+ * (default 32, about 7,000 MI200 dispatches): its columns then go to a temporary file and
+ * only those of selection and the built-in tables stay in memory. */
+static int stream_it(const char *path)
+{
+        const char *v = getenv("PRISM_STREAM_MB");
+        double mb = 32;
+        if (v && parse_double(v, &mb))
+                mb = 32;
+        char *pmc = xasprintf("%s/pmc_perf.csv", path);
+        struct stat st;
+        int big = stat(pmc, &st) == 0 && S_ISREG(st.st_mode) &&
+                  (double)st.st_size >= mb * 1024 * 1024;
+        free(pmc);
+        return big;
+}
+
 static int open_one(const char *path, const char *mdir, const struct panel_set *ps,
                     const struct analysis_opts *sel, struct workload *w, struct arch *a,
                     struct err *err)
@@ -266,7 +284,10 @@ static int open_one(const char *path, const char *mdir, const struct panel_set *
         }
         struct colset cs;
         colset_build(&cs, a, ps, sel);
-        rc = workload_open_cols(path, colset_want, &cs, w, err);
+        if (stream_it(path))
+                rc = workload_open_streamed(path, colset_always, NULL, colset_want, &cs, w, err);
+        else
+                rc = workload_open_cols(path, colset_want, &cs, w, err);
         colset_free(&cs);
         if (rc)
                 arch_free(a);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Streaming evaluation (src/analyze/stream.c) gives the in-memory evaluation's numbers: a
-# generated 10,000-dispatch workload analyzed with every panel, --save-dfs compared byte
-# for byte between one chunk of every row with every value in memory (the in-memory
-# evaluation) and chunks of 1,000 rows (and 777: chunks that cut numpy's pairwise blocks)
-# with the values in a temporary file. Also with filters (-k, -d, --gpu-id) and a
-# normalization whose formulas differ.
+# Streaming (src/analyze/stream.c, wstream.c) gives the in-memory analysis' numbers and
+# warnings: a generated 10,000-dispatch workload analyzed with every panel, --save-dfs and
+# stderr compared byte for byte between the in-memory reference (every column loaded, one
+# chunk of every row, every value in memory) and: the directory streamed (read once into
+# a temporary file, evaluated block by block, values on disk), and the loaded columns
+# evaluated in chunks of 777 rows (chunks that cut numpy's pairwise blocks). Also with
+# filters (-k, -d), another normalization, two panels, and damaged cells, a dispatch that
+# ends before it starts and a repeated Dispatch_ID (warnings in the same order).
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
@@ -18,23 +20,47 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 python3 bench/gen-workload.py "$BASE" 10000 "$T/w" 50
-for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18"; do
+# a damaged copy: text and a negative count, an end before the start, a repeated id
+mkdir -p "$T/bad" && cp "$T/w"/*.csv "$T/bad/"
+python3 - "$T/bad/pmc_perf.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+rows = list(csv.reader(open(p, newline="")))
+h = rows[0]
+rows[5001][h.index("SQ_WAVES")] = "lots"
+rows[7][h.index("TCC_HIT[3]")] = "-4"
+rows[9000][h.index("Dispatch_ID")] = "12"
+s, e = h.index("Start_Timestamp"), h.index("End_Timestamp")
+rows[4100][s], rows[4100][e] = rows[4100][e], rows[4100][s]
+csv.writer(open(p, "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+run() { # run NAME WORKLOAD OPTS...: --save-dfs into $T/NAME, stderr into $T/NAME.err
+        local name=$1 wl=$2; shift 2
+        rm -rf "$T/$name"
+        "$P" analyze -p "$wl" "$@" --save-dfs "$T/$name" >/dev/null 2>"$T/$name.err"
+        sed -i "s|$wl|WL|g" "$T/$name.err"
+}
+for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18" BAD; do
+        wl=$T/w
+        [ "$opts" = BAD ] && { wl=$T/bad; opts=""; }
         # shellcheck disable=SC2086
-        PRISM_EVAL_CHUNK=100000000 PRISM_EVAL_VALUES_MB=100000 "$P" analyze -p "$T/w" $opts \
-                --save-dfs "$T/ref" >/dev/null 2>"$T/err.ref"
-        for chunk in 1000 777; do
-                rm -rf "$T/st"
-                # shellcheck disable=SC2086
-                PRISM_EVAL_CHUNK=$chunk PRISM_EVAL_VALUES_MB=0 "$P" analyze -p "$T/w" $opts \
-                        --save-dfs "$T/st" >/dev/null 2>"$T/err.st"
-                if [ -n "$(ls "$T/ref")" ] && diff -r "$T/ref" "$T/st" >/dev/null &&
-                   cmp -s "$T/err.ref" "$T/err.st"; then
-                        pass=$((pass + 1)); echo "ok   chunks of $chunk, values on disk = one chunk in memory: ${opts:-every panel}"
+        PRISM_STREAM_MB=100000 PRISM_EVAL_CHUNK=100000000 PRISM_EVAL_VALUES_MB=100000 run ref "$wl" $opts
+        # shellcheck disable=SC2086
+        PRISM_STREAM_MB=0 PRISM_EVAL_VALUES_MB=0 run streamed "$wl" $opts
+        # shellcheck disable=SC2086
+        PRISM_STREAM_MB=100000 PRISM_EVAL_CHUNK=777 PRISM_EVAL_VALUES_MB=0 run chunked "$wl" $opts
+        for v in streamed chunked; do
+                what="$v = in memory: $(basename "$wl") ${opts:-every panel}"
+                if [ -n "$(ls "$T/ref")" ] && diff -r "$T/ref" "$T/$v" >/dev/null &&
+                   cmp -s "$T/ref.err" "$T/$v.err"; then
+                        pass=$((pass + 1)); echo "ok   $what"
                 else
-                        fail=$((fail + 1)); echo "FAIL chunks of $chunk: ${opts:-every panel}"
-                        diff -r "$T/ref" "$T/st" | head -5
+                        fail=$((fail + 1)); echo "FAIL $what"
+                        diff -r "$T/ref" "$T/$v" | head -5; diff "$T/ref.err" "$T/$v.err" | head -5
                 fi
         done
-        rm -rf "$T/ref"
 done
+grep -q "End_Timestamp is before" "$T/ref.err" && grep -q "Dispatch_ID 12 also at line" "$T/ref.err" &&
+        grep -q "holds 'lots'" "$T/ref.err" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL the damaged copy gives no warnings:"; cat "$T/ref.err"; }
 done_

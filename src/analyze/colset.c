@@ -97,6 +97,15 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
         }
 }
 
+int colset_always(void *ctx, const char *name)
+{
+        (void)ctx;
+        for (size_t i = 0; always[i]; i++)
+                if (!strcmp(always[i], name))
+                        return 1;
+        return 0;
+}
+
 int colset_want(void *ctx, const char *name)
 {
         const struct colset *cs = ctx;

@@ -18,5 +18,8 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
 /* As a table_col_fn: 1 if name is in the set (ctx is the struct colset). */
 int colset_want(void *ctx, const char *name);
 void colset_free(struct colset *cs);
+/* As a table_col_fn: 1 for the columns selection and the built-in tables read by name
+ * (Kernel_Name, Dispatch_ID, GPU_ID, timestamps, Rank, Node); ctx unused. */
+int colset_always(void *ctx, const char *name);
 
 #endif

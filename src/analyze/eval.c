@@ -3,6 +3,7 @@
  * fields), give each formula an accumulator and each table cell the accumulators it reads.
  * stream.c then evaluates the formulas chunk by chunk and fills the cells. */
 #include "eval_int.h"
+#include "wstream.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -120,6 +121,9 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                                         ti = 1 + (int)i;
                                 }
                 }
+                /* streamed: the columns are those of the temporary file */
+                if (t && c->w->spill)
+                        t = spill_head(c->w->spill, (size_t)ti);
                 int col = t ? table_col(t, name) : -1;
                 slot = add_slot(c, key, SK_COL);
                 c->slots[slot].table = ti;

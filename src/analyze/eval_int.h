@@ -95,6 +95,11 @@ struct eval {
         size_t nblk, capblk;
         long long vf_end;
         size_t chunk; /* rows per chunk */
+        struct {
+                size_t s0, n; /* selected rows s0 ... s0 + n - 1 */
+                long blk;     /* streamed: the spill block they are in, else -1 */
+        } *chunks;
+        size_t nchunks, capchunks;
 };
 
 /* eval.c */

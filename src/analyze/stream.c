@@ -5,6 +5,7 @@
  * chunks, and median, quartiles and standard deviation see every value (kept in a
  * temporary file when there are many). */
 #include "eval_int.h"
+#include "wstream.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,7 +93,8 @@ static double pw_total(const struct pwacc *p)
 
 /* ---- accumulators ---- */
 
-static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at)
+static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
+                     size_t b)
 {
         for (size_t i = 0; i < n; i++) {
                 double x = v[i];
@@ -108,7 +110,6 @@ static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, 
         if (a->need_vals && a->vals)
                 memcpy(a->vals + at, v, n * sizeof *v);
         else if (a->need_vals && ev->vf) {
-                size_t b = at / ev->chunk; /* chunks start at multiples of ev->chunk */
                 long long off = ev->blk_off[b] + (long long)(a->vidx * ev->blk_n[b] * sizeof *v);
                 if (pwrite(fileno(ev->vf), v, n * sizeof *v, (off_t)off) != (ssize_t)(n * sizeof *v))
                         a->failed = 2; /* reported when read */
@@ -230,21 +231,35 @@ static int plan_passes(struct eval *ev)
 struct chunk {
         const size_t *sel; /* selected rows of this chunk */
         size_t n;
+        long blk;          /* streamed: the spill block holding them, else -1 */
         double **cols;     /* per slot: a gathered column (owned) or NULL */
+        double *buf;       /* streamed: a block's column */
 };
 
 /* slot i's values for the chunk's rows */
 static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct expr_slot *es)
 {
         const struct slot *s = &ev->slots[i];
-        const struct table *t = s->table ? &ev->w->acc[s->table - 1] : &ev->w->pmc;
         es->s = NAN;
-        if (s->col < 0) {
-                es->col = NULL;
+        es->col = NULL;
+        if (s->col < 0)
                 return;
-        }
         const size_t *sel = ch->sel;
         size_t n = ch->n;
+        if (ch->blk >= 0) {
+                /* a column of a block of the temporary file: rows row0 ... */
+                size_t row0 = (size_t)ch->blk * SPILL_CHUNK, len = 0;
+                if (spill_read(ev->w->spill, (size_t)s->table, (size_t)ch->blk, s->col, ch->buf,
+                               &len))
+                        len = 0; /* unreadable: n/a */
+                double *v = xmalloc(n * sizeof *v);
+                for (size_t k = 0; k < n; k++)
+                        v[k] = sel[k] - row0 < len ? ch->buf[sel[k] - row0] : NAN;
+                ch->cols[i] = v;
+                es->col = v;
+                return;
+        }
+        const struct table *t = s->table ? &ev->w->acc[s->table - 1] : &ev->w->pmc;
         if (sel[n - 1] - sel[0] == n - 1 && sel[n - 1] < t->nrows) {
                 es->col = t->num[s->col] + sel[0]; /* consecutive rows: read in place */
                 return;
@@ -261,11 +276,15 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
         (void)err;
         struct expr_slot *es = xcalloc(ev->nslots + 1, sizeof *es);
         struct chunk ch = {.cols = xcalloc(ev->nslots + 1, sizeof *ch.cols)};
+        if (ev->w->spill)
+                ch.buf = xmalloc(SPILL_CHUNK * sizeof *ch.buf);
         struct expr_env env = {.slots = es, .nslots = ev->nslots, .aggs = aggs,
                                .naggs = ev->naccs};
-        for (size_t s0 = 0; s0 < ev->n; s0 += ev->chunk) {
+        for (size_t j = 0; j < ev->nchunks; j++) {
+                size_t s0 = ev->chunks[j].s0;
                 ch.sel = ev->sel + s0;
-                ch.n = ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk;
+                ch.n = ev->chunks[j].n;
+                ch.blk = ev->chunks[j].blk;
                 env.n = ch.n;
                 for (size_t i = 0; i < ev->nslots; i++) {
                         struct slot *s = &ev->slots[i];
@@ -307,7 +326,7 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                                 a->sval = v.s;
                                 continue;
                         }
-                        acc_feed(ev, a, v.col, ch.n, s0);
+                        acc_feed(ev, a, v.col, ch.n, s0, j);
                         expr_val_free(&v);
                 }
                 for (size_t i = 0; i < ev->nslots; i++) {
@@ -316,12 +335,23 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 }
         }
         free(ch.cols);
+        free(ch.buf);
         free(es);
         return 0;
 }
 
+static void add_chunk(struct eval *ev, size_t s0, size_t n, long blk)
+{
+        xgrow(&ev->chunks, &ev->capchunks, ev->nchunks + 1, sizeof *ev->chunks);
+        ev->chunks[ev->nchunks].s0 = s0;
+        ev->chunks[ev->nchunks].n = n;
+        ev->chunks[ev->nchunks++].blk = blk;
+}
+
 void eval_stream_free(struct eval *ev)
 {
+        free(ev->chunks);
+        ev->chunks = NULL;
         for (size_t i = 0; i < ev->naccs; i++)
                 free(ev->accs[i].vals);
         if (ev->vf)
@@ -374,9 +404,24 @@ int eval_run(struct eval *ev, struct err *err)
         if (ev->nvacc && (double)ev->nvacc * (double)ev->n * 8 >
                              (double)env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024)
                 ev->vf = tmpfile();
+        /* the chunks: the selected rows of each spill block, or ev->chunk rows at a time */
+        if (ev->w->spill) {
+                size_t s0 = 0;
+                for (size_t k = 0; s0 < ev->n; k++) {
+                        size_t end = (k + 1) * SPILL_CHUNK, s1 = s0;
+                        while (s1 < ev->n && ev->sel[s1] < end)
+                                s1++;
+                        if (s1 > s0)
+                                add_chunk(ev, s0, s1 - s0, (long)k);
+                        s0 = s1;
+                }
+        } else {
+                for (size_t s0 = 0; s0 < ev->n; s0 += ev->chunk)
+                        add_chunk(ev, s0, ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk, -1);
+        }
         /* in the file, a block per chunk: each accumulator's values of the chunk in turn */
-        for (size_t s0 = 0; ev->vf && s0 < ev->n; s0 += ev->chunk) {
-                size_t k = ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk;
+        for (size_t j = 0; ev->vf && j < ev->nchunks; j++) {
+                size_t k = ev->chunks[j].n;
                 xgrow(&ev->blk_n, &ev->capblk, ev->nblk + 1, sizeof *ev->blk_n);
                 ev->blk_off = xrealloc(ev->blk_off, ev->capblk * sizeof *ev->blk_off);
                 ev->blk_n[ev->nblk] = k;

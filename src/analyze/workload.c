@@ -13,14 +13,21 @@
 #include "../arch/arch.h"
 #include "../store/db.h"
 #include "../store/multi.h"
+#include "wstream.h"
 
 static int cmp_str(const void *a, const void *b)
 {
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* how open_dir streams (workload_open_streamed), or NULL */
+struct streaming {
+        table_col_fn keep;
+        void *keep_ctx;
+};
+
 static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
-                    struct workload *w, struct err *err);
+                    const struct streaming *st, struct workload *w, struct err *err);
 static void check_cells(struct table *t, const char *file);
 
 /* ---- other stores: a prism database, a directory holding only prism.db, a multi-rank
@@ -75,7 +82,7 @@ int workload_arch(const char *path, char **arch, struct err *err)
         else {
                 /* a directory's sysinfo.csv alone (or the error opening it gives) */
                 struct workload w;
-                rc = open_dir(path, NULL, NULL, 1, &w, err);
+                rc = open_dir(path, NULL, NULL, 1, NULL, &w, err);
                 if (!rc) {
                         *arch = xstrdup(w.arch);
                         workload_close(&w);
@@ -100,16 +107,30 @@ int workload_open_cols(const char *path, table_col_fn want, void *want_ctx,
         else if (kind == 2)
                 rc = multi_open(path, want, want_ctx, w, err);
         else
-                rc = open_dir(path, want, want_ctx, 0, w, err);
+                rc = open_dir(path, want, want_ctx, 0, NULL, w, err);
         free(db);
         return rc;
+}
+
+int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
+                           table_col_fn want, void *want_ctx, struct workload *w,
+                           struct err *err)
+{
+        char *db = NULL;
+        int kind = other_store(path, &db);
+        free(db);
+        if (kind)
+                return workload_open_cols(path, want, want_ctx, w, err);
+        struct keep k = {keep, keep_ctx};
+        struct streaming st = {keep_col, &k};
+        return open_dir(path, want, want_ctx, 0, &st, w, err);
 }
 
 /* ---- a workload directory ---- */
 
 /* sys_only: stop once sysinfo.csv gave the architecture */
 static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
-                    struct workload *w, struct err *err)
+                    const struct streaming *st, struct workload *w, struct err *err)
 {
         int rc = 0;
         char *f = NULL;
@@ -158,7 +179,12 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
         }
-        if ((rc = table_load_csv_cols(&w->pmc, f, want ? keep_col : NULL, &keep, err)))
+        if (st)
+                rc = spill_load(&w->spill, 0, f, st->keep, st->keep_ctx, keep_col, &keep,
+                                &w->pmc, err);
+        else
+                rc = table_load_csv_cols(&w->pmc, f, want ? keep_col : NULL, &keep, err);
+        if (rc)
                 goto out;
         if (w->pmc.nrows == 0) {
                 rc = err_set(err, ERR_INPUT, "%s: no dispatches recorded", f);
@@ -168,7 +194,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "%s: no Kernel_Name column", f);
                 goto out;
         }
-        check_cells(&w->pmc, f);
+        if (!st)
+                check_cells(&w->pmc, f);
         /* accumulate tables */
         DIR *d = opendir(path);
         char **names = NULL;
@@ -190,12 +217,16 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         for (size_t i = 0; i < nn; i++) {
                 char *p = xasprintf("%s/%s.csv", path, names[i]);
                 struct err e2 = {0};
-                if (table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL, &keep,
-                                        &e2)) {
+                int lrc = st ? spill_load(&w->spill, 1 + w->nacc, p, st->keep, st->keep_ctx,
+                                          keep_col, &keep, &w->acc[w->nacc], &e2)
+                             : table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL,
+                                                   &keep, &e2);
+                if (lrc) {
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
                 } else {
-                        check_cells(&w->acc[w->nacc], p);
+                        if (!st)
+                                check_cells(&w->acc[w->nacc], p);
                         if (w->acc[w->nacc].nrows != w->pmc.nrows)
                                 warnf("%s: %zu rows but pmc_perf.csv has %zu; rows are matched "
                                       "by position",
@@ -232,6 +263,7 @@ void workload_close(struct workload *w)
         free(w->acc);
         free(w->acc_names);
         table_free(&w->roofline);
+        spill_free(w->spill);
         free(w->path);
         free(w->arch);
         free(w->model);
@@ -287,64 +319,174 @@ static const char *cell_desc(const struct table *t, int c, size_t r, const char 
         return buf;
 }
 
-static void check_cells(struct table *t, const char *file)
+/* The checks, chunk by chunk: damaged cells (reported column by column, as many as
+ * MAX_CELL_WARNINGS), dispatches that end before they start (row by row). */
+struct cellcheck {
+        char ***msgs;  /* per column: its first warnings */
+        size_t *nmsgs, ncols;
+        size_t bad, back;
+        char *back_msgs[MAX_CELL_WARNINGS];
+        unsigned char *col_bad;
+        int s0, s1;
+};
+
+struct cellcheck *cellcheck_new(void)
 {
-        size_t bad = 0, cols = 0;
+        struct cellcheck *cc = xcalloc(1, sizeof *cc);
+        cc->s0 = cc->s1 = -2;
+        return cc;
+}
+
+/* file: as messages name it; the line of row r */
+static size_t row_line(const struct table *t, size_t r, size_t row0)
+{
+        return t->line ? t->line[r] : row0 + r + 2;
+}
+
+void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0)
+{
         char desc[100];
+        if (cc->ncols < t->ncols) {
+                cc->msgs = xrealloc(cc->msgs, t->ncols * sizeof *cc->msgs);
+                cc->nmsgs = xrealloc(cc->nmsgs, t->ncols * sizeof *cc->nmsgs);
+                cc->col_bad = xrealloc(cc->col_bad, t->ncols);
+                for (size_t c = cc->ncols; c < t->ncols; c++) {
+                        cc->msgs[c] = xcalloc(MAX_CELL_WARNINGS, sizeof **cc->msgs);
+                        cc->nmsgs[c] = 0;
+                        cc->col_bad[c] = 0;
+                }
+                cc->ncols = t->ncols;
+        }
         for (size_t c = 0; c < t->ncols; c++) {
                 if (!strcmp(t->names[c], "Kernel_Name"))
                         continue;
-                size_t before = bad;
                 for (size_t r = 0; r < t->nrows; r++) {
                         double v = t->num[c][r];
                         if (isfinite(v) && v >= 0)
                                 continue;
-                        if (++bad <= MAX_CELL_WARNINGS)
-                                warnf("%s:%zu: column '%s' %s; the metrics that use it are "
-                                      "n/a for that dispatch",
-                                      file, t->line ? t->line[r] : r + 2, t->names[c],
-                                      cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
+                        cc->bad++;
+                        cc->col_bad[c] = 1;
+                        if (cc->nmsgs[c] < MAX_CELL_WARNINGS)
+                                cc->msgs[c][cc->nmsgs[c]++] = xasprintf(
+                                    "%s:%zu: column '%s' %s; the metrics that use it are "
+                                    "n/a for that dispatch",
+                                    file, row_line(t, r, row0), t->names[c],
+                                    cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
                         t->num[c][r] = NAN;
                 }
-                cols += bad > before;
         }
-        if (bad > MAX_CELL_WARNINGS)
-                warnf("%s: %zu more damaged cells (%zu in all, in %zu column%s) read as n/a", file,
-                      bad - MAX_CELL_WARNINGS, bad, cols, cols == 1 ? "" : "s");
-        if (t->dup)
-                warnf("%s: column '%s' appears more than once; the first is used", file, t->dup);
-        /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right */
-        int id = table_col(t, "Dispatch_ID");
-        struct smap seen = {0};
-        for (size_t r = 0; id >= 0 && r < t->nrows; r++) {
-                char key[64];
-                int first;
-                if (isnan(t->num[id][r]))
-                        continue;
-                snprintf(key, sizeof key, "%.17g", t->num[id][r]);
-                if (smap_get(&seen, key, &first)) {
-                        warnf("%s:%zu: Dispatch_ID %s also at line %zu; both rows are counted",
-                              file, t->line ? t->line[r] : r + 2, key,
-                              t->line ? t->line[first] : (size_t)first + 2);
-                        break; /* one is enough to say the file is suspect */
-                }
-                smap_put(&seen, key, (int)r);
-        }
-        smap_free(&seen);
         /* a dispatch that ends before it starts has no duration: n/a, not negative */
-        int s0 = table_col(t, "Start_Timestamp"), s1 = table_col(t, "End_Timestamp");
-        size_t back = 0;
-        for (size_t r = 0; s0 >= 0 && s1 >= 0 && r < t->nrows; r++)
-                if (t->num[s1][r] < t->num[s0][r]) {
-                        if (++back <= MAX_CELL_WARNINGS)
-                                warnf("%s:%zu: End_Timestamp is before Start_Timestamp; the "
-                                      "metrics that use the duration are n/a for that dispatch",
-                                      file, t->line ? t->line[r] : r + 2);
-                        t->num[s1][r] = NAN;
+        if (cc->s0 == -2) {
+                cc->s0 = table_col(t, "Start_Timestamp");
+                cc->s1 = table_col(t, "End_Timestamp");
+        }
+        for (size_t r = 0; cc->s0 >= 0 && cc->s1 >= 0 && r < t->nrows; r++)
+                if (t->num[cc->s1][r] < t->num[cc->s0][r]) {
+                        if (cc->back < MAX_CELL_WARNINGS)
+                                cc->back_msgs[cc->back] = xasprintf(
+                                    "%s:%zu: End_Timestamp is before Start_Timestamp; the "
+                                    "metrics that use the duration are n/a for that dispatch",
+                                    file, row_line(t, r, row0));
+                        cc->back++;
+                        t->num[cc->s1][r] = NAN;
                 }
-        if (back > MAX_CELL_WARNINGS)
+}
+
+struct idrow {
+        double id;
+        size_t row;
+};
+
+static int cmp_idrow(const void *a, const void *b)
+{
+        const struct idrow *x = a, *y = b;
+        if (x->id != y->id)
+                return x->id < y->id ? -1 : 1;
+        if (signbit(x->id) != signbit(y->id)) /* -0 and 0 are told apart, as in text */
+                return signbit(x->id) ? -1 : 1;
+        return (x->row > y->row) - (x->row < y->row);
+}
+
+void cellcheck_report(struct cellcheck *cc, const struct table *t, const char *dup,
+                      const char *file)
+{
+        size_t shown = 0, cols = 0;
+        for (size_t c = 0; c < cc->ncols; c++) {
+                cols += cc->col_bad[c];
+                for (size_t k = 0; k < cc->nmsgs[c]; k++) {
+                        if (shown++ < MAX_CELL_WARNINGS)
+                                warnf("%s", cc->msgs[c][k]);
+                        free(cc->msgs[c][k]);
+                }
+                free(cc->msgs[c]);
+        }
+        if (cc->bad > MAX_CELL_WARNINGS)
+                warnf("%s: %zu more damaged cells (%zu in all, in %zu column%s) read as n/a", file,
+                      cc->bad - MAX_CELL_WARNINGS, cc->bad, cols, cols == 1 ? "" : "s");
+        if (dup)
+                warnf("%s: column '%s' appears more than once; the first is used", file, dup);
+        /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right;
+         * the first row that repeats an earlier id is named */
+        int id = table_col(t, "Dispatch_ID");
+        if (id >= 0) {
+                struct idrow *v = xcalloc(t->nrows + 1, sizeof *v);
+                size_t n = 0;
+                for (size_t r = 0; r < t->nrows; r++)
+                        if (!isnan(t->num[id][r]))
+                                v[n++] = (struct idrow){t->num[id][r], r};
+                if (n)
+                        qsort(v, n, sizeof *v, cmp_idrow);
+                size_t best = (size_t)-1, first = 0;
+                for (size_t i = 1; i < n; i++)
+                        if (!cmp_idrow(&(struct idrow){v[i].id, 0}, &(struct idrow){v[i - 1].id, 0}) &&
+                            (i < 2 || cmp_idrow(&(struct idrow){v[i - 1].id, 0},
+                                                &(struct idrow){v[i - 2].id, 0})) &&
+                            (best == (size_t)-1 || v[i].row < best)) {
+                                /* v[i - 1] is the first row of this id, v[i] its second */
+                                best = v[i].row;
+                                first = v[i - 1].row;
+                        }
+                if (best != (size_t)-1) {
+                        char key[64];
+                        snprintf(key, sizeof key, "%.17g", t->num[id][best]);
+                        warnf("%s:%zu: Dispatch_ID %s also at line %zu; both rows are counted",
+                              file, row_line(t, best, 0), key, row_line(t, first, 0));
+                }
+                free(v);
+        }
+        for (size_t k = 0; k < cc->back && k < MAX_CELL_WARNINGS; k++)
+                warnf("%s", cc->back_msgs[k]);
+        for (size_t k = 0; k < MAX_CELL_WARNINGS; k++)
+                free(cc->back_msgs[k]);
+        if (cc->back > MAX_CELL_WARNINGS)
                 warnf("%s: %zu more dispatches end before they start", file,
-                      back - MAX_CELL_WARNINGS);
+                      cc->back - MAX_CELL_WARNINGS);
+        free(cc->msgs);
+        free(cc->nmsgs);
+        free(cc->col_bad);
+        free(cc);
+}
+
+void cellcheck_discard(struct cellcheck *cc)
+{
+        for (size_t c = 0; c < cc->ncols; c++) {
+                for (size_t k = 0; k < cc->nmsgs[c]; k++)
+                        free(cc->msgs[c][k]);
+                free(cc->msgs[c]);
+        }
+        for (size_t k = 0; k < MAX_CELL_WARNINGS; k++)
+                free(cc->back_msgs[k]);
+        free(cc->msgs);
+        free(cc->nmsgs);
+        free(cc->col_bad);
+        free(cc);
+}
+
+static void check_cells(struct table *t, const char *file)
+{
+        struct cellcheck *cc = cellcheck_new();
+        cellcheck_chunk(cc, t, file, 0);
+        cellcheck_report(cc, t, t->dup, file);
 }
 
 /* ---- sysinfo fields the formulas read ---- */

@@ -4,6 +4,8 @@
 
 #include "../store/table.h"
 
+struct wspill;
+
 struct workload {
         char *path;
         struct table sysinfo;  /* one row */
@@ -15,6 +17,11 @@ struct workload {
         int has_roofline;
         char *arch;            /* gpu_arch from sysinfo.csv */
         char *model;           /* gpu_model */
+        /* streamed (workload_open_streamed): the per-dispatch columns analysis reads, in a
+         * temporary file read a chunk at a time (src/analyze/wstream.h); pmc and acc then
+         * hold only the columns selection and the built-in tables read. NULL: every
+         * loaded column is in pmc and acc. */
+        struct wspill *spill;
 };
 
 /* Load a workload directory. No directory, no pmc_perf.csv or sysinfo.csv, or a malformed
@@ -28,6 +35,15 @@ int workload_open(const char *path, struct workload *w, struct err *err);
  * Kernel_Name: memory then grows with the columns analysis needs, not with the file. */
 int workload_open_cols(const char *path, table_col_fn want, void *ctx, struct workload *w,
                        struct err *err);
+
+/* workload_open_cols reading a directory's per-dispatch tables once, a chunk of rows at a
+ * time: the columns want accepts go to a temporary file that analysis reads a chunk at a
+ * time, and only those keep accepts (and Kernel_Name) stay in pmc and acc, so that memory
+ * does not grow with the columns times the dispatches. A database or a rank tree loads as
+ * workload_open_cols(want). */
+int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
+                           table_col_fn want, void *want_ctx, struct workload *w,
+                           struct err *err);
 
 /* The gpu_arch of the workload at path (malloc'd) without loading its dispatches; the
  * errors are workload_open's. */
