@@ -521,6 +521,12 @@ const struct table *table_stream_next(struct tstream *s, size_t max_rows, struct
         t->nrows = 0;
         if (stream_read(s, max_rows ? max_rows : 1, err))
                 return NULL;
+        /* a file of blank lines or a byte order mark: empty, as table_load_csv says */
+        size_t nhead = s->ld.want ? s->ld.nhead : t->ncols;
+        if (s->eof == 2 && s->row0 + t->nrows == 0 && nhead == 1 && s->ld.blank_head) {
+                err_set(err, ERR_INPUT, "'%s' is empty", s->ld.path);
+                return NULL;
+        }
         return t;
 }
 
