@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Scale of `prism analyze`: synthetic workloads of 1k, 10k and 100k dispatches made from a
-# shared recording (its rows repeated, with new dispatch ids, 12 kernel names and new
-# timestamps), analyzed with every panel; wall and CPU time and peak RSS (wait4) into
-# bench/RESULTS-scale.md. Also: one panel only (-b 2: fewer columns loaded), the 10k
-# workload with 1,000 extra counters no panel reads (memory must not grow), and the
-# 1k/10k workloads imported into the SQLite store.
+# Scale of prism (issue 17): generated MI200 workloads (a shared recording's rows repeated
+# with new dispatch ids, 50 kernel names and timestamps: bench/gen-workload.py; nothing is
+# committed), wall and CPU time and peak RSS, into bench/RESULTS-scale.md:
+#   - 100k dispatches, every panel (streamed: read once into a temporary file of column
+#     blocks, evaluated block by block), and the same in memory (PRISM_STREAM_MB=100000);
+#   - `database --import` of the 100k workload: time, file size against the CSV files';
+#     `analyze -p FILE.db` against the directory, and whether --save-dfs is identical;
+#   - 1M dispatches, 50 kernels (about 4.5 GB of CSV; generated, analyzed, deleted) unless
+#     SKIP_1M is set or the disk has less than 12 GB free.
 # Usage: bench/scale.sh [BASE_WORKLOAD_DIR]   (default ../shared/rocprof-workloads/vcopy/MI200)
-#        SIZES="1000 10000" RUNS=3 KEEP=1 bench/scale.sh
+#        RUNS=3 SKIP_1M=1 KEEP=1 bench/scale.sh
 set -eu
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
+case $P in /*) ;; *) P=$PWD/$P ;; esac
 BASE=${1:-../shared/rocprof-workloads/vcopy/MI200}
-SIZES=${SIZES:-1000 10000 100000}
 RUNS=${RUNS:-3}
 OUT=${OUT:-bench/RESULTS-scale.md}
 if [ ! -f "$BASE/pmc_perf.csv" ]; then
@@ -19,133 +22,83 @@ if [ ! -f "$BASE/pmc_perf.csv" ]; then
         exit 2
 fi
 command -v python3 >/dev/null || { echo "bench/scale.sh: needs python3" >&2; exit 2; }
-W=$(mktemp -d /tmp/prism-scale-XXXXXX)
+[ -x /usr/bin/time ] || { echo "bench/scale.sh: needs GNU time (/usr/bin/time)" >&2; exit 2; }
+W=$(mktemp -d "${TMPDIR:-/tmp}/prism-scale-XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+gen() { python3 bench/gen-workload.py "$BASE" "$1" "$2" 50; }
 
-# gen N DIR [EXTRA]: N dispatches from BASE's rows; EXTRA unused counter columns
-gen() {
-        python3 - "$BASE" "$1" "$2" "${3:-0}" <<'EOF'
-import csv, io, os, shutil, sys
-base, n, out, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-os.makedirs(out, exist_ok=True)
-for f in ("sysinfo.csv", "roofline.csv"):
-    if os.path.exists(os.path.join(base, f)):
-        shutil.copy(os.path.join(base, f), out)
-def enc(v):
-    s = io.StringIO(); csv.writer(s, lineterminator="").writerow([v]); return s.getvalue()
-names = [f"kernel_{k:02d}(double*, double*, double*, int, int) [clone .kd]" for k in range(12)]
-tables = ["pmc_perf.csv", "timestamps.csv"] + sorted(f for f in os.listdir(base) if f.startswith("SQ") and f.endswith(".csv"))
-for f in tables:
-    src = os.path.join(base, f)
-    if not os.path.exists(src):
-        continue
-    rows = list(csv.reader(open(src, newline="")))
-    head, body = rows[0], rows[1:]
-    vary = {c: head.index(c) for c in ("Dispatch_ID", "Kernel_Name", "Start_Timestamp", "End_Timestamp") if c in head}
-    add = extra if f == "pmc_perf.csv" else 0
-    # each base row encoded once; per dispatch only the varying fields change
-    templates = []
-    for r in body:
-        r = r + [""] * (len(head) - len(r))
-        dur = float(r[vary["End_Timestamp"]]) - float(r[vary["Start_Timestamp"]]) if "End_Timestamp" in vary else 0
-        templates.append(([enc(v) for v in r], dur))
-    junk = "," + ",".join(str(j) for j in range(add)) if add else ""
-    with open(os.path.join(out, f), "w", newline="") as o:
-        o.write(",".join(enc(h) for h in head) + ("," + ",".join(f"UNUSED_COUNTER_{j}" for j in range(add)) if add else "") + "\n")
-        t0 = 1_000_000_000_000
-        for d in range(n):
-            fields, dur = templates[d % len(templates)]
-            fields = list(fields)
-            start = t0 + d * 50_000
-            if "Dispatch_ID" in vary: fields[vary["Dispatch_ID"]] = str(d)
-            if "Kernel_Name" in vary: fields[vary["Kernel_Name"]] = enc(names[d % len(names)])
-            if "Start_Timestamp" in vary: fields[vary["Start_Timestamp"]] = str(start)
-            if "End_Timestamp" in vary: fields[vary["End_Timestamp"]] = str(int(start + dur * (1 + (d % 7) / 10)))
-            o.write(",".join(fields) + junk + "\n")
-EOF
+# one run: "wall cpu rss_kb" (CPU = user + system)
+run1() {
+        /usr/bin/time -f "%e %U %S %M" -o "$W/time" "$P" "$@" >/dev/null 2>"$W/err" ||
+                { echo "failed: prism $*: $(tail -1 "$W/err")" >&2; return 1; }
+        awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' "$W/time"
 }
-
-# run ARGS...: "wall cpu rss_kb" of one run of prism: GNU time where there is one, else
-# python (rusage for CPU; the peak RSS polled from /proc, as a forked python's own memory
-# would count in ru_maxrss)
-run() {
-        if [ -z "${NO_GNU_TIME:-}" ] && [ -x /usr/bin/time ]; then
-                /usr/bin/time -f "%e %U %S %M" -o "$W/time" "$P" "$@" >/dev/null 2>"$W/err" ||
-                        { cat "$W/err" >&2; return 1; }
-                awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$W/time"
-                return
-        fi
-        python3 - "$P" "$@" <<'EOF'
-import os, subprocess, sys, time
-t = time.monotonic()
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-hwm = 0
-while p.poll() is None:
-    try:
-        for line in open(f"/proc/{p.pid}/status"):
-            if line.startswith("VmHWM:"):
-                hwm = max(hwm, int(line.split()[1]))
-    except OSError:
-        pass
-    time.sleep(0.005)
-wall = time.monotonic() - t
-ru = os.times()
-if p.returncode != 0:
-    sys.exit(1)
-print(f"{wall:.2f} {ru.children_user + ru.children_system:.2f} {hwm}")
-EOF
-}
-
-# measure LABEL ARGS...: best wall and CPU (user + system) time, largest RSS of RUNS runs
+# best wall and CPU of RUNS runs, largest RSS
 measure() {
-        local label=$1; shift
-        local best="" cpu="" rss=0 t c r
+        local label=$1 best="" cpu="" rss=0 t c r
+        shift
         for _ in $(seq "$RUNS"); do
-                read -r t c r < <(run "$@")
-                [ -n "${t:-}" ] || { echo "failed: $P $*" >&2; exit 1; }
+                read -r t c r < <(run1 "$@")
                 best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }')
                 cpu=$(awk -v a="$c" -v b="$cpu" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }')
                 [ "$r" -gt "$rss" ] && rss=$r
         done
         printf '| %s | %s | %s | %s |\n' "$label" "$best" "$cpu" "$((rss / 1024))" | tee -a "$W/rows"
+        echo "$best" >"$W/last"
 }
+mb() { du -sm --apparent-size "$@" | awk '{ s += $1 } END { print s }'; }
 
 : >"$W/rows"
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
-for n in $SIZES; do
-        gen "$n" "$W/w$n"
-        sz=$(du -m "$W/w$n/pmc_perf.csv" | cut -f1)
-        measure "$n dispatches, every panel (pmc_perf.csv $sz MB)" analyze -p "$W/w$n"
-        measure "$n dispatches, -b 2 (one panel)" analyze -p "$W/w$n" -b 2
-        if [ "$n" -eq 10000 ]; then
-                gen "$n" "$W/wide$n" 1000
-                sz=$(du -m "$W/wide$n/pmc_perf.csv" | cut -f1)
-                measure "$n dispatches + 1,000 unused counters, every panel ($sz MB)" analyze -p "$W/wide$n"
-        fi
-        if [ "$n" -le 10000 ]; then
-                read -r t c r < <(run database --import "$W/w$n" --db "$W/w$n.db")
-                [ -n "${t:-}" ] || { echo "failed: database --import" >&2; exit 1; }
-                printf '| %s | %s | %s | %s |\n' \
-                        "$n dispatches: database --import ($(du -m "$W/w$n.db" | cut -f1) MB)" \
-                        "$t" "$c" "$((r / 1024))" | tee -a "$W/rows"
-                measure "$n dispatches from the database, every panel" analyze -p "$W/w$n.db"
-        fi
-done
+gen 100000 "$W/w100k"
+csv=$(mb "$W"/w100k/*.csv)
+pmc=$(mb "$W/w100k/pmc_perf.csv")
+measure "100k dispatches, every panel, streamed (pmc_perf.csv $pmc MB)" analyze -p "$W/w100k"
+dir_t=$(cat "$W/last")
+PRISM_STREAM_MB=100000 measure "100k dispatches, every panel, in memory" analyze -p "$W/w100k"
+read -r t c r < <(run1 database --import "$W/w100k" --db "$W/w100k.db")
+db=$(mb "$W/w100k.db")
+printf '| %s | %s | %s | %s |\n' "100k dispatches: database --import ($db MB; the CSV files: $csv MB)" \
+        "$t" "$c" "$((r / 1024))" | tee -a "$W/rows"
+measure "100k dispatches from the database, every panel" analyze -p "$W/w100k.db"
+db_t=$(cat "$W/last")
+"$P" analyze -p "$W/w100k" --save-dfs "$W/dfs.dir" >/dev/null 2>&1
+"$P" analyze -p "$W/w100k.db" --save-dfs "$W/dfs.db" >/dev/null 2>&1
+same=$(diff -r -q "$W/dfs.dir" "$W/dfs.db" >/dev/null && echo identical || echo DIFFERENT)
+rm -rf "$W/w100k" "$W/w100k.db" "$W"/dfs.*
+
+big=""
+free_gb=$(df -BG --output=avail "$W" | tail -1 | tr -dc 0-9)
+if [ -z "${SKIP_1M:-}" ] && [ "$free_gb" -ge 12 ]; then
+        gen 1000000 "$W/w1m"
+        pmc1=$(mb "$W/w1m/pmc_perf.csv")
+        RUNS=1 measure "1M dispatches, 50 kernels, every panel, streamed (pmc_perf.csv $pmc1 MB)" \
+                analyze -p "$W/w1m"
+        rm -rf "$W/w1m"
+else
+        big="The 1M-dispatch run was skipped (SKIP_1M, or $free_gb GB free)."
+fi
 
 {
-        echo "# prism analyze at scale"
+        echo "# prism at scale"
         echo
         echo "Generated by \`bench/scale.sh\` on $(date -u +%Y-%m-%d) ($(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
-        echo "$(awk '/MemTotal/{printf "%d", $2 / 1048576}' /proc/meminfo) GiB). Workloads: \`$BASE\` repeated with new dispatch ids, 12 kernel"
-        echo "names and timestamps. Times: best of $RUNS runs, wall and CPU (user + system) seconds; RSS:"
-        echo "largest peak resident set (MiB). Load average at the start: $LOAD."
-        echo "\`analyze\` loads only the columns the selected panels' formulas read (column projection),"
-        echo "streaming the CSV; the report goes to /dev/null."
+        echo "$(awk '/MemTotal/{printf "%d", $2 / 1048576}' /proc/meminfo) GiB; load average at the start: $LOAD). Workloads: \`$BASE\`'s rows"
+        echo "repeated with new dispatch ids, 50 kernel names and timestamps (\`bench/gen-workload.py\`)."
+        echo "Times: best of $RUNS runs (1M: one), wall and CPU (user + system) seconds; RSS: the"
+        echo "largest peak resident set (MiB). The report goes to /dev/null."
         echo
         echo "| run | wall (s) | CPU (s) | peak RSS (MiB) |"
         echo "|---|---|---|---|"
         cat "$W/rows"
-        per=$(awk -F'|' '/^\| 100000 dispatches, every panel/ { printf "%.2f", $3 / 10 }' "$W/rows")
-        [ -z "$per" ] || { echo; echo "Every panel at 100,000 dispatches: $per s (wall) per 10,000 dispatches."; }
-} >"$OUT"
+        echo
+        echo "The database holds $db MB for $csv MB of CSV files ($(awk -v a="$db" -v b="$csv" 'BEGIN { printf "%.2f", a / b }')x);"
+        echo "\`analyze -p FILE.db\` takes $(awk -v a="$db_t" -v b="$dir_t" 'BEGIN { printf "%.2f", a / b }')x the directory's wall time; --save-dfs output: $same."
+        [ -z "$big" ] || { echo; echo "$big"; }
+        # notes written by hand below the marker are kept
+        if [ -f "$OUT" ] && grep -q '^<!-- notes -->' "$OUT"; then
+                echo; sed -n '/^<!-- notes -->/,$p' "$OUT"
+        fi
+} >"$OUT.new"
+mv "$OUT.new" "$OUT"
 echo "wrote $OUT"

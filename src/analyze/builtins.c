@@ -204,7 +204,9 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
                 snprintf(key, sizeof key, "%zu", r);
                 struct cell *row = rtable_add_row(t, key, NULL);
                 row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
-                row[1].text = row_kname(w, bc->o, r);
+                char *name = row_kname(w, bc->o, r);
+                row[1].text = rtable_pool_text(t, name); /* one copy per kernel */
+                free(name);
                 row[2].v = cg >= 0 ? w->pmc.num[cg][r] : NAN;
         }
         return 0;

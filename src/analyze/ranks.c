@@ -227,9 +227,9 @@ static int build_spread(const struct build_ctx *bc, const struct rank *rk, size_
         for (size_t m = 0; m < nkeys; m++) {
                 char key[64];
                 snprintf(key, sizeof key, "%s.%zu", pt->id, m);
-                struct cell *row = rtable_add_row(t, key, NULL);
-                free(t->rkeys[t->nrows - 1]);
-                t->rkeys[t->nrows - 1] = xasprintf("%s#spread", ms[m]->key);
+                char *rkey = xasprintf("%s#spread", ms[m]->key);
+                struct cell *row = rtable_add_row(t, key, rkey);
+                free(rkey);
                 const double *v = &vals[m * nr];
                 size_t lo = nr, hi = nr;
                 for (size_t i = 0; i < nr; i++) {

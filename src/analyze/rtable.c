@@ -24,7 +24,7 @@ struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
         t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
         t->keys[t->nrows] = xstrdup(key);
         t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
-        t->rkeys[t->nrows] = xstrdup(rkey ? rkey : key);
+        t->rkeys[t->nrows] = rkey ? xstrdup(rkey) : t->keys[t->nrows];
         t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
         struct cell *row = &t->cells[t->nrows * t->ncols];
         for (size_t i = 0; i < t->ncols; i++) {
@@ -41,17 +41,34 @@ void rtable_free(struct rtable *t)
                 free(t->cols[k]);
         free(t->cols);
         for (size_t r = 0; r < t->nrows; r++) {
+                if (t->rkeys[r] != t->keys[r])
+                        free(t->rkeys[r]);
                 free(t->keys[r]);
-                free(t->rkeys[r]);
-                for (size_t k = 0; k < t->ncols; k++)
+                for (size_t k = 0; k < t->ncols && !t->pool; k++)
                         free(t->cells[r * t->ncols + k].text);
         }
+        for (size_t i = 0; i < t->npool; i++)
+                free(t->pool[i]);
+        free(t->pool);
+        smap_free(&t->pool_idx);
         free(t->keys);
         free(t->rkeys);
         free(t->cells);
         free(t->id);
         free(t->key_title);
         memset(t, 0, sizeof *t);
+}
+
+char *rtable_pool_text(struct rtable *t, const char *s)
+{
+        int i;
+        if (!smap_get(&t->pool_idx, s, &i)) {
+                xgrow(&t->pool, &t->cappool, t->npool + 1, sizeof *t->pool);
+                t->pool[t->npool] = xstrdup(s);
+                i = (int)t->npool++;
+                smap_put(&t->pool_idx, s, i);
+        }
+        return t->pool[i];
 }
 
 char **rtable_titles(const char *const *list, size_t n)

@@ -25,14 +25,22 @@ struct rtable {
         char **rkeys;        /* stable row identities across architectures (metric keys) */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
+        struct smap pool_idx; /* rtable_pool_text: texts kept once */
+        char **pool;
+        size_t npool, cappool;
 };
 
 /* A table of panel table pt with no rows yet, owning cols (ncols titles). */
 void rtable_init(struct rtable *t, const struct panel *p, const struct panel_table *pt,
                  const char *key_title, size_t ncols, char **cols);
-/* Append a row of n/a cells; rkey NULL means key. Returns the row's cells. */
+/* Append a row of n/a cells; rkey NULL means key (then rkeys[r] is keys[r] itself).
+ * Returns the row's cells. */
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
 void rtable_free(struct rtable *t);
+/* A cell text kept once per table (a kernel name on every row of a long table): the
+ * pointer to store in cell.text. A table whose texts come from here gets all of them from
+ * here (rtable_free frees the pool, not the cells). */
+char *rtable_pool_text(struct rtable *t, const char *s);
 
 /* Column titles: n copies of list (malloc'd, for rtable_init). */
 char **rtable_titles(const char *const *list, size_t n);

@@ -52,6 +52,7 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                struct err *err)
 {
         table_init(resident);
+        table_pool(resident); /* a kernel name once, not once per dispatch */
         struct tstream *ts = table_stream_open(path, want, want_ctx, err);
         if (!ts)
                 return ERR_INPUT;

@@ -21,7 +21,7 @@ void table_free(struct table *t)
                 free(t->names[c]);
                 free(t->num[c]);
                 if (t->str[c]) {
-                        for (size_t r = 0; r < t->nrows; r++)
+                        for (size_t r = 0; r < t->nrows && !t->pooled; r++)
                                 free(t->str[c][r]);
                         free(t->str[c]);
                 }
@@ -32,6 +32,10 @@ void table_free(struct table *t)
         free(t->line);
         free(t->dup);
         smap_free(&t->index);
+        for (size_t i = 0; i < t->npool; i++)
+                free(t->pool[i]);
+        free(t->pool);
+        smap_free(&t->pool_idx);
         memset(t, 0, sizeof *t);
 }
 
@@ -103,8 +107,24 @@ void table_set_str(struct table *t, int col, size_t row, const char *s)
 {
         if (!t->str[col])
                 t->str[col] = xcalloc(t->cap_rows ? t->cap_rows : 1, sizeof(char *));
+        if (t->pooled) {
+                int i;
+                if (!smap_get(&t->pool_idx, s, &i)) {
+                        xgrow(&t->pool, &t->cappool, t->npool + 1, sizeof *t->pool);
+                        t->pool[t->npool] = xstrdup(s);
+                        i = (int)t->npool++;
+                        smap_put(&t->pool_idx, s, i);
+                }
+                t->str[col][row] = t->pool[i];
+                return;
+        }
         free(t->str[col][row]);
         t->str[col][row] = xstrdup(s);
+}
+
+void table_pool(struct table *t)
+{
+        t->pooled = 1;
 }
 
 const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len)

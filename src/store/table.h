@@ -17,6 +17,11 @@ struct table {
                         * (1-based; 0 for rows added otherwise), for messages */
         char *dup;     /* the first kept column whose name the header repeats, or NULL */
         struct smap index;
+        /* table_pool: texts kept once (cells point into the pool) */
+        int pooled;
+        struct smap pool_idx;
+        char **pool;
+        size_t npool, cappool;
 };
 
 void table_init(struct table *t);
@@ -62,6 +67,9 @@ int table_add_col(struct table *t, const char *name);
 size_t table_add_row(struct table *t);
 void table_set_num(struct table *t, int col, size_t row, double v);
 void table_set_str(struct table *t, int col, size_t row, const char *s);
+/* From now on table_set_str keeps each distinct text once (a kernel name on a million
+ * rows); cells then must be set through table_set_str only. */
+void table_pool(struct table *t);
 /* Text of a cell: the original text for text columns, else the number formatted with
  * %.17g into buf (NULL/empty for NaN -> ""). */
 const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len);
