@@ -76,5 +76,11 @@ int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);
+/* The same with each cell's text made by cell(ctx, r, c) (malloc'd, freed after use; each
+ * cell is asked for twice: widths, then lines), so that no copy of a long table's texts
+ * is held. */
+typedef char *(*grid_cell_fn)(void *ctx, size_t r, size_t c);
+void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid_cell_fn cell,
+                    void *ctx);
 
 #endif

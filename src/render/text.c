@@ -157,12 +157,16 @@ static void hline(FILE *f, const size_t *w, size_t ncols, const char *l, const c
         fputc('\n', f);
 }
 
-void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
+void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid_cell_fn cell,
+                    void *ctx)
 {
         size_t *w = xcalloc(ncols, sizeof *w);
+        char **row = xcalloc(ncols, sizeof *row);
+        /* the widths, then the rows: a cell's text is made when needed and dropped, so a
+         * table of a million dispatches costs no copy of its texts */
         for (size_t r = 0; r < nrows; r++)
                 for (size_t c = 0; c < ncols; c++) {
-                        const char *s = cells[r * ncols + c];
+                        char *s = cell(ctx, r, c);
                         for (size_t k = 0, n = line_count(s); k < n; k++) {
                                 size_t len;
                                 const char *ln = line_at(s, k, &len);
@@ -170,12 +174,14 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                 if (cw > w[c])
                                         w[c] = cw;
                         }
+                        free(s);
                 }
         hline(f, w, ncols, "╒", "╤", "╕", "═");
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++) {
-                        size_t n = line_count(cells[r * ncols + c]);
+                        row[c] = cell(ctx, r, c);
+                        size_t n = line_count(row[c]);
                         if (n > lines)
                                 lines = n;
                 }
@@ -183,7 +189,7 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         fputs("│", f);
                         for (size_t c = 0; c < ncols; c++) {
                                 size_t len;
-                                const char *ln = line_at(cells[r * ncols + c], k, &len);
+                                const char *ln = line_at(row[c], k, &len);
                                 size_t pad = w[c] - u8len(ln, len);
                                 if (align[c] == 'r' && r > 0)
                                         fprintf(f, " %*s%.*s │", (int)pad, "", (int)len, ln);
@@ -192,13 +198,33 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         }
                         fputc('\n', f);
                 }
+                for (size_t c = 0; c < ncols; c++)
+                        free(row[c]);
                 if (r == 0)
                         hline(f, w, ncols, "╞", "╪", "╡", "═");
                 else if (r + 1 < nrows)
                         hline(f, w, ncols, "├", "┼", "┤", "─");
         }
         hline(f, w, ncols, "╘", "╧", "╛", "═");
+        free(row);
         free(w);
+}
+
+struct cells_ctx {
+        char **cells;
+        size_t ncols;
+};
+
+static char *array_cell(void *p, size_t r, size_t c)
+{
+        const struct cells_ctx *x = p;
+        return xstrdup(x->cells[r * x->ncols + c]);
+}
+
+void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
+{
+        struct cells_ctx x = {cells, ncols};
+        render_grid_fn(f, nrows, ncols, align, array_cell, &x);
 }
 
 /* wrap text into lines of at most width characters, at most maxl lines ("..." if cut) */
@@ -268,24 +294,47 @@ static int is_top_stats(const struct rtable *t)
                                  !strcmp(t->pt->source, "dispatch_list"));
 }
 
+struct table_ctx {
+        const struct rtable *t;
+        const struct render_opts *o;
+        size_t *cols; /* the shown columns of t, after the key */
+        int *whole;
+};
+
+/* the text of grid cell (r, c): row 0 the titles, column 0 the keys */
+static char *table_cell_text(void *p, size_t r, size_t c)
+{
+        const struct table_ctx *x = p;
+        const struct rtable *t = x->t;
+        if (r == 0)
+                return xstrdup(c == 0 ? (t->metric_table ? t->key_title : "")
+                                      : t->cols[x->cols[c - 1]]);
+        if (c == 0)
+                return xstrdup(t->keys[r - 1]);
+        size_t tc = x->cols[c - 1];
+        const struct cell *cl = &t->cells[(r - 1) * t->ncols + tc];
+        if (cl->text && is_top_stats(t) && !strcmp(t->cols[tc], "Kernel_Name"))
+                return !strcmp(t->pt->source, "top_kernels") ? wrap(cl->text, 40, 3)
+                                                              : wrap(cl->text, 80, 4);
+        return rtable_cell_text(t, cl, x->o->decimal, x->whole[tc]);
+}
+
 static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
 {
         size_t nrows = t->nrows;
         if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
                 nrows = (size_t)o->max_stat_num;
         size_t ncols = 1;
+        struct table_ctx x = {t, o, xcalloc(t->ncols + 1, sizeof(size_t)),
+                              xcalloc(t->ncols + 1, sizeof(int))};
         for (size_t c = 0; c < t->ncols; c++)
-                ncols += render_col_shown(t, o, c);
-        char **cells = xcalloc((nrows + 1) * ncols, sizeof *cells);
+                if (render_col_shown(t, o, c))
+                        x.cols[ncols++ - 1] = c;
         char *align = xcalloc(ncols + 1, 1);
         int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
-        cells[0] = xstrdup(t->metric_table ? t->key_title : "");
         align[0] = 'l';
-        size_t k = 1;
-        for (size_t c = 0; c < t->ncols; c++) {
-                if (!render_col_shown(t, o, c))
-                        continue;
-                cells[k] = xstrdup(t->cols[c]);
+        for (size_t k = 1; k < ncols; k++) {
+                size_t c = x.cols[k - 1];
                 /* numbers right-aligned in built-in tables, as the reference shows them */
                 align[k] = 'l';
                 if (!t->metric_table && !sysinfo) {
@@ -294,35 +343,14 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
                                 num &= t->cells[r * t->ncols + c].text == NULL;
                         align[k] = num ? 'r' : 'l';
                 }
-                k++;
         }
         if (!t->metric_table && !sysinfo)
                 align[0] = 'r';
-        int *whole = xcalloc(t->ncols + 1, sizeof *whole);
         for (size_t c = 0; c < t->ncols; c++)
-                whole[c] = rtable_int_col(t, c);
-        for (size_t r = 0; r < nrows; r++) {
-                char **row = &cells[(r + 1) * ncols];
-                row[0] = xstrdup(t->keys[r]);
-                k = 1;
-                for (size_t c = 0; c < t->ncols; c++) {
-                        if (!render_col_shown(t, o, c))
-                                continue;
-                        const struct cell *cl = &t->cells[r * t->ncols + c];
-                        if (cl->text && is_top_stats(t) && !strcmp(t->cols[c], "Kernel_Name"))
-                                row[k] = !strcmp(t->pt->source, "top_kernels")
-                                             ? wrap(cl->text, 40, 3)
-                                             : wrap(cl->text, 80, 4);
-                        else
-                                row[k] = rtable_cell_text(t, cl, o->decimal, whole[c]);
-                        k++;
-                }
-        }
-        render_grid(f, cells, nrows + 1, ncols, align);
-        free(whole);
-        for (size_t i = 0; i < (nrows + 1) * ncols; i++)
-                free(cells[i]);
-        free(cells);
+                x.whole[c] = rtable_int_col(t, c);
+        render_grid_fn(f, nrows + 1, ncols, align, table_cell_text, &x);
+        free(x.whole);
+        free(x.cols);
         free(align);
 }
 
