@@ -57,6 +57,17 @@ static int expr_slot(struct eval *c, const char *key, const struct expr *src, co
         return slot;
 }
 
+/* a slot's key, a + sep + b (malloc'd; no printf: binding runs for every formula) */
+static char *join_key(const char *a, const char *sep, const char *b)
+{
+        size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
+        char *k = xmalloc(la + ls + lb + 1);
+        memcpy(k, a, la);
+        memcpy(k + la, sep, ls);
+        memcpy(k + la + ls, b, lb + 1);
+        return k;
+}
+
 static int resolve(void *p, const char *name, int dollar, struct err *err)
 {
         struct eval *c = p;
@@ -66,7 +77,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 if (!strcmp(name, "denom")) {
                         /* $denom stands for the normalization's formula, read in the same
                          * table as the metric (the reference substitutes the text) */
-                        key = xasprintf("%s|$denom", c->table ? c->table : "");
+                        key = join_key(c->table ? c->table : "", "|", "$denom");
                         if (smap_get(&c->slotmap, key, &slot))
                                 goto done;
                         struct expr *ne = NULL;
@@ -85,7 +96,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                         }
                         goto done;
                 }
-                key = xasprintf("$%s", name);
+                key = join_key("", "$", name);
                 if (smap_get(&c->slotmap, key, &slot))
                         goto done;
                 for (size_t i = 0; i < c->a->nbuiltins; i++) {
@@ -107,7 +118,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 free(key);
                 return err_set(err, ERR_INPUT, "unknown built-in '$%s'", name);
         }
-        key = xasprintf("%s|%s", c->table ? c->table : "", name);
+        key = join_key(c->table ? c->table : "", "|", name);
         if (smap_get(&c->slotmap, key, &slot))
                 goto done;
         {
