@@ -21,11 +21,16 @@ void rtable_init(struct rtable *t, const struct panel *p, const struct panel_tab
 
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
 {
-        t->keys = xrealloc(t->keys, (t->nrows + 1) * sizeof *t->keys);
+        if (t->nrows == t->caprows) {
+                /* geometric: a table of a million dispatches is not copied row by row */
+                t->caprows = t->caprows ? t->caprows * 2 : 16;
+                t->keys = xrealloc(t->keys, t->caprows * sizeof *t->keys);
+                t->rkeys = xrealloc(t->rkeys, t->caprows * sizeof *t->rkeys);
+                t->cells = xrealloc(t->cells, t->caprows * (t->ncols ? t->ncols : 1) *
+                                                  sizeof *t->cells);
+        }
         t->keys[t->nrows] = xstrdup(key);
-        t->rkeys = xrealloc(t->rkeys, (t->nrows + 1) * sizeof *t->rkeys);
         t->rkeys[t->nrows] = rkey ? xstrdup(rkey) : t->keys[t->nrows];
-        t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
         struct cell *row = &t->cells[t->nrows * t->ncols];
         for (size_t i = 0; i < t->ncols; i++) {
                 row[i].v = NAN;

@@ -25,6 +25,7 @@ struct rtable {
         char **rkeys;        /* stable row identities across architectures (metric keys) */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
+        size_t caprows;      /* rows the arrays have room for */
         struct smap pool_idx; /* rtable_pool_text: texts kept once */
         char **pool;
         size_t npool, cappool;
