@@ -48,6 +48,8 @@ struct acc {
         struct pwacc pw;
         double *vals;      /* need_vals: every value (NULL when they are in the file) */
         size_t vidx;       /* need_vals: its place among them in the file's blocks */
+        int have_r;        /* r holds median, q1, q3, std */
+        double r[4];
 };
 
 /* a cell waiting for its accumulators: (a op b) reduced by agg */

@@ -152,13 +152,29 @@ static double acc_result(struct eval *ev, struct acc *a, const char *agg, double
                 return a->mn;
         if (!strcmp(agg, "max"))
                 return a->mx;
+        /* median, quartiles and deviation: every value read once for all four */
+        static const char *const byval[] = {"median", "q1", "q3", "std"};
+        size_t k = 0;
+        while (k < 4 && strcmp(agg, byval[k]))
+                k++;
+        if (k < 4 && a->have_r)
+                return a->r[k];
         double *v = acc_values(ev, a);
         if (!v) {
                 warnf("cannot read back the values of a formula from a temporary file; its "
                       "median, quartiles and deviation are n/a");
                 return NAN;
         }
-        double r = !strcmp(agg, "quantile") ? agg_quantile(v, ev->n, q) : agg_by_name(agg, v, ev->n);
+        double r;
+        if (k < 4) {
+                for (size_t i = 0; i < 4; i++)
+                        a->r[i] = agg_by_name(byval[i], v, ev->n);
+                a->have_r = 1;
+                r = a->r[k];
+        } else {
+                r = !strcmp(agg, "quantile") ? agg_quantile(v, ev->n, q)
+                                             : agg_by_name(agg, v, ev->n);
+        }
         free(v);
         return r;
 }
