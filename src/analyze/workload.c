@@ -217,8 +217,9 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         for (size_t i = 0; i < nn; i++) {
                 char *p = xasprintf("%s/%s.csv", path, names[i]);
                 struct err e2 = {0};
-                int lrc = st ? spill_load(&w->spill, 1 + w->nacc, p, st->keep, st->keep_ctx,
-                                          keep_col, &keep, &w->acc[w->nacc], &e2)
+                /* streamed: nothing of an accumulate table is read but its counters */
+                int lrc = st ? spill_load(&w->spill, 1 + w->nacc, p, NULL, NULL, keep_col,
+                                          &keep, &w->acc[w->nacc], &e2)
                              : table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL,
                                                    &keep, &e2);
                 if (lrc) {

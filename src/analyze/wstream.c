@@ -81,7 +81,8 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         /* the resident columns, in file order */
         int *map = xcalloc(h->ncols + 1, sizeof *map);
         for (size_t c = 0; c < h->ncols; c++)
-                map[c] = keep(keep_ctx, h->names[c]) ? table_add_col(resident, h->names[c]) : -1;
+                map[c] = keep && keep(keep_ctx, h->names[c]) ? table_add_col(resident, h->names[c])
+                                                             : -1;
         struct cellcheck *cc = cellcheck_new();
         int rc = 0;
         const struct table *t;
@@ -89,7 +90,8 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                 size_t row0 = table_stream_row0(ts);
                 /* checked as a loaded table is (the chunk is the stream's own) */
                 cellcheck_chunk(cc, (struct table *)t, path, row0);
-                keep_rows(resident, map, t);
+                if (keep)
+                        keep_rows(resident, map, t);
                 xgrow(&st->off, &st->cap, st->nblk + 1, sizeof *st->off);
                 st->n = xrealloc(st->n, st->cap * sizeof *st->n);
                 st->off[st->nblk] = s->end;
@@ -101,16 +103,51 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                                    (off_t)(s->end + (long long)(c * bytes))) != (ssize_t)bytes)
                                 rc = err_set(err, ERR_SYS,
                                              "cannot write a temporary file for '%s'", path);
-                s->end += (long long)(bytes * t->ncols);
+                /* and the rows' lines, for messages about them */
+                double *ln = xmalloc(bytes ? bytes : 1);
+                for (size_t r = 0; r < t->nrows; r++)
+                        ln[r] = t->line ? (double)t->line[r] : (double)(row0 + r + 2);
+                if (!rc && pwrite(fileno(s->f), ln, bytes,
+                                  (off_t)(s->end + (long long)(t->ncols * bytes))) !=
+                               (ssize_t)bytes)
+                        rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'",
+                                     path);
+                free(ln);
+                s->end += (long long)(bytes * (t->ncols + 1));
                 if (rc)
                         break;
         }
         if (!t && !rc)
                 rc = ERR_INPUT; /* the stream's error */
         free(map);
-        if (!rc) {
+        if (!rc && keep) {
                 resident->dup = h->dup ? xstrdup(h->dup) : NULL;
                 cellcheck_report(cc, resident, h->dup, path);
+        } else if (!rc) {
+                /* no rows kept: the rows' count, and for the check of repeated ids the
+                 * Dispatch_ID column and the lines read back for a moment */
+                resident->nrows = st->nrows;
+                struct table ids;
+                table_init(&ids);
+                int cid = table_col(h, "Dispatch_ID");
+                if (cid >= 0) {
+                        int c = table_add_col(&ids, "Dispatch_ID");
+                        for (size_t k = 0; k < st->nblk; k++) {
+                                size_t n = 0;
+                                double *v = xmalloc(SPILL_CHUNK * 2 * sizeof *v);
+                                if (spill_read(s, ti, k, cid, v, &n) ||
+                                    spill_read(s, ti, k, (int)h->ncols, v + SPILL_CHUNK, &n))
+                                        n = 0;
+                                for (size_t r = 0; r < n; r++) {
+                                        size_t rr = table_add_row(&ids);
+                                        ids.num[c][rr] = v[r];
+                                        ids.line[rr] = (size_t)v[SPILL_CHUNK + r];
+                                }
+                                free(v);
+                        }
+                }
+                cellcheck_report(cc, &ids, h->dup, path);
+                table_free(&ids);
         } else {
                 cellcheck_discard(cc);
                 table_free(resident);
@@ -136,6 +173,7 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         if (!*n)
                 return 0;
         size_t bytes = *n * sizeof *out;
+        /* column c, or c == ncols for the rows' lines */
         off_t off = (off_t)(st->off[k] + (long long)((size_t)c * bytes));
         return pread(fileno(s->f), out, bytes, off) == (ssize_t)bytes ? 0 : -1;
 }

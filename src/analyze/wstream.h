@@ -15,7 +15,8 @@ struct wspill;
 
 /* Read the table file path (0: pmc_perf, 1 + i: accumulate table i) into the spill: the
  * columns want accepts to the file, those keep accepts also into *resident (a table with
- * every row). Damaged cells are read as n/a with the warnings check_cells gives. */
+ * every row; keep NULL: none, and resident only counts the rows). Damaged cells are read
+ * as n/a with the warnings check_cells gives. */
 int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn keep,
                void *keep_ctx, table_col_fn want, void *want_ctx, struct table *resident,
                struct err *err);
