@@ -419,7 +419,7 @@ int eval_run(struct eval *ev, struct err *err)
                         ev->accs[i].vidx = ev->nvacc++;
         if (ev->nvacc && (double)ev->nvacc * (double)ev->n * 8 >
                              (double)env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024)
-                ev->vf = tmpfile();
+                ev->vf = tmp_file();
         /* the chunks: the selected rows of each spill block, or ev->chunk rows at a time */
         if (ev->w->spill) {
                 size_t s0 = 0;

@@ -59,7 +59,7 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         if (!*sp)
                 *sp = xcalloc(1, sizeof **sp);
         struct wspill *s = *sp;
-        if (!s->f && !(s->f = tmpfile())) {
+        if (!s->f && !(s->f = tmp_file())) {
                 table_stream_close(ts);
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
         }

@@ -412,3 +412,19 @@ char *data_path(const char *name)
         }
         return NULL;
 }
+
+FILE *tmp_file(void)
+{
+        const char *dir = getenv("TMPDIR");
+        char *path = xasprintf("%s/prism-XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(path);
+        FILE *f = NULL;
+        if (fd >= 0) {
+                unlink(path); /* gone when closed, or when the process ends */
+                f = fdopen(fd, "w+b");
+                if (!f)
+                        close(fd);
+        }
+        free(path);
+        return f;
+}

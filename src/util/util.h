@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* An error report filled below the command layer; only main/cmd_* print it.
  * Functions return 0 on success or a negative code and fill *err. */
@@ -67,6 +68,9 @@ int parse_double(const char *s, double *out);
 
 /* Read a whole file into memory (NUL-terminated). Returns NULL and fills err. */
 char *read_file(const char *path, size_t *len, struct err *err);
+/* A temporary file in $TMPDIR (else /tmp), already unlinked: it goes when closed. NULL
+ * when none can be made. */
+FILE *tmp_file(void);
 
 /* mkdir -p: creates missing parents; an existing directory is fine, an existing file
  * is an error. */
