@@ -12,8 +12,9 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
-#include "analyze/listing.h"
+#include "render/listing.h"
 #include "analyze/roofline.h"
+#include "analyze/sysinfo.h"
 #include "arch/arch.h"
 #include "cmds.h"
 #include "render/render.h"

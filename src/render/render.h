@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../analyze/analysis.h"
+#include "fmt.h"
 
 struct roofline;
 
@@ -18,10 +19,6 @@ struct render_opts {
         int width;            /* columns the figures may use (0: 120) */
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
-
-/* Shortest text that reads back as v (Python's repr style: "0.0", "427.03", "inf"); "" for
- * NaN. buf must hold 40 bytes. */
-const char *fmt_num(double v, char *buf);
 
 /* Print every table of an analysis, grouped under panel headings. */
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o);

@@ -493,3 +493,14 @@ out:
         free(tmp);
         return rc;
 }
+
+const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
+                            size_t len)
+{
+        char num[64];
+        const char *s = table_cell(t, c, r, num, sizeof num);
+        if (!*s)
+                return "is empty";
+        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
+        return buf;
+}
