@@ -341,7 +341,7 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
                 goto out;
         }
-        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
+        /* a pipe or a device would block or never end (hostile inputs) */
         if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
                 goto out;
