@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../store/columns.h"
+
 #define COLLECTOR "libprism-cupti.so"
 
 /* CUdevice_attribute values from cuda.h (a stable ABI; prism builds without CUDA headers). */
@@ -397,7 +399,7 @@ static void filter_rows(const struct backend_pass *p, struct table *t)
 {
         if ((!p->kernels || !p->nkernels) && (!p->dispatches || !p->ndispatches))
                 return;
-        int cn = table_col(t, "Kernel_Name"), ci = table_col(t, "Dispatch_ID");
+        int cn = table_col(t, COL_KERNEL_NAME), ci = table_col(t, COL_DISPATCH_ID);
         struct table keep;
         table_init(&keep);
         for (size_t c = 0; c < t->ncols; c++)

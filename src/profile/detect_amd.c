@@ -35,15 +35,15 @@ struct amd_model {
 };
 
 static const struct amd_model models[] = {
-        {"gfx908", 0, "MI100", 32, 0, 32, 4, 1024, 120, 8, 1, 16, 8192, 1502, 1200},
-        {"gfx90a", 0, "MI200", 32, 0, 32, 4, 1024, 104, 8, 1, 16, 8192, 1700, 1600},
-        {"gfx940", 0, "MI300A_A0", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-        {"gfx941", 0, "MI300X_A0", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a0, "MI300A_A1", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a1, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
-        /* any other gfx942 part (virtual functions, later steppings) */
-        {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx908", 0, "MI100", 32, 0, 32, 4, 1024, 120, 8, 1, 16, 8192, 1502, 1200},
+    {"gfx90a", 0, "MI200", 32, 0, 32, 4, 1024, 104, 8, 1, 16, 8192, 1700, 1600},
+    {"gfx940", 0, "MI300A_A0", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
+    {"gfx941", 0, "MI300X_A0", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a0, "MI300A_A1", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a1, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
+    /* any other gfx942 part (virtual functions, later steppings) */
+    {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -130,8 +130,8 @@ static int props_load(struct props *p, const char *path, struct err *err)
                                 end += strspn(end, " \t\r");
                 }
                 if (!end || *end) {
-                        rc = err_set(err, ERR_INPUT, "%s:%d: expected 'key value', got '%s'",
-                                     path, lineno, line);
+                        rc = err_set(err, ERR_INPUT, "%s:%d: expected 'key value', got '%s'", path,
+                                     lineno, line);
                         break;
                 }
                 size_t cap = p->cap;
@@ -320,8 +320,7 @@ static void complete(struct amd_gpu *g, const struct amd_model *m)
                 g->hbm_channels = m->hbm_channels ? m->hbm_channels : g->total_l2_chan;
                 /* memory partitions (NPSn) split the HBM channels */
                 int nps = 0;
-                if (sscanf(g->memory_partition, "NPS%d", &nps) == 1 && nps > 1 &&
-                    m->hbm_channels)
+                if (sscanf(g->memory_partition, "NPS%d", &nps) == 1 && nps > 1 && m->hbm_channels)
                         g->hbm_channels /= nps;
         }
         if (g->cu_per_gpu && g->se_per_gpu) {
@@ -370,8 +369,7 @@ int detect_amd_node(const char *node_dir, int node, struct amd_gpu *g, struct er
                 goto out;
         partition(g, "current_compute_partition", g->compute_partition,
                   sizeof g->compute_partition);
-        partition(g, "current_memory_partition", g->memory_partition,
-                  sizeof g->memory_partition);
+        partition(g, "current_memory_partition", g->memory_partition, sizeof g->memory_partition);
         if (g->drm_render_minor >= 0) {
                 char *vp = xasprintf("%s/sys/class/drm/renderD%d/device/vbios_version",
                                      detect_root(), g->drm_render_minor);
@@ -425,8 +423,8 @@ int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err)
                 for (size_t i = 0; i < NMODELS; i++)
                         if (!i || strcmp(models[i].gfx, models[i - 1].gfx))
                                 sb_addf(&sb, "%s%s", sb.len ? ", " : "", models[i].gfx);
-                int rc = err_set(err, ERR_INPUT, "unknown AMD target '%s' (known: %s)", gfx,
-                                 sb.buf);
+                int rc =
+                    err_set(err, ERR_INPUT, "unknown AMD target '%s' (known: %s)", gfx, sb.buf);
                 sb_free(&sb);
                 return rc;
         }

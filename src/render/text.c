@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "render.h"
 
 static double round_half_even(double x, int nd)
@@ -215,7 +216,7 @@ void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_n
                         size_t c = (size_t)g->src_col[k];
                         const struct cell *cl = &t->cells[r * t->ncols + c];
                         if (wrap_names && cl->text && is_top_stats(t) &&
-                            !strcmp(t->cols[c], "Kernel_Name"))
+                            !strcmp(t->cols[c], COL_KERNEL_NAME))
                                 row[k] = !strcmp(t->pt->source, "top_kernels")
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);

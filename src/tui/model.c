@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../store/columns.h"
 #include "tui_int.h"
 
 static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
@@ -436,8 +437,8 @@ int tui_view_text(struct tui_model *m, const char *which)
 static void list_dispatches(struct tui_model *m)
 {
         const struct workload *w = m->in.w[0];
-        int cd = table_col(&w->pmc, "Dispatch_ID"), ck = table_col(&w->pmc, "Kernel_Name");
-        int cg = table_col(&w->pmc, "GPU_ID");
+        int cd = table_col(&w->pmc, COL_DISPATCH_ID), ck = table_col(&w->pmc, COL_KERNEL_NAME);
+        int cg = table_col(&w->pmc, COL_GPU_ID);
         m->disp_ids = xcalloc(w->pmc.nrows + 1, sizeof *m->disp_ids);
         m->disp_kernel = xcalloc(w->pmc.nrows + 1, sizeof *m->disp_kernel);
         char buf[64];
