@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "../util/util.h"
+#include "host.h"
 
 struct table;
 
@@ -34,10 +35,6 @@ struct amd_gpu {
         char compute_partition[16], memory_partition[16]; /* "NA" when unknown */
         char vbios[64];
 };
-
-/* The root standing for "/" when reading /sys, /proc, /etc and /opt: $PRISM_SYSFS_ROOT
- * (for tests on fake trees) or "" (the real system). Never NULL. */
-const char *detect_root(void);
 
 /* The gfx target name of a KFD gfx_target_version: 90010 -> "gfx90a", 90402 -> "gfx942",
  * 100300 -> "gfx1030". Returns 0, or -1 if version is 0 or does not fit buf. */

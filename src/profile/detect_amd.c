@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -65,12 +64,6 @@ const char *detect_amd_model(const char *gfx, unsigned device_id)
 {
         const struct amd_model *m = model_find(gfx, device_id);
         return m ? m->model : NULL;
-}
-
-const char *detect_root(void)
-{
-        const char *r = getenv("PRISM_SYSFS_ROOT");
-        return r ? r : "";
 }
 
 int detect_gfx_name(unsigned v, char *buf, size_t len)
@@ -457,47 +450,6 @@ int detect_gpu_choice(void)
 
 /* ---- sysinfo.csv ---- */
 
-static void set_str(struct table *si, const char *col, const char *v)
-{
-        table_set_str(si, table_add_col(si, col), 0, v ? v : "");
-}
-
-static void set_int(struct table *si, const char *col, long long v)
-{
-        table_set_num(si, table_add_col(si, col), 0, (double)v);
-}
-
-static void file_value(const char *rel, const char *prefix, char *buf, size_t len)
-{
-        buf[0] = 0;
-        char *path = xasprintf("%s%s", detect_root(), rel);
-        char *text = read_file(path, NULL, NULL);
-        free(path);
-        if (!text)
-                return;
-        size_t pl = prefix ? strlen(prefix) : 0;
-        for (char *line = text; line && *line;) {
-                char *nl = strchr(line, '\n');
-                if (nl)
-                        *nl = 0;
-                if (!prefix) {
-                        snprintf(buf, len, "%s", line);
-                        break;
-                }
-                if (!strncmp(line, prefix, pl)) {
-                        char *v = line + pl;
-                        v += strspn(v, " \t:=\"");
-                        snprintf(buf, len, "%s", v);
-                        size_t n = strlen(buf);
-                        while (n && strchr(" \t\"\r", buf[n - 1]))
-                                buf[--n] = 0;
-                        break;
-                }
-                line = nl ? nl + 1 : NULL;
-        }
-        free(text);
-}
-
 void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
 {
         if (si->nrows == 0)
@@ -506,58 +458,46 @@ void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
                                                     "timestamp", "version"};
         for (size_t i = 0; i < 5; i++)
                 if (table_col(si, workload_cols[i]) < 0)
-                        set_str(si, workload_cols[i], "");
+                        sysinfo_set_str(si, workload_cols[i], "");
 
-        char buf[256], buf2[128];
-        if (gethostname(buf, sizeof buf) != 0)
-                buf[0] = 0;
-        buf[sizeof buf - 1] = 0;
-        set_str(si, "hostname", buf);
-        file_value("/proc/cpuinfo", "model name", buf, sizeof buf);
-        set_str(si, "cpu_model", buf);
-        file_value("/sys/class/dmi/id/bios_vendor", NULL, buf, sizeof buf);
-        file_value("/sys/class/dmi/id/bios_version", NULL, buf2, sizeof buf2);
-        size_t bl = strlen(buf);
-        snprintf(buf + bl, sizeof buf - bl, "%s", buf2);
-        set_str(si, "sbios", buf);
-        file_value("/etc/os-release", "PRETTY_NAME", buf, sizeof buf);
-        set_str(si, "linux_distro", buf);
-        struct utsname u;
-        set_str(si, "linux_kernel_version", uname(&u) == 0 ? u.release : "");
-        file_value("/sys/module/amdgpu/version", NULL, buf, sizeof buf);
-        set_str(si, "amd_gpu_kernel_version", buf);
-        file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
+        char buf[256];
+        host_sysinfo(si);
+        host_file_value("/sys/module/amdgpu/version", NULL, buf, sizeof buf);
+        sysinfo_set_str(si, "amd_gpu_kernel_version", buf);
+        host_file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
         buf[strcspn(buf, " \t")] = 0; /* "527650760 kB" */
-        set_str(si, "cpu_memory", buf);
+        sysinfo_set_str(si, "cpu_memory", buf);
         if (g->vram_bytes)
-                set_int(si, "gpu_memory", (long long)(g->vram_bytes / 1024));
+                sysinfo_set_num(si, "gpu_memory", (double)(g->vram_bytes / 1024));
         else
-                set_str(si, "gpu_memory", "");
-        file_value("/opt/rocm/.info/version", NULL, buf, sizeof buf);
-        set_str(si, "rocm_version", buf);
-        set_str(si, "vbios", g->vbios);
-        set_str(si, "compute_partition", g->compute_partition[0] ? g->compute_partition : "NA");
-        set_str(si, "memory_partition", g->memory_partition[0] ? g->memory_partition : "NA");
-        set_str(si, "gpu_model", g->model);
-        set_str(si, "gpu_arch", g->gfx);
-        set_int(si, "gpu_l1", g->l1_kb);
-        set_int(si, "gpu_l2", g->l2_kb);
-        set_int(si, "cu_per_gpu", g->cu_per_gpu);
-        set_int(si, "simd_per_cu", g->simd_per_cu);
-        set_int(si, "se_per_gpu", g->se_per_gpu);
-        set_int(si, "wave_size", g->wave_size);
-        set_int(si, "workgroup_max_size", g->workgroup_max_size);
-        set_int(si, "max_waves_per_cu", g->max_waves_per_cu);
-        set_int(si, "max_sclk", g->max_sclk);
-        set_int(si, "max_mclk", g->max_mclk);
+                sysinfo_set_str(si, "gpu_memory", "");
+        host_file_value("/opt/rocm/.info/version", NULL, buf, sizeof buf);
+        sysinfo_set_str(si, "rocm_version", buf);
+        sysinfo_set_str(si, "vbios", g->vbios);
+        sysinfo_set_str(si, "compute_partition",
+                        g->compute_partition[0] ? g->compute_partition : "NA");
+        sysinfo_set_str(si, "memory_partition",
+                        g->memory_partition[0] ? g->memory_partition : "NA");
+        sysinfo_set_str(si, "gpu_model", g->model);
+        sysinfo_set_str(si, "gpu_arch", g->gfx);
+        sysinfo_set_num(si, "gpu_l1", g->l1_kb);
+        sysinfo_set_num(si, "gpu_l2", g->l2_kb);
+        sysinfo_set_num(si, "cu_per_gpu", g->cu_per_gpu);
+        sysinfo_set_num(si, "simd_per_cu", g->simd_per_cu);
+        sysinfo_set_num(si, "se_per_gpu", g->se_per_gpu);
+        sysinfo_set_num(si, "wave_size", g->wave_size);
+        sysinfo_set_num(si, "workgroup_max_size", g->workgroup_max_size);
+        sysinfo_set_num(si, "max_waves_per_cu", g->max_waves_per_cu);
+        sysinfo_set_num(si, "max_sclk", g->max_sclk);
+        sysinfo_set_num(si, "max_mclk", g->max_mclk);
         /* rocprof-compute reports the maximum clocks as the current ones too */
-        set_int(si, "cur_sclk", g->max_sclk);
-        set_int(si, "cur_mclk", g->max_mclk);
-        set_int(si, "total_l2_chan", g->total_l2_chan);
-        set_int(si, "lds_banks_per_cu", g->lds_banks_per_cu);
-        set_int(si, "sqc_per_gpu", g->sqc_per_gpu);
-        set_int(si, "pipes_per_gpu", g->pipes_per_gpu);
+        sysinfo_set_num(si, "cur_sclk", g->max_sclk);
+        sysinfo_set_num(si, "cur_mclk", g->max_mclk);
+        sysinfo_set_num(si, "total_l2_chan", g->total_l2_chan);
+        sysinfo_set_num(si, "lds_banks_per_cu", g->lds_banks_per_cu);
+        sysinfo_set_num(si, "sqc_per_gpu", g->sqc_per_gpu);
+        sysinfo_set_num(si, "pipes_per_gpu", g->pipes_per_gpu);
         snprintf(buf, sizeof buf, "%.10g", g->hbm_bw);
-        set_str(si, "hbm_bw", buf);
-        set_int(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
+        sysinfo_set_str(si, "hbm_bw", buf);
+        sysinfo_set_num(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
 }

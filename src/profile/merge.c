@@ -175,7 +175,7 @@ static void check_agree(const struct table *ref, int ref_id, const struct table 
                         const size_t *map, int *warned)
 {
         const char *const *cols = dispatch_launch_cols;
-        for (size_t i = 0; cols[i]; i++) {
+        for (size_t i = 0; i < DISPATCH_LAUNCH_NCOLS; i++) {
                 int a = table_col(ref, cols[i]), b = table_col(p, cols[i]);
                 if (a < 0 || b < 0 || warned[i])
                         continue;

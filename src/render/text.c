@@ -245,6 +245,20 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
         rgrid_free(&g);
 }
 
+void render_panel_heading(FILE *f, const struct panel *p)
+{
+        fprintf(f, "\n%s\n%d. %s\n",
+                "--------------------------------------------------------"
+                "------------------------",
+                p->id, p->title);
+}
+
+void render_table_title(FILE *f, const struct rtable *t)
+{
+        if (t->pt->title)
+                fprintf(f, "%s %s\n", t->id, t->pt->title);
+}
+
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
 {
         const struct panel *cur = NULL;
@@ -254,13 +268,9 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                         if (cur)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
-                        fprintf(f, "\n%s\n%d. %s\n",
-                                "--------------------------------------------------------"
-                                "------------------------",
-                                cur->id, cur->title);
+                        render_panel_heading(f, cur);
                 }
-                if (t->pt->title)
-                        fprintf(f, "%s %s\n", t->id, t->pt->title);
+                render_table_title(f, t);
                 render_table(f, t, o);
                 fputc('\n', f);
         }

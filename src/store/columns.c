@@ -18,16 +18,8 @@ const char *const dispatch_info_cols[] = {
     NULL,
 };
 
-const char *const dispatch_launch_cols[DISPATCH_LAUNCH_NCOLS + 1] = {
-    COL_GRID_SIZE,
-    COL_WORKGROUP_SIZE,
-    COL_LDS_PER_WORKGROUP,
-    COL_SCRATCH_PER_WORKITEM,
-    COL_ARCH_VGPR,
-    COL_ACCUM_VGPR,
-    COL_SGPR,
-    NULL,
-};
+/* Grid_Size ... SGPR: a run of dispatch_info_cols */
+const char *const *const dispatch_launch_cols = dispatch_info_cols + 3;
 
 int col_is_timestamp(const char *name)
 {

@@ -24,9 +24,9 @@
  * (NULL-terminated); the timestamps follow the counters. */
 extern const char *const dispatch_info_cols[];
 
-/* The launch configuration of a dispatch: Grid_Size ... SGPR (NULL-terminated). */
+/* The launch configuration of a dispatch: Grid_Size ... SGPR (DISPATCH_LAUNCH_NCOLS names). */
 #define DISPATCH_LAUNCH_NCOLS 7
-extern const char *const dispatch_launch_cols[DISPATCH_LAUNCH_NCOLS + 1];
+extern const char *const *const dispatch_launch_cols;
 
 /* 1 for Start_Timestamp and End_Timestamp. */
 int col_is_timestamp(const char *name);
