@@ -7,6 +7,20 @@ cd "$(dirname "$0")/.."
 pass=0 fail=0 skip=0
 failed=()
 
+# The recorded workloads and reference tables: ../shared where it exists (CI), else the
+# bundled copy tests/data/shared, so that a fresh clone runs the same suites. Either way the
+# data is there, so a suite that would skip for lack of it fails (PRISM_REQUIRE_DATA).
+if [ -z "${PRISM_SHARED:-}" ]; then
+        if [ -d ../shared/rocprof-workloads ] && [ -d ../shared/reference ]; then
+                PRISM_SHARED=$(cd ../shared && pwd)
+        else
+                PRISM_SHARED=$PWD/tests/data/shared
+        fi
+fi
+case $PRISM_SHARED in "$PWD"/tests/data/shared) export PRISM_SHARED_BUNDLED=1 ;; esac
+export PRISM_SHARED PRISM_REQUIRE_DATA=1
+echo "data: $PRISM_SHARED"
+
 for t in "$build"/tests/t-*; do
         [ -x "$t" ] || continue
         out=$("$t" 2>&1); rc=$?
