@@ -357,28 +357,22 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                      ydoc_line(sec), ydoc_col(sec), maps[i]);
                         goto out;
                 }
-        if ((sec = ydoc_get(&y, root, "builtins"))) {
+        /* named formulas and values merge name by name */
+        const struct {
+                const char *sec;
+                struct named_expr **arr;
+                size_t *n;
+        } named[] = {{"builtins", &a->builtins, &a->nbuiltins},
+                     {"normalizations", &a->norms, &a->nnorms},
+                     {"defaults", &a->defaults, &a->ndefaults}};
+        for (size_t j = 0; j < sizeof named / sizeof *named; j++) {
+                if (!(sec = ydoc_get(&y, root, named[j].sec)))
+                        continue;
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(&a->builtins, &a->nbuiltins, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "normalizations"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->norms, &a->nnorms, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "defaults"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
+                                named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
         if ((sec = ydoc_get(&y, root, "chip"))) {
