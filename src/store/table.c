@@ -140,6 +140,12 @@ struct loader {
         int *map;
         size_t nhead, cap_map;
         struct smap seen; /* every header name, kept or not (duplicate detection) */
+        /* record mode (csv_stream): a record's fields, handed to row_fn when it ends */
+        csv_row_fn row_fn;
+        void *row_ctx;
+        char **fields;
+        size_t *lens, cap_fields, cap_lens;
+        int stopped; /* row_fn asked to stop: not an error */
 };
 
 /* Plain integers of up to 15 digits (most counter values) without strtod: every such
@@ -294,12 +300,71 @@ static void on_field_cols(void *data, size_t len, void *p)
                 put_cell(t, c, t->nrows - 1, s, len);
 }
 
+/* on_field for csv_stream: keep the field's text until its record ends */
+static void on_field_rec(void *data, size_t len, void *p)
+{
+        struct loader *ld = p;
+        if (ld->failed || nul_in_field(ld, data, len))
+                return;
+        if (ld->field == 0)
+                ld->row_line = ld->line;
+        if (!ld->header && ld->field >= ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->row_line, ld->field + 1, ld->nhead);
+                ld->failed = 1;
+                return;
+        }
+        if (ld->field == 0 && ld->header && len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+                data = (char *)data + 3; /* a UTF-8 byte order mark */
+                len -= 3;
+        }
+        xgrow(&ld->fields, &ld->cap_fields, ld->field + 1, sizeof *ld->fields);
+        xgrow(&ld->lens, &ld->cap_lens, ld->field + 1, sizeof *ld->lens);
+        if (ld->header && ld->field == 0)
+                ld->blank_head = len == 0;
+        ld->fields[ld->field] = xstrndup(data ? data : "", len);
+        ld->lens[ld->field++] = len;
+}
+
+/* the end of a record in csv_stream: the header sets the field count, a data record must
+ * have as many fields; then row_fn sees it */
+static void end_record_rec(struct loader *ld)
+{
+        size_t n = ld->field;
+        if (ld->header) {
+                ld->nhead = n;
+        } else if (n == 0) {
+                return; /* a blank line */
+        } else if (n < ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
+                        "(truncated file?)", ld->path, ld->row_line, n, ld->nhead);
+                ld->failed = 1;
+        }
+        if (!ld->failed && !(ld->header && n == 1 && ld->blank_head)) {
+                int rc = ld->row_fn(ld->row_ctx, ld->fields, ld->lens, n,
+                                    ld->header ? 1 : ld->row_line, ld->err);
+                if (rc)
+                        ld->failed = 1;
+                if (rc > 0)
+                        ld->stopped = 1;
+        }
+        for (size_t i = 0; i < n; i++)
+                free(ld->fields[i]);
+}
+
 static void on_record(int ch, void *p)
 {
         struct loader *ld = p;
         (void)ch;
         if (ld->failed)
                 return;
+        if (ld->row_fn) {
+                end_record_rec(ld);
+                ld->header = 0;
+                ld->field = 0;
+                ld->end_line = ld->line;
+                return;
+        }
         if (ld->header) {
                 ld->header = 0;
         } else if (ld->field == 0) {
@@ -325,12 +390,14 @@ static const char *csv_problem(struct csv_parser *p)
 }
 
 static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
-                    struct err *err)
+                    csv_row_fn row_fn, void *row_ctx, struct err *err)
 {
         struct csv_parser p;
         struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err,
-                            .want = want, .want_ctx = want_ctx};
-        void (*field_cb)(void *, size_t, void *) = want ? on_field_cols : on_field;
+                            .want = want, .want_ctx = want_ctx, .row_fn = row_fn,
+                            .row_ctx = row_ctx};
+        void (*field_cb)(void *, size_t, void *) =
+            row_fn ? on_field_rec : want ? on_field_cols : on_field;
         int rc = 0;
         FILE *f = NULL;
         table_init(t);
@@ -373,7 +440,8 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                         /* once the first data line is read, size the columns for the
                          * rows the file holds at that length: no copying as 100k-row
                          * columns grow (capacity never touched costs no memory) */
-                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0) {
+                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0 &&
+                            !row_fn) {
                                 size_t est = ((size_t)fsize - head_end) /
                                                  (pos + off + seg - head_end) + 16;
                                 if (est > 1024 && est < ((size_t)1 << 24))
@@ -397,10 +465,10 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 goto out;
         }
         if (ld.failed) {
-                rc = ERR_INPUT;
+                rc = ld.stopped ? 0 : ERR_INPUT;
                 goto out;
         }
-        size_t nhead = want ? ld.nhead : t->ncols;
+        size_t nhead = want || row_fn ? ld.nhead : t->ncols;
         if (nhead == 0 || (nhead == 1 && ld.blank_head && t->nrows == 0)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
                 goto out;
@@ -410,21 +478,32 @@ out:
                 fclose(f);
         csv_free(&p);
         free(ld.map);
+        if (ld.failed && row_fn) /* stopped inside a record: free its fields */
+                for (size_t i = 0; i < ld.field; i++)
+                        free(ld.fields[i]);
+        free(ld.fields);
+        free(ld.lens);
         smap_free(&ld.seen);
-        if (rc)
+        if (rc || row_fn)
                 table_free(t);
         return rc;
 }
 
 int table_load_csv(struct table *t, const char *path, struct err *err)
 {
-        return load_csv(t, path, NULL, NULL, err);
+        return load_csv(t, path, NULL, NULL, NULL, NULL, err);
 }
 
 int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
                         struct err *err)
 {
-        return want ? load_csv(t, path, want, ctx, err) : load_csv(t, path, NULL, NULL, err);
+        return load_csv(t, path, want, want ? ctx : NULL, NULL, NULL, err);
+}
+
+int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err)
+{
+        struct table t;
+        return load_csv(&t, path, NULL, NULL, row, ctx, err);
 }
 
 /* only: the field is alone on its line. An empty line is a blank line that readers skip,

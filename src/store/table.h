@@ -40,6 +40,16 @@ typedef int (*table_col_fn)(void *ctx, const char *name);
 int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
                         struct err *err);
 
+/* Read a CSV file record by record, with table_load_csv's file checks and errors (a
+ * directory, a pipe, a NUL byte, malformed quoting, a record with more or fewer fields than
+ * the header, an empty file). row(ctx, fields, lens, n, line, err) sees the header (line 1,
+ * without a byte order mark) and then each data record (line: where it starts); blank lines
+ * are skipped. Its fields are valid only during the call. row returns 0 to go on, > 0 to
+ * stop reading (csv_stream then returns 0) or < 0 after filling err (returned). */
+typedef int (*csv_row_fn)(void *ctx, char **fields, const size_t *lens, size_t n, size_t line,
+                          struct err *err);
+int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err);
+
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */
