@@ -97,6 +97,10 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
                                            !strcmp((const char *)ev.data.scalar.value, key);
                         }
                         break;
+                case YAML_ALIAS_EVENT:
+                        if (depth == 1)
+                                is_key = !is_key, want_val = 0;
+                        break;
                 default:
                         break;
                 }
