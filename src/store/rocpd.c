@@ -88,12 +88,12 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
         return 0;
 }
 
-/* "holds 'abc'" or "is empty", for messages */
-static const char *desc(const char *s, char *buf, size_t len)
+/* "is empty" or "holds 'abc', not WHAT", for messages */
+static const char *desc(const char *s, const char *what, char *buf, size_t len)
 {
         if (!*s)
                 return "is empty";
-        snprintf(buf, len, "holds '%.40s%s'", s, strlen(s) > 40 ? "..." : "");
+        snprintf(buf, len, "holds '%.40s%s', not %s", s, strlen(s) > 40 ? "..." : "", what);
         return buf;
 }
 
@@ -118,15 +118,16 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                               int *rc)
 {
         double key[NKEY];
-        char buf[64];
+        char buf[100];
         *rc = 0;
         for (int k = 0; k < NKEY; k++) {
                 const char *s = f[rp->col[k]];
                 if (parse_double(s, &key[k]) || !isfinite(key[k])) {
                         *rc = err_set(err, ERR_INPUT,
-                                      "%s:%zu: %s %s, not a number (rocpd's rows are grouped "
-                                      "into dispatches by it)",
-                                      rp->path, line, field_name[k], desc(s, buf, sizeof buf));
+                                      "%s:%zu: %s %s (rocpd's rows are grouped into "
+                                      "dispatches by it)",
+                                      rp->path, line, field_name[k],
+                                      desc(s, "a number", buf, sizeof buf));
                         return NULL;
                 }
         }
@@ -156,10 +157,10 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                 double v = NAN;
                 if (c >= 0 && (parse_double(f[c], &v) || !isfinite(v) || v < 0)) {
                         if (++rp->bad <= MAX_WARN)
-                                warnf("%s:%zu: column '%s' %s, not a count; the metrics that "
-                                      "use it are n/a for that dispatch",
+                                warnf("%s:%zu: column '%s' %s; the metrics that use it are "
+                                      "n/a for that dispatch",
                                       rp->path, line, field_name[F_GPU + k],
-                                      desc(f[c], buf, sizeof buf));
+                                      desc(f[c], "a count", buf, sizeof buf));
                         v = NAN;
                 }
                 g->fixed[k] = v;
@@ -171,7 +172,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
 static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t line)
 {
         long long s, e;
-        char buf[64];
+        char buf[100];
         const char *bad = NULL, *text = NULL;
         if (parse_ts(f[rp->col[F_START]], &s))
                 bad = "Start_Timestamp", text = f[rp->col[F_START]];
@@ -186,9 +187,9 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
         }
         if (bad) {
                 if (++rp->badts <= MAX_WARN)
-                        warnf("%s:%zu: %s %s, not a timestamp; that row's duration is left "
-                              "out of its dispatch's",
-                              rp->path, line, bad, desc(text, buf, sizeof buf));
+                        warnf("%s:%zu: %s %s; that row's duration is left out of its "
+                              "dispatch's",
+                              rp->path, line, bad, desc(text, "a timestamp", buf, sizeof buf));
                 return;
         }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
@@ -212,14 +213,14 @@ static int counter_index(struct rocpd *rp, const char *name)
 
 static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_t line)
 {
-        char buf[64];
+        char buf[100];
         const char *s = f[rp->col[F_VALUE]], *name = rp->cname[ci];
         double v;
         if (parse_double(s, &v) || !isfinite(v) || v < 0) {
                 if (++rp->bad <= MAX_WARN)
-                        warnf("%s:%zu: counter '%s' %s, not a count; the metrics that use it "
-                              "are n/a for that dispatch",
-                              rp->path, line, name, desc(s, buf, sizeof buf));
+                        warnf("%s:%zu: counter '%s' %s; the metrics that use it are n/a for "
+                              "that dispatch",
+                              rp->path, line, name, desc(s, "a count", buf, sizeof buf));
                 v = NAN;
         }
         if ((size_t)ci >= g->nval) {
