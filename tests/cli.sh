@@ -104,7 +104,7 @@ csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(ro
                 analyze -p "$L/unkfmt"
         check 2 "sysver/sysinfo.csv: layout version '9' is not one prism reads" analyze -p "$L/sysver"
         check 2 "nokey/pmc_perf.csv: a 'Counter_Name' column without 'Counter_Value'" analyze -p "$L/nokey"
-        check 2 "mixed/SQ_LEVEL_WAVES.csv: the wide layout, but pmc_perf.csv is in rocpd's long one" \
+        check 2 "mixed/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout" \
                 analyze -p "$L/mixed"
 else
         echo "SKIP cli: no rocprof-compute 3.3 recordings at $R"

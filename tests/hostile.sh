@@ -272,7 +272,7 @@ if [ -f "$R/MI300X_A1_rocpd/pmc_perf.csv" ]; then
                 row 2 "$RW: rocpd's long layout, but profiling_config.yaml says format_rocprof_output: csv" "" \
                         "rocpd: profiling_config.yaml says csv" \
                         'sed -i "s/^format_rocprof_output: rocpd/format_rocprof_output: csv/" $D/profiling_config.yaml'
-                row 2 "$W/SQ_LEVEL_WAVES.csv: the wide layout, but pmc_perf.csv is in rocpd's long one \(a mixed" "" \
+                row 2 "$W/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout, which has none \(a mixed" "" \
                         "rocpd: a wide accumulate file beside it" "cp $R/MI300X_A1/SQ_LEVEL_WAVES.csv \$D/"
                 row 0 "$RW:[0-9]+: counter 'SQ_WAVES' holds 'abc', not a count; the metrics that use it are n/a" \
                         "$SOL" "rocpd: a non-numeric Counter_Value" 'ed $D/pmc_perf.csv setc 2 SQ_WAVES abc'

@@ -193,6 +193,7 @@ static const struct layout_case layouts[] = {
     {"config csv, long file", "format_rocprof_output: csv\n", LONG, NULL, NULL, -1,
      "pmc_perf.csv", "rocpd's long layout"},
     {"rocpd with a wide SQ file", NULL, LONG, WIDE, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
+    {"rocpd with a long SQ file", NULL, LONG, LONG, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
     {"wide with a long SQ file", NULL, WIDE, LONG, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
     {"Counter_Name without Counter_Value", NULL,
      "Dispatch_ID,Kernel_Name,Counter_Name\n0,k,A\n", NULL, NULL, -1, "pmc_perf.csv",

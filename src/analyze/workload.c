@@ -210,7 +210,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         }
         free(names);
         if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv; formats_detect refused SQ*.csv */
-                w->nacc = formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names);
+                formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);
         if (is_file(f)) {

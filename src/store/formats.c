@@ -176,8 +176,8 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         } else if (stated && !strcmp(stated, "rocpd")) {
                 long_form = 1;
         }
-        /* the accumulate files: one layout with pmc_perf.csv. The rocpd layout keeps its
-         * accumulate counters in pmc_perf.csv (_ACCUM columns), so an SQ*.csv there is not read. */
+        /* the accumulate files: wide, beside a wide pmc_perf.csv. rocpd's layout keeps its
+         * accumulate counters in pmc_perf.csv (the _ACCUM columns) and writes none. */
         DIR *d = opendir(dir);
         struct dirent *de;
         while (d && !rc && (de = readdir(d))) {
@@ -186,13 +186,17 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                 char *p = xasprintf("%s/%s", dir, de->d_name);
                 int lf = 0;
                 struct err e2 = {0};
-                /* an unreadable one warns when it is loaded (wide) */
-                if (is_file(p) && header_layout(p, &lf, &e2) == 0 && lf != long_form)
+                if (long_form)
                         rc = err_set(err, ERR_INPUT,
-                                     "%s: %s layout, but pmc_perf.csv is in %s (a mixed "
-                                     "directory?)",
-                                     p, lf ? "rocpd's long" : "the wide",
-                                     long_form ? "rocpd's long one" : "the wide one");
+                                     "%s: an accumulate file, but pmc_perf.csv is in rocpd's "
+                                     "long layout, which has none (a mixed directory?)",
+                                     p);
+                /* an unreadable one warns when it is loaded */
+                else if (is_file(p) && header_layout(p, &lf, &e2) == 0 && lf)
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: rocpd's long layout, but pmc_perf.csv is in the wide "
+                                     "one (a mixed directory?)",
+                                     p);
                 free(p);
         }
         if (d)
@@ -251,8 +255,12 @@ static void accum_table(const struct table *pmc, const char *col, struct table *
         }
 }
 
-size_t formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names)
+void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names, size_t *n_acc)
 {
+        for (size_t i = 0; i < *n_acc; i++) {
+                table_free(&(*acc)[i]);
+                free((*names)[i]);
+        }
         char **cols = NULL;
         size_t n = 0, cap = 0;
         for (size_t c = 0; c < pmc->ncols; c++)
@@ -271,5 +279,5 @@ size_t formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***
                 accum_table(pmc, cols[i], &(*acc)[i]);
         }
         free(cols);
-        return n;
+        *n_acc = n;
 }

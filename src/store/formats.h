@@ -14,8 +14,8 @@ enum wl_layout {
 
 /* The layout of the workload directory dir, whose sysinfo.csv is loaded in sysinfo: its
  * layout version (rocprof-compute's major version, 1 to 3, or none), profiling_config.yaml's
- * format_rocprof_output when present, the header of pmc_perf.csv and of the accumulate
- * files SQ*.csv must agree on one layout. */
+ * format_rocprof_output when present, and the headers of pmc_perf.csv and of the
+ * accumulate files SQ*.csv (wide; none in the rocpd layout) must agree on one layout. */
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
                    struct err *err);
 
@@ -27,9 +27,10 @@ int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, 
 
 /* The rocpd layout's accumulate tables: for each column X_ACCUM of pmc a table X, holding
  * pmc's other columns and X_ACCUM as SQ_ACCUM_PREV_HIRES (the column where the wide
- * layout's accumulate file holds it), row for row. Replaces the arrays acc and names (the
- * old ones are freed) and returns their count. */
-size_t formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names);
+ * layout's accumulate file holds it), row for row. Replaces the *n_acc tables acc and their
+ * names (freed). */
+void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names,
+                         size_t *n_acc);
 
 /* rocpd.c: the long table at path grouped into pmc (formats_load_pmc's rocpd case). */
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
