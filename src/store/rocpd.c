@@ -247,7 +247,7 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
 {
         struct rocpd *rp = p;
         (void)lens, (void)n;
-        if (line == 1)
+        if (line == 0)
                 return on_header(rp, f, n, err);
         int rc;
         struct group *g = group_of(rp, f, line, err, &rc);

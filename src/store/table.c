@@ -146,6 +146,7 @@ struct loader {
         char **fields;
         size_t *lens, cap_fields, cap_lens;
         int stopped; /* row_fn asked to stop: not an error */
+        size_t nrec; /* data records handed to row_fn */
 };
 
 /* Plain integers of up to 15 digits (most counter values) without strtod: every such
@@ -239,6 +240,8 @@ static void on_field(void *data, size_t len, void *p)
         if (ld->failed || nul_in_field(ld, data, len))
                 return;
         char *s = xstrndup(data ? data : "", len);
+        if (ld->field == 0)
+                ld->row_line = ld->line;
         if (ld->header) {
                 char *name = header_name(ld, s);
                 table_add_col(t, name);
@@ -247,8 +250,6 @@ static void on_field(void *data, size_t len, void *p)
                 free(s);
                 return;
         }
-        if (ld->field == 0)
-                ld->row_line = ld->line;
         if (ld->field >= t->ncols) {
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
                         ld->path, ld->row_line, ld->field + 1, t->ncols);
@@ -273,6 +274,8 @@ static void on_field_cols(void *data, size_t len, void *p)
         const char *s = data ? data : "";
         if (ld->failed || nul_in_field(ld, data, len))
                 return;
+        if (ld->field == 0)
+                ld->row_line = ld->line;
         if (ld->header) {
                 char *name = header_name(ld, s);
                 xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
@@ -281,8 +284,6 @@ static void on_field_cols(void *data, size_t len, void *p)
                 free(name);
                 return;
         }
-        if (ld->field == 0)
-                ld->row_line = ld->line;
         if (ld->field >= ld->nhead) {
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
                         ld->path, ld->row_line, ld->field + 1, ld->nhead);
@@ -341,8 +342,9 @@ static void end_record_rec(struct loader *ld)
                 ld->failed = 1;
         }
         if (!ld->failed && !(ld->header && n == 1 && ld->blank_head)) {
+                ld->nrec += !ld->header;
                 int rc = ld->row_fn(ld->row_ctx, ld->fields, ld->lens, n,
-                                    ld->header ? 1 : ld->row_line, ld->err);
+                                    ld->header ? 0 : ld->row_line, ld->err);
                 if (rc)
                         ld->failed = 1;
                 if (rc > 0)
@@ -469,7 +471,7 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 goto out;
         }
         size_t nhead = want || row_fn ? ld.nhead : t->ncols;
-        if (nhead == 0 || (nhead == 1 && ld.blank_head && t->nrows == 0)) {
+        if (nhead == 0 || (nhead == 1 && ld.blank_head && (row_fn ? ld.nrec : t->nrows) == 0)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
                 goto out;
         }
@@ -478,7 +480,8 @@ out:
                 fclose(f);
         csv_free(&p);
         free(ld.map);
-        if (ld.failed && row_fn) /* stopped inside a record: free its fields */
+        /* a record cut short (an error, or a stop inside it): free its fields */
+        if (row_fn)
                 for (size_t i = 0; i < ld.field; i++)
                         free(ld.fields[i]);
         free(ld.fields);

@@ -42,9 +42,9 @@ int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, vo
 
 /* Read a CSV file record by record, with table_load_csv's file checks and errors (a
  * directory, a pipe, a NUL byte, malformed quoting, a record with more or fewer fields than
- * the header, an empty file). row(ctx, fields, lens, n, line, err) sees the header (line 1,
- * without a byte order mark) and then each data record (line: where it starts); blank lines
- * are skipped. Its fields are valid only during the call. row returns 0 to go on, > 0 to
+ * the header, an empty file). row(ctx, fields, lens, n, line, err) sees the header first
+ * (line 0; without a byte order mark), then each data record (line: the physical line where
+ * it starts, as in table_load_csv's messages); blank lines are skipped. Its fields are valid only during the call. row returns 0 to go on, > 0 to
  * stop reading (csv_stream then returns 0) or < 0 after filling err (returned). */
 typedef int (*csv_row_fn)(void *ctx, char **fields, const size_t *lens, size_t n, size_t line,
                           struct err *err);
