@@ -43,7 +43,7 @@ static void rmdir_all(char *dir)
 
 #define SYSINFO                                                                                \
         "version,gpu_series,gpu_model,gpu_arch,gpu_chip_id,max_sclk,num_hbm_channels\n"         \
-        "3,MI300,MI300X_A1,gfx942,29857,0,128\n"
+        "3,MI300,MI300X_A1,gfx942,29857,2100,128\n"
 
 /* a wide pmc_perf.csv as rocprof-compute 3.0 and prism write it */
 #define WIDE                                                                                   \
@@ -249,6 +249,41 @@ static void test_layouts(void **state)
         }
 }
 
+/* sysinfo version 3 may record clocks as 0: one warning names them (stderr captured) */
+static void test_zero_clocks(void **state)
+{
+        (void)state;
+        char *d = tmpdir();
+        put(d, "sysinfo.csv", "version,gpu_arch,max_sclk,cur_sclk,max_mclk\n3,gfx950,0,0,\n");
+        put(d, "pmc_perf.csv", WIDE);
+        char *log = xasprintf("%s/stderr", d), *sp = xasprintf("%s/sysinfo.csv", d);
+        struct table sys;
+        struct err err = {0};
+        assert_int_equal(table_load_csv(&sys, sp, &err), 0);
+        fflush(stderr);
+        int saved = dup(2);
+        assert_non_null(freopen(log, "w", stderr));
+        enum wl_layout got;
+        int rc = formats_detect(d, &sys, &got, &err);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        assert_int_equal(rc, 0);
+        size_t len;
+        char *text = read_file(log, &len, &err);
+        assert_non_null(text);
+        char *want = xasprintf("%s: max_sclk, cur_sclk are 0 (not recorded)", sp);
+        if (!strstr(text, want))
+                fail_msg("stderr: '%s'", text);
+        assert_null(strstr(text, "max_mclk")); /* empty, not 0: n/a where used, said there */
+        free(want);
+        free(text);
+        free(log);
+        free(sp);
+        table_free(&sys);
+        rmdir_all(d);
+}
+
 /* bad rocpd rows: one-line errors naming file:line */
 struct bad_case {
         const char *rows;
@@ -448,7 +483,8 @@ int main(void)
             cmocka_unit_test(test_rocpd_grouping), cmocka_unit_test(test_rocpd_exact_timestamps),
             cmocka_unit_test(test_rocpd_projection), cmocka_unit_test(test_layouts),
             cmocka_unit_test(test_bad_rows), cmocka_unit_test(test_rocpd_damage),
-            cmocka_unit_test(test_csv_stream), cmocka_unit_test(test_mi350_loads),
+            cmocka_unit_test(test_csv_stream), cmocka_unit_test(test_zero_clocks),
+            cmocka_unit_test(test_mi350_loads),
             cmocka_unit_test(test_rocpd_recording)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

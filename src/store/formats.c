@@ -142,6 +142,22 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                         goto out;
                 }
         }
+        /* version 3 may record a clock as 0 (MI350's max_sclk): the peaks that use it are
+         * then 0 and their percentages inf or n/a, as rocprof-compute 3.3 shows them; say so
+         * once rather than show such peaks silently */
+        static const char *const clocks[] = {"max_sclk", "cur_sclk", "max_mclk", "cur_mclk"};
+        struct strbuf zero = {0};
+        size_t nzero = 0;
+        for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
+                int k = table_col(sysinfo, clocks[i]);
+                if (k >= 0 && sysinfo->nrows > 0 && sysinfo->num[k][0] == 0)
+                        sb_addf(&zero, "%s%s", nzero++ ? ", " : "", clocks[i]);
+        }
+        if (nzero)
+                warnf("%s: %s %s 0 (not recorded): the peaks that use %s are 0 and their "
+                      "percentages inf or n/a",
+                      sys, zero.buf, nzero == 1 ? "is" : "are", nzero == 1 ? "it" : "them");
+        sb_free(&zero);
         /* what profiling_config.yaml says pmc_perf.csv holds */
         if (is_file(cfg)) {
                 if ((rc = yaml_top_value(cfg, "format_rocprof_output", &stated, err)))
