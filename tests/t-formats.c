@@ -344,6 +344,7 @@ static void test_rocpd_damage(void **state)
         assert_int_equal(w.pmc.nrows, 2);
         assert_true(isnan(cell(&w.pmc, "A", 0)) && isnan(cell(&w.pmc, "B", 0)));
         assert_true(cell(&w.pmc, "A", 1) == 6 && cell(&w.pmc, "B", 1) == 8);
+        assert_true(cell(&w.pmc, "GPU_ID", 0) == 0 && cell(&w.pmc, "GPU_ID", 1) == 0);
         /* dispatch 4: one row ends before it starts, the other has no end: no duration */
         assert_true(cell(&w.pmc, "End_Timestamp", 0) == 1);
         assert_true(isnan(cell(&w.pmc, "End_Timestamp", 1)));

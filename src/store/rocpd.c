@@ -60,6 +60,10 @@ struct rocpd {
         struct smap cidx; /* counter name -> kept index, or -1 */
         size_t bad, dup, badts;
         struct strbuf key;
+        /* the previous row's grouping fields as written, and its group: rows come in runs
+         * of one dispatch, so most rows skip parsing them */
+        struct strbuf last;
+        int last_group;
 };
 
 static int keep(const struct rocpd *rp, const char *name)
@@ -120,6 +124,16 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         double key[NKEY];
         char buf[100];
         *rc = 0;
+        struct strbuf *raw = &rp->key;
+        sb_reset(raw);
+        for (int k = 0; k <= F_KERNEL; k++) /* NUL-separated: no field holds one */
+                sb_addn(raw, f[rp->col[k]], strlen(f[rp->col[k]]) + 1);
+        if (rp->last_group >= 0 && rp->last.len == raw->len &&
+            !memcmp(rp->last.buf, raw->buf, raw->len))
+                return &rp->g[rp->last_group];
+        sb_reset(&rp->last);
+        sb_addn(&rp->last, raw->buf, raw->len);
+        rp->last_group = -1;
         for (int k = 0; k < NKEY; k++) {
                 const char *s = f[rp->col[k]];
                 if (parse_double(s, &key[k]) || !isfinite(key[k])) {
@@ -144,8 +158,10 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                 sb_addf(&rp->key, "%.17g\x1f", key[k]);
         sb_add(&rp->key, kernel);
         int gi;
-        if (smap_get(&rp->gidx, rp->key.buf, &gi))
+        if (smap_get(&rp->gidx, rp->key.buf, &gi)) {
+                rp->last_group = gi;
                 return &rp->g[gi];
+        }
         xgrow(&rp->g, &rp->cap_g, rp->ng + 1, sizeof *rp->g);
         struct group *g = &rp->g[rp->ng];
         memset(g, 0, sizeof *g);
@@ -166,6 +182,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                 g->fixed[k] = v;
         }
         smap_put(&rp->gidx, rp->key.buf, (int)rp->ng);
+        rp->last_group = (int)rp->ng;
         return &rp->g[rp->ng++];
 }
 
@@ -313,14 +330,16 @@ static void rank_gpus(struct group **order, size_t n)
                 if (!isnan(order[i]->fixed[0]))
                         ids[k++] = order[i]->fixed[0];
         qsort(ids, k, sizeof *ids, cmp_double);
+        size_t m = 0; /* the distinct ids, ascending: an id's rank is its index */
+        for (size_t j = 0; j < k; j++)
+                if (!m || ids[j] != ids[m - 1])
+                        ids[m++] = ids[j];
         for (size_t i = 0; i < n; i++) {
                 double *v = &order[i]->fixed[0];
                 if (isnan(*v))
                         continue;
-                size_t rank = 0;
-                for (size_t j = 1; j < k && ids[j] <= *v; j++)
-                        rank += ids[j] != ids[j - 1];
-                *v = (double)rank;
+                const double *at = bsearch(v, ids, m, sizeof *ids, cmp_double);
+                *v = (double)(at - ids);
         }
         free(ids);
 }
@@ -401,7 +420,7 @@ static void build(struct rocpd *rp, struct table *t)
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err)
 {
-        struct rocpd rp = {.path = path, .want = want, .ctx = ctx};
+        struct rocpd rp = {.path = path, .want = want, .ctx = ctx, .last_group = -1};
         table_init(pmc);
         int rc = csv_stream(path, on_row, &rp, err);
         if (!rc) {
@@ -429,5 +448,6 @@ int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc
         smap_free(&rp.gidx);
         smap_free(&rp.cidx);
         sb_free(&rp.key);
+        sb_free(&rp.last);
         return rc;
 }

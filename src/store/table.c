@@ -140,11 +140,14 @@ struct loader {
         int *map;
         size_t nhead, cap_map;
         struct smap seen; /* every header name, kept or not (duplicate detection) */
-        /* record mode (csv_stream): a record's fields, handed to row_fn when it ends */
+        /* record mode (csv_stream): a record's fields, NUL-terminated one after another in
+         * text (lens[i] and at[i]: field i's length and offset), handed to row_fn when it
+         * ends */
         csv_row_fn row_fn;
         void *row_ctx;
+        struct strbuf text;
         char **fields;
-        size_t *lens, cap_fields, cap_lens;
+        size_t *lens, *at, cap_fields, cap_lens, cap_at;
         int stopped; /* row_fn asked to stop: not an error */
         size_t nrec; /* data records handed to row_fn */
 };
@@ -319,11 +322,15 @@ static void on_field_rec(void *data, size_t len, void *p)
                 data = (char *)data + 3; /* a UTF-8 byte order mark */
                 len -= 3;
         }
-        xgrow(&ld->fields, &ld->cap_fields, ld->field + 1, sizeof *ld->fields);
         xgrow(&ld->lens, &ld->cap_lens, ld->field + 1, sizeof *ld->lens);
+        xgrow(&ld->at, &ld->cap_at, ld->field + 1, sizeof *ld->at);
         if (ld->header && ld->field == 0)
                 ld->blank_head = len == 0;
-        ld->fields[ld->field] = xstrndup(data ? data : "", len);
+        if (ld->field == 0)
+                sb_reset(&ld->text);
+        ld->at[ld->field] = ld->text.len;
+        sb_addn(&ld->text, data ? data : "", len);
+        sb_addc(&ld->text, '\0');
         ld->lens[ld->field++] = len;
 }
 
@@ -342,6 +349,9 @@ static void end_record_rec(struct loader *ld)
                 ld->failed = 1;
         }
         if (!ld->failed && !(ld->header && n == 1 && ld->blank_head)) {
+                xgrow(&ld->fields, &ld->cap_fields, n + 1, sizeof *ld->fields);
+                for (size_t i = 0; i < n; i++)
+                        ld->fields[i] = ld->text.buf + ld->at[i];
                 ld->nrec += !ld->header;
                 int rc = ld->row_fn(ld->row_ctx, ld->fields, ld->lens, n,
                                     ld->header ? 0 : ld->row_line, ld->err);
@@ -350,8 +360,6 @@ static void end_record_rec(struct loader *ld)
                 if (rc > 0)
                         ld->stopped = 1;
         }
-        for (size_t i = 0; i < n; i++)
-                free(ld->fields[i]);
 }
 
 static void on_record(int ch, void *p)
@@ -480,12 +488,10 @@ out:
                 fclose(f);
         csv_free(&p);
         free(ld.map);
-        /* a record cut short (an error, or a stop inside it): free its fields */
-        if (row_fn)
-                for (size_t i = 0; i < ld.field; i++)
-                        free(ld.fields[i]);
+        sb_free(&ld.text);
         free(ld.fields);
         free(ld.lens);
+        free(ld.at);
         smap_free(&ld.seen);
         if (rc || row_fn)
                 table_free(t);
