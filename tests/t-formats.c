@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/workload.h"
+#include "store/workload.h"
 #include "store/formats.h"
 
 static char *tmpdir(void)

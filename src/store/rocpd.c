@@ -92,15 +92,6 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
         return 0;
 }
 
-/* "is empty" or "holds 'abc', not WHAT", for messages */
-static const char *desc(const char *s, const char *what, char *buf, size_t len)
-{
-        if (!*s)
-                return "is empty";
-        snprintf(buf, len, "holds '%.40s%s', not %s", s, strlen(s) > 40 ? "..." : "", what);
-        return buf;
-}
-
 /* an exact integer timestamp; 0 on success */
 static int parse_ts(const char *s, long long *out)
 {
@@ -141,7 +132,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                                       "%s:%zu: %s %s (rocpd's rows are grouped into "
                                       "dispatches by it)",
                                       rp->path, line, field_name[k],
-                                      desc(s, "a number", buf, sizeof buf));
+                                      text_desc(s, "a number", buf, sizeof buf));
                         return NULL;
                 }
         }
@@ -176,7 +167,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                                 warnf("%s:%zu: column '%s' %s; the metrics that use it are "
                                       "n/a for that dispatch",
                                       rp->path, line, field_name[F_GPU + k],
-                                      desc(f[c], "a count", buf, sizeof buf));
+                                      text_desc(f[c], "a count", buf, sizeof buf));
                         v = NAN;
                 }
                 g->fixed[k] = v;
@@ -206,7 +197,7 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: %s %s; that row's duration is left out of its "
                               "dispatch's",
-                              rp->path, line, bad, desc(text, "a timestamp", buf, sizeof buf));
+                              rp->path, line, bad, text_desc(text, "a timestamp", buf, sizeof buf));
                 return;
         }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
@@ -237,7 +228,7 @@ static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_
                 if (++rp->bad <= MAX_WARN)
                         warnf("%s:%zu: counter '%s' %s; the metrics that use it are n/a for "
                               "that dispatch",
-                              rp->path, line, name, desc(s, "a count", buf, sizeof buf));
+                              rp->path, line, name, text_desc(s, "a count", buf, sizeof buf));
                 v = NAN;
         }
         if ((size_t)ci >= g->nval) {
