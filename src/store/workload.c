@@ -12,6 +12,7 @@
 
 #include "columns.h"
 #include "db.h"
+#include "formats.h"
 #include "multi.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -158,7 +159,9 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
         }
-        if ((rc = table_load_csv_cols(&w->pmc, f, want ? keep_col : NULL, &keep, err)))
+        enum wl_layout layout;
+        if ((rc = formats_detect(path, &w->sysinfo, &layout, err)) ||
+            (rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &w->pmc, err)))
                 goto out;
         if (w->pmc.nrows == 0) {
                 rc = err_set(err, ERR_INPUT, "%s: no dispatches recorded", f);
@@ -168,7 +171,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "%s: no Kernel_Name column", f);
                 goto out;
         }
-        check_cells(&w->pmc, f);
+        if (layout == WL_LAYOUT_WIDE) /* rocpd.c checks its cells as it groups them */
+                check_cells(&w->pmc, f);
         /* accumulate tables */
         DIR *d = opendir(path);
         char **names = NULL;
@@ -204,6 +208,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 free(p);
         }
         free(names);
+        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv; formats_detect refused SQ*.csv */
+                formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);
         if (is_file(f)) {
