@@ -9,6 +9,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "columns.h"
+
 /* ---- what a CSV header says ---- */
 
 struct header {
@@ -21,7 +23,7 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
         struct header *h = p;
         (void)lens, (void)line, (void)err;
         for (size_t i = 0; i < n; i++) {
-                h->kernel_name |= !strcmp(f[i], "Kernel_Name");
+                h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
                 h->counter_name |= !strcmp(f[i], "Counter_Name");
                 h->counter_value |= !strcmp(f[i], "Counter_Value");
         }
