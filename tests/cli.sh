@@ -119,8 +119,9 @@ csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(ro
         check 2 "nokey/pmc_perf.csv: a 'Counter_Name' column without 'Counter_Value'" analyze -p "$L/nokey"
         check 2 "mixed/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout" \
                 analyze -p "$L/mixed"
+elif part_missing "rocprof-compute 3.3 recordings at $R"; then
+        fail=$((fail + 1))
 else
-        echo "SKIP cli: no rocprof-compute 3.3 recordings at $R"
         skip=$((skip + 1))
 fi
 echo "$pass passed, $fail failed, $skip skipped"
