@@ -254,7 +254,7 @@ row 0 "dfs:^2\.1\.1,VALU IOPs,[0-9.]+e\+29[0-9]," "2.1.0 2.1.2 2.1.3" \
         "a huge counter the shown metric uses (1e300): computed, not overflowed" \
         'ed $D/pmc_perf.csv set 1 SQ_INSTS_VALU_INT32 1e300'
 
-# ---- rocpd's long layout (issue 19; docs/FORMATS.md): the 3.3 recording of vcopy ----
+# ---- rocpd's long layout (docs/FORMATS.md): the 3.3 recording of vcopy ----
 R=${PRISM_SHARED:-../shared}/rocprof-workloads-3.3/vcopy
 if [ -f "$R/MI300X_A1_rocpd/pmc_perf.csv" ]; then
         R=$(cd "$R" && pwd); SRC=$R/MI300X_A1_rocpd
