@@ -92,6 +92,18 @@ else
         skip=$((skip + 1))
 fi
 
+# the bundled cut of a rocpd recording (tests/data/rocpd-vcopy): 3 dispatches, each lasting
+# the median of its rows' End - Start (the rule of rocprof-compute 3.3, computed here apart)
+F=tests/data/rocpd-vcopy
+if command -v python3 >/dev/null; then
+        sum=$(python3 -c 'import csv, statistics, sys
+d = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    d.setdefault(r["Dispatch_ID"], []).append(int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
+print("%.2f" % sum(statistics.median(v) for v in d.values()))' "$F/pmc_perf.csv")
+        check 0 "vecCopy.* 3\.00 │ ${sum//./\.} │" analyze -p "$F" -b 2
+fi
+
 # workload layouts (docs/FORMATS.md): rocpd's long pmc_perf.csv analyzes as its dispatches,
 # with 3.3's durations (Count, Sum and Median of its 0.1 Top Kernels); an unknown or mixed
 # layout is one line naming the file
