@@ -4,7 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 skip=0
@@ -66,7 +66,8 @@ if printf '%s\n' "$out" | grep -q "base.yaml:7: metric 'r.b' repeats the formula
         pass=$((pass + 1)); echo "ok   check-data reports a repeated formula"
 else fail=$((fail + 1)); echo "FAIL check-data does not report a repeated formula"; echo "$out" | head -5; fi
 
-if [ -d "$S/vcopy/MI200" ]; then
+[ -d "$S/vcopy/MI200" ] || no_data cli "shared workloads at $S"
+if true; then
         make_bad
         W=$S/vcopy/MI200
         check 0 "2\.1 Speed-of-Light" analyze -p "$W"
@@ -87,9 +88,6 @@ if [ -d "$S/vcopy/MI200" ]; then
         check 2 "pmc_perf.csv:3: [0-9]+ fields, but the header has [0-9]+ \(truncated" analyze -p "$T/trunc2"
         check 2 "cannot write" analyze -p "$W" -o /nonexistent/dir/report.txt
         check 0 "Change" analyze -p "$W" -p "$S/dispatch_0/MI200"
-else
-        echo "SKIP cli: no shared workloads at $S"
-        skip=$((skip + 1))
 fi
 
 # the bundled cut of a rocpd recording (tests/data/rocpd-vcopy): 3 dispatches, each lasting

@@ -9,13 +9,14 @@
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 SRC=$S/vcopy/MI200
 TO=${HOSTILE_TIMEOUT:-60}
 pass=0 fail=0 skip=0
 
-if [ ! -f "$SRC/pmc_perf.csv" ] || ! command -v python3 >/dev/null; then
-        echo "SKIP hostile: no shared workload at $SRC (or no python3)"
+[ -f "$SRC/pmc_perf.csv" ] || no_data hostile "shared workload at $SRC"
+if ! command -v python3 >/dev/null; then
+        echo "SKIP hostile: no python3"
         echo "0 passed, 0 failed, 1 skipped"
         exit 0
 fi
