@@ -4,8 +4,8 @@
 #define PRISM_ANALYSIS_H
 
 #include "../arch/arch.h"
+#include "../store/workload.h"
 #include "rtable.h"
-#include "workload.h"
 
 struct roof_opts;
 struct roofline;

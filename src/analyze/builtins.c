@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "kname.h"
 
 double time_div(const char *unit)
@@ -41,7 +42,7 @@ static int cmp_kstat_name(const void *a, const void *b)
 
 char *row_kname(const struct workload *w, const struct analysis_opts *o, size_t row)
 {
-        int c = table_col(&w->pmc, "Kernel_Name");
+        int c = table_col(&w->pmc, COL_KERNEL_NAME);
         char buf[64];
         return kname_shorten(c >= 0 ? table_cell(&w->pmc, c, row, buf, sizeof buf) : "",
                              o->kernel_verbose ? o->kernel_verbose : 5);
@@ -49,27 +50,27 @@ char *row_kname(const struct workload *w, const struct analysis_opts *o, size_t 
 
 double row_duration(const struct workload *w, size_t r)
 {
-        int cs = table_col(&w->pmc, "Start_Timestamp"), ce = table_col(&w->pmc, "End_Timestamp");
+        int cs = table_col(&w->pmc, COL_START), ce = table_col(&w->pmc, COL_END);
         return cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
 }
 
 int row_base_selected(const struct workload *w, const struct analysis_opts *o, size_t r)
 {
         if (o->gpu_id) {
-                int c = table_col(&w->pmc, "GPU_ID");
+                int c = table_col(&w->pmc, COL_GPU_ID);
                 char buf[64];
                 if (c < 0 || strcmp(table_cell(&w->pmc, c, r, buf, sizeof buf), o->gpu_id))
                         return 0;
         }
         if (o->rank) {
                 /* --rank (multi-rank trees: the Rank column src/store/multi.c adds) */
-                int c = table_col(&w->pmc, "Rank");
+                int c = table_col(&w->pmc, COL_RANK);
                 char buf[64];
                 if (c < 0 || strcmp(table_cell(&w->pmc, c, r, buf, sizeof buf), o->rank))
                         return 0;
         }
         if (o->ndispatches) {
-                int c = table_col(&w->pmc, "Dispatch_ID");
+                int c = table_col(&w->pmc, COL_DISPATCH_ID);
                 double id = c >= 0 ? w->pmc.num[c][r] : (double)r;
                 size_t i;
                 for (i = 0; i < o->ndispatches; i++)
@@ -161,7 +162,7 @@ int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
-        const char *cols[] = {"Kernel_Name", "Count", sum, mean, med, "Pct", "S"};
+        const char *cols[] = {COL_KERNEL_NAME, "Count", sum, mean, med, "Pct", "S"};
         size_t nc = bc->nknames ? 7 : 6;
         struct rtable *t = analysis_add_table(bc->an, p, pt, "index", nc, rtable_titles(cols, nc));
         double total = 0, div = time_div(u);
@@ -194,9 +195,9 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
 {
         (void)err;
         const struct workload *w = bc->w;
-        const char *cols[] = {"Dispatch_ID", "Kernel_Name", "GPU_ID"};
+        const char *cols[] = {COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID};
         struct rtable *t = analysis_add_table(bc->an, p, pt, "index", 3, rtable_titles(cols, 3));
-        int cd = table_col(&w->pmc, "Dispatch_ID"), cg = table_col(&w->pmc, "GPU_ID");
+        int cd = table_col(&w->pmc, COL_DISPATCH_ID), cg = table_col(&w->pmc, COL_GPU_ID);
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!row_base_selected(w, bc->o, r))
                         continue;

@@ -3,7 +3,7 @@
  * fields), give each formula an accumulator and each table cell the accumulators it reads.
  * stream.c then evaluates the formulas chunk by chunk and fills the cells. */
 #include "eval_int.h"
-#include "wstream.h"
+#include "../store/wstream.h"
 
 #include <math.h>
 #include <stdio.h>

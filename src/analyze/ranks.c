@@ -2,6 +2,8 @@
  * ranks of speed-of-light metrics (the slowest rank is what users look for). */
 #include "build.h"
 
+#include "../store/columns.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ static int cmp_rank(const void *a, const void *b)
 
 static struct rank *collect(const struct workload *w, const size_t *sel, size_t n, size_t *nr)
 {
-        int cr = table_col(&w->pmc, "Rank"), cn = table_col(&w->pmc, "Node");
+        int cr = table_col(&w->pmc, COL_RANK), cn = table_col(&w->pmc, COL_NODE);
         struct rank *v = NULL;
         size_t cap = 0;
         struct smap idx = {0};
@@ -110,7 +112,7 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         struct rtable *t = analysis_add_table(an, p, pt, "index", 8,
-                                  titles(8, "Rank", "Node", "Dispatches", "Kernels", sum, mean,
+                                  titles(8, COL_RANK, COL_NODE, "Dispatches", "Kernels", sum, mean,
                                          "Pct of Slowest", "Slowest"));
         double div = time_div(u);
         size_t s = slowest(rk, nr);
@@ -142,7 +144,7 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
         struct rtable *t = analysis_add_table(an, p, pt, "index", 7,
-                                  titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med, "Pct"));
+                                  titles(7, COL_RANK, COL_KERNEL_NAME, "Count", sum, mean, med, "Pct"));
         double div = time_div(u);
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../store/columns.h"
+
 /* The roofline.csv columns are rocprof-compute's (prism's benchmarks write the same). */
 const struct roof_level_def roof_levels[ROOF_NLEVELS] = {
     [ROOF_HBM] = {"HBM", "roof.hbm_bytes", "HBMBw"},
@@ -246,7 +248,7 @@ static int build_dispatches(const struct build_ctx *bc, const struct panel *p,
                             struct err *err)
 {
         const struct table *t = &bc->w->pmc;
-        int cd = table_col(t, "Dispatch_ID");
+        int cd = table_col(t, COL_DISPATCH_ID);
         struct disp *d = xcalloc(bc->n + 1, sizeof *d);
         for (size_t i = 0; i < bc->n; i++) {
                 d[i].row = bc->sel[i];
@@ -262,8 +264,8 @@ static int build_dispatches(const struct build_ctx *bc, const struct panel *p,
                 size_t row = d[i].row;
                 long id = cd >= 0 ? (long)t->num[cd][row] : (long)row;
                 char gpu[64], rank[64];
-                snprintf(gpu, sizeof gpu, "%s", cell_text(t, "GPU_ID", row, buf, sizeof buf));
-                snprintf(rank, sizeof rank, "%s", cell_text(t, "Rank", row, buf, sizeof buf));
+                snprintf(gpu, sizeof gpu, "%s", cell_text(t, COL_GPU_ID, row, buf, sizeof buf));
+                snprintf(rank, sizeof rank, "%s", cell_text(t, COL_RANK, row, buf, sizeof buf));
                 struct analysis_opts po = *bc->o;
                 po.dispatches = &id;
                 po.ndispatches = 1;
@@ -275,7 +277,7 @@ static int build_dispatches(const struct build_ctx *bc, const struct panel *p,
                 for (size_t k = 0; k < t->nrows; k++)
                         if (row_base_selected(bc->w, &po, k))
                                 rows[n++] = k;
-                add_point(r, cell_text(t, "Kernel_Name", row, buf, sizeof buf), (double)id);
+                add_point(r, cell_text(t, COL_KERNEL_NAME, row, buf, sizeof buf), (double)id);
                 rc = eval_point(bc, p, cpt, rows, n, &r->pts[r->npts - 1], err);
         }
         free(rows);
@@ -350,7 +352,7 @@ static void add_points(struct analysis *an, const struct roofline *r, const stru
         const char *cols[4 + ROOF_NLEVELS];
         char *owned[ROOF_NLEVELS] = {0};
         size_t nc = 0;
-        cols[nc++] = "Kernel_Name";
+        cols[nc++] = COL_KERNEL_NAME;
         cols[nc++] = "Dispatches";
         for (int l = 0; l < ROOF_NLEVELS; l++)
                 if (r->levels & (1u << l))
@@ -380,7 +382,7 @@ static void add_dtypes(struct analysis *an, const struct roofline *r, const stru
 {
         const char *cols[2 + ROOF_NDTYPES];
         size_t nc = 0;
-        cols[nc++] = "Kernel_Name";
+        cols[nc++] = COL_KERNEL_NAME;
         char *owned[ROOF_NDTYPES];
         for (int d = 0; d < ROOF_NDTYPES; d++)
                 cols[nc++] = owned[d] = roof_dtypes[d].integer

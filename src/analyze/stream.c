@@ -5,7 +5,7 @@
  * chunks, and median, quartiles and standard deviation see every value (kept in a
  * temporary file when there are many). */
 #include "eval_int.h"
-#include "wstream.h"
+#include "../store/wstream.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,104 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "render.h"
-
-/* The common case without printf: v is a decimal of at most 9 places (counts, values
- * rounded for display) in 1e-4 <= |v| < 2^50. The fewest places d for which
- * k = round(v * 10^d) gives k / 10^d == v (one correctly rounded division, so the text
- * k·10^-d reads back as v, and no shorter text does) are the places repr shows. The
- * bound |v| * 10^d < 2^50 keeps k exact and its neighbours k±1 far from v (more than
- * an ulp), so the text is the nearest one too. 0 when v is not such a value. */
-static int fmt_short_decimal(double v, char *buf)
-{
-        static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-        double a = fabs(v);
-        if (v == 0) {
-                strcpy(buf, signbit(v) ? "-0.0" : "0.0");
-                return 1;
-        }
-        if (!(a >= 1e-4) || a >= 1125899906842624.0) /* 2^50 */
-                return 0;
-        for (int d = 0; d <= 9; d++) {
-                double x = a * p10[d];
-                if (x >= 1125899906842624.0)
-                        return 0;
-                double k = nearbyint(x);
-                if (k / p10[d] != a)
-                        continue;
-                unsigned long long n = (unsigned long long)k;
-                unsigned long long ip = n / (unsigned long long)p10[d];
-                unsigned long long fp = n % (unsigned long long)p10[d];
-                char tmp[32];
-                int len = 0;
-                do
-                        tmp[len++] = (char)('0' + ip % 10);
-                while ((ip /= 10));
-                char *o = buf;
-                if (v < 0)
-                        *o++ = '-';
-                while (len)
-                        *o++ = tmp[--len];
-                *o++ = '.';
-                if (d == 0) {
-                        *o++ = '0';
-                } else {
-                        for (int i = d - 1; i >= 0; i--, fp /= 10)
-                                o[i] = (char)('0' + fp % 10);
-                        o += d;
-                }
-                *o = 0;
-                return 1;
-        }
-        return 0;
-}
-
-const char *fmt_num(double v, char *buf)
-{
-        if (isnan(v)) {
-                buf[0] = 0;
-                return buf;
-        }
-        if (isinf(v)) {
-                strcpy(buf, v > 0 ? "inf" : "-inf");
-                return buf;
-        }
-        if (fmt_short_decimal(v, buf))
-                return buf;
-        /* the fewest significant digits that read back as v, laid out as Python's repr:
-         * fixed notation for exponents -4..15, else scientific */
-        char e[40];
-        int p = 15;
-        snprintf(e, sizeof e, "%.*e", p - 1, v);
-        if (strtod(e, NULL) == v) {
-                /* short enough: find the shortest; a text of p digits that reads back
-                 * as v means p + 1 digits do too, so a binary search finds it */
-                int lo = 1, hi = 15;
-                while (lo < hi) {
-                        int mid = (lo + hi) / 2;
-                        snprintf(e, sizeof e, "%.*e", mid - 1, v);
-                        if (strtod(e, NULL) == v)
-                                hi = mid;
-                        else
-                                lo = mid + 1;
-                }
-                p = lo;
-        } else {
-                snprintf(e, sizeof e, "%.15e", v);
-                p = strtod(e, NULL) == v ? 16 : 17;
-        }
-        snprintf(e, sizeof e, "%.*e", p - 1, v);
-        int exp10 = atoi(strchr(e, 'e') + 1);
-        if (exp10 >= -5 && exp10 < 16) {
-                int dec = p - 1 - exp10;
-                snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, v);
-                if (!strchr(buf, '.'))
-                        strcat(buf, ".0");
-        } else {
-                strcpy(buf, e);
-        }
-        return buf;
-}
 
 static double round_half_even(double x, int nd)
 {
@@ -163,16 +67,12 @@ static void hline(FILE *f, const size_t *w, size_t ncols, const char *l, const c
         sb_free(&sb);
 }
 
-void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid_cell_fn cell,
-                    void *ctx)
+void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
 {
         size_t *w = xcalloc(ncols, sizeof *w);
-        char **row = xcalloc(ncols, sizeof *row);
-        /* the widths, then the rows: a cell's text is made when needed and dropped, so a
-         * table of a million dispatches costs no copy of its texts */
         for (size_t r = 0; r < nrows; r++)
                 for (size_t c = 0; c < ncols; c++) {
-                        char *s = cell(ctx, r, c);
+                        const char *s = cells[r * ncols + c];
                         for (size_t k = 0, n = line_count(s); k < n; k++) {
                                 size_t len;
                                 const char *ln = line_at(s, k, &len);
@@ -180,14 +80,12 @@ void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid
                                 if (cw > w[c])
                                         w[c] = cw;
                         }
-                        free(s);
                 }
         hline(f, w, ncols, "╒", "╤", "╕", "═");
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++) {
-                        row[c] = cell(ctx, r, c);
-                        size_t n = line_count(row[c]);
+                        size_t n = line_count(cells[r * ncols + c]);
                         if (n > lines)
                                 lines = n;
                 }
@@ -195,7 +93,7 @@ void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid
                         fputs("│", f);
                         for (size_t c = 0; c < ncols; c++) {
                                 size_t len;
-                                const char *ln = line_at(row[c], k, &len);
+                                const char *ln = line_at(cells[r * ncols + c], k, &len);
                                 size_t pad = w[c] - u8len(ln, len);
                                 if (align[c] == 'r' && r > 0)
                                         fprintf(f, " %*s%.*s │", (int)pad, "", (int)len, ln);
@@ -204,33 +102,13 @@ void render_grid_fn(FILE *f, size_t nrows, size_t ncols, const char *align, grid
                         }
                         fputc('\n', f);
                 }
-                for (size_t c = 0; c < ncols; c++)
-                        free(row[c]);
                 if (r == 0)
                         hline(f, w, ncols, "╞", "╪", "╡", "═");
                 else if (r + 1 < nrows)
                         hline(f, w, ncols, "├", "┼", "┤", "─");
         }
         hline(f, w, ncols, "╘", "╧", "╛", "═");
-        free(row);
         free(w);
-}
-
-struct cells_ctx {
-        char **cells;
-        size_t ncols;
-};
-
-static char *array_cell(void *p, size_t r, size_t c)
-{
-        const struct cells_ctx *x = p;
-        return xstrdup(x->cells[r * x->ncols + c]);
-}
-
-void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
-{
-        struct cells_ctx x = {cells, ncols};
-        render_grid_fn(f, nrows, ncols, align, array_cell, &x);
 }
 
 /* wrap text into lines of at most width characters, at most maxl lines ("..." if cut) */
@@ -300,64 +178,91 @@ static int is_top_stats(const struct rtable *t)
                                  !strcmp(t->pt->source, "dispatch_list"));
 }
 
-struct table_ctx {
-        const struct rtable *t;
-        const struct render_opts *o;
-        size_t *cols; /* the shown columns of t, after the key */
-        int *whole;
-};
-
-/* the text of grid cell (r, c): row 0 the titles, column 0 the keys */
-static char *table_cell_text(void *p, size_t r, size_t c)
-{
-        const struct table_ctx *x = p;
-        const struct rtable *t = x->t;
-        if (r == 0)
-                return xstrdup(c == 0 ? (t->metric_table ? t->key_title : "")
-                                      : t->cols[x->cols[c - 1]]);
-        if (c == 0)
-                return xstrdup(t->keys[r - 1]);
-        size_t tc = x->cols[c - 1];
-        const struct cell *cl = &t->cells[(r - 1) * t->ncols + tc];
-        if (cl->text && is_top_stats(t) && !strcmp(t->cols[tc], "Kernel_Name"))
-                return !strcmp(t->pt->source, "top_kernels") ? wrap(cl->text, 40, 3)
-                                                              : wrap(cl->text, 80, 4);
-        return rtable_cell_text(t, cl, x->o->decimal, x->whole[tc]);
-}
-
-static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
+void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
+                 struct rgrid *g)
 {
         size_t nrows = t->nrows;
         if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
                 nrows = (size_t)o->max_stat_num;
         size_t ncols = 1;
-        struct table_ctx x = {t, o, xcalloc(t->ncols + 1, sizeof(size_t)),
-                              xcalloc(t->ncols + 1, sizeof(int))};
         for (size_t c = 0; c < t->ncols; c++)
-                if (render_col_shown(t, o, c))
-                        x.cols[ncols++ - 1] = c;
-        char *align = xcalloc(ncols + 1, 1);
+                ncols += render_col_shown(t, o, c);
+        g->nrows = nrows + 1;
+        g->ncols = ncols;
+        g->cells = xcalloc((nrows + 1) * ncols, sizeof *g->cells);
+        g->align = xcalloc(ncols + 1, 1);
+        g->src_col = xcalloc(ncols, sizeof *g->src_col);
         int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
-        align[0] = 'l';
-        for (size_t k = 1; k < ncols; k++) {
-                size_t c = x.cols[k - 1];
-                /* numbers right-aligned in built-in tables, as the reference shows them */
-                align[k] = 'l';
+        g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
+        g->src_col[0] = -1;
+        /* numbers right-aligned in built-in tables, as the reference shows them */
+        g->align[0] = !t->metric_table && !sysinfo ? 'r' : 'l';
+        size_t k = 1;
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (!render_col_shown(t, o, c))
+                        continue;
+                g->cells[k] = xstrdup(t->cols[c]);
+                g->src_col[k] = (long)c;
+                g->align[k] = 'l';
                 if (!t->metric_table && !sysinfo) {
                         int num = 1;
                         for (size_t r = 0; r < t->nrows; r++)
                                 num &= t->cells[r * t->ncols + c].text == NULL;
-                        align[k] = num ? 'r' : 'l';
+                        g->align[k] = num ? 'r' : 'l';
+                }
+                k++;
+        }
+        int *whole = xcalloc(t->ncols + 1, sizeof *whole);
+        for (size_t c = 0; c < t->ncols; c++)
+                whole[c] = rtable_int_col(t, c);
+        for (size_t r = 0; r < nrows; r++) {
+                char **row = &g->cells[(r + 1) * ncols];
+                row[0] = xstrdup(t->keys[r]);
+                for (k = 1; k < ncols; k++) {
+                        size_t c = (size_t)g->src_col[k];
+                        const struct cell *cl = &t->cells[r * t->ncols + c];
+                        if (wrap_names && cl->text && is_top_stats(t) &&
+                            !strcmp(t->cols[c], COL_KERNEL_NAME))
+                                row[k] = !strcmp(t->pt->source, "top_kernels")
+                                             ? wrap(cl->text, 40, 3)
+                                             : wrap(cl->text, 80, 4);
+                        else
+                                row[k] = rtable_cell_text(t, cl, o->decimal, whole[c]);
                 }
         }
-        if (!t->metric_table && !sysinfo)
-                align[0] = 'r';
-        for (size_t c = 0; c < t->ncols; c++)
-                x.whole[c] = rtable_int_col(t, c);
-        render_grid_fn(f, nrows + 1, ncols, align, table_cell_text, &x);
-        free(x.whole);
-        free(x.cols);
-        free(align);
+        free(whole);
+}
+
+void rgrid_free(struct rgrid *g)
+{
+        for (size_t i = 0; g->cells && i < g->nrows * g->ncols; i++)
+                free(g->cells[i]);
+        free(g->cells);
+        free(g->align);
+        free(g->src_col);
+        memset(g, 0, sizeof *g);
+}
+
+static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
+{
+        struct rgrid g;
+        rtable_grid(t, o, 1, &g);
+        render_grid(f, g.cells, g.nrows, g.ncols, g.align);
+        rgrid_free(&g);
+}
+
+void render_panel_heading(FILE *f, const struct panel *p)
+{
+        fprintf(f, "\n%s\n%d. %s\n",
+                "--------------------------------------------------------"
+                "------------------------",
+                p->id, p->title);
+}
+
+void render_table_title(FILE *f, const struct rtable *t)
+{
+        if (t->pt->title)
+                fprintf(f, "%s %s\n", t->id, t->pt->title);
 }
 
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
@@ -369,13 +274,9 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                         if (cur)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
-                        fprintf(f, "\n%s\n%d. %s\n",
-                                "--------------------------------------------------------"
-                                "------------------------",
-                                cur->id, cur->title);
+                        render_panel_heading(f, cur);
                 }
-                if (t->pt->title)
-                        fprintf(f, "%s %s\n", t->id, t->pt->title);
+                render_table_title(f, t);
                 render_table(f, t, o);
                 fputc('\n', f);
         }

@@ -1,5 +1,6 @@
 /* Reading the prism SQLite store (docs/STORE.md): databases are attached read-only and
  * read through temporary views into struct workload, never copied. */
+#include "columns.h"
 #include "db.h"
 #include "db_int.h"
 
@@ -231,7 +232,7 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
                 const char *name = db_col_text(st, 0), *tbl = db_col_text(st, 1),
                            *col = db_col_text(st, 2), *num = db_col_text(st, 4);
                 if (!name || !tbl || !col ||
-                    (want && strcmp(name, "Kernel_Name") && !want(ctx, name)))
+                    (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
                         continue;
                 xgrow(&cols, &cap, n + 1, sizeof *cols);
                 cols[n].name = xstrdup(name);
@@ -352,7 +353,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                 rc = err_set(rd->err, ERR_INPUT, "%s: no dispatches recorded", path);
                 goto out;
         }
-        if (table_col(&w->pmc, "Kernel_Name") < 0) {
+        if (table_col(&w->pmc, COL_KERNEL_NAME) < 0) {
                 rc = err_set(rd->err, ERR_INPUT, "%s: no Kernel_Name column", path);
                 goto out;
         }

@@ -1,0 +1,42 @@
+/* Streamed workloads: a directory's per-dispatch tables read once,
+ * a chunk of rows at a time. The columns that selection and the built-in tables read stay in
+ * memory (w->pmc, w->acc); every column analysis reads goes, checked, to a temporary file in
+ * blocks of rows, which the evaluator (stream.c) reads back a block and a column at a time.
+ * Memory then grows with the kept columns, not with the file. */
+#ifndef PRISM_WSTREAM_H
+#define PRISM_WSTREAM_H
+
+#include "workload.h"
+
+struct wspill;
+
+/* rows per block */
+#define SPILL_CHUNK 4096
+
+/* Read the table file path (0: pmc_perf, 1 + i: accumulate table i) into the spill: the
+ * columns want accepts to the file, those keep accepts also into *resident (a table with
+ * every row; keep NULL: none, and resident only counts the rows). Damaged cells are read
+ * as n/a with the warnings check_cells gives. */
+int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn keep,
+               void *keep_ctx, table_col_fn want, void *want_ctx, struct table *resident,
+               struct err *err);
+
+/* The columns of table ti (NULL when the spill has no such table), and its rows. */
+const struct table *spill_head(const struct wspill *s, size_t ti);
+size_t spill_rows(const struct wspill *s, size_t ti);
+/* Column c of table ti in block k (rows k * SPILL_CHUNK ...) into out; *n its rows. */
+int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n);
+void spill_free(struct wspill *s);
+
+/* workload.c's checks, for spill_load: one table's damaged cells are counted chunk by
+ * chunk and reported at the end, in check_cells' order. */
+struct cellcheck;
+struct cellcheck *cellcheck_new(void);
+/* t: rows row0 ... of the file */
+void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0);
+/* the warnings (and the Dispatch_ID check on resident), then cc is freed */
+void cellcheck_report(struct cellcheck *cc, const struct table *resident, const char *dup,
+                      const char *file);
+void cellcheck_discard(struct cellcheck *cc);
+
+#endif
