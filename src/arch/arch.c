@@ -36,31 +36,6 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The length of a metric file's header: the text before the first top-level key other
- * than the header's own (family, inherits, archs, description). Finding a family's files
- * then parses a few lines per file instead of every formula of every family. */
-static size_t header_len(const char *text, size_t len)
-{
-        static const char *const head[] = {"family:", "inherits:", "archs:", "description:",
-                                           NULL};
-        size_t i = 0;
-        while (i < len) {
-                char c = text[i];
-                /* top-level keys start a line; indented text, comments, blank lines and
-                 * document markers do not */
-                if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
-                        int known = 0;
-                        for (size_t k = 0; head[k]; k++)
-                                known |= !strncmp(text + i, head[k], strlen(head[k]));
-                        if (!known)
-                                return i;
-                }
-                const char *nl = memchr(text + i, '\n', len - i);
-                i = nl ? (size_t)(nl - text) + 1 : len;
-        }
-        return len;
-}
-
 /* Read the headers of every .yaml file in dir. */
 static int scan_families(const char *dir, struct family_file **out, size_t *nout,
                          struct err *err)
@@ -92,7 +67,12 @@ static int scan_families(const char *dir, struct family_file **out, size_t *nout
                         rc = ERR_INPUT;
                         goto out;
                 }
-                rc = ydoc_load_mem(&y, ff[i].path, text, header_len(text, len), err);
+                /* a family's files are found by their headers: a few lines per file are
+                 * parsed, not every formula of every family */
+                static const char *const head[] = {"family", "inherits", "archs",
+                                                   "description", NULL};
+                rc = ydoc_load_mem(&y, ff[i].path, text, ydoc_prefix_len(text, len, head),
+                                   err);
                 free(text);
                 if (rc)
                         goto out;

@@ -172,3 +172,25 @@ int ydoc_col(yaml_node_t *n)
 {
         return n ? (int)n->start_mark.column + 1 : 0;
 }
+
+size_t ydoc_prefix_len(const char *text, size_t len, const char *const *keys)
+{
+        size_t i = 0;
+        while (i < len) {
+                char c = text[i];
+                /* top-level keys start a line; indented text, comments, blank lines and
+                 * document markers do not */
+                if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+                        int known = 0;
+                        for (size_t k = 0; keys[k] && !known; k++) {
+                                size_t l = strlen(keys[k]);
+                                known = !strncmp(text + i, keys[k], l) && text[i + l] == ':';
+                        }
+                        if (!known)
+                                return i;
+                }
+                const char *nl = memchr(text + i, '\n', len - i);
+                i = nl ? (size_t)(nl - text) + 1 : len;
+        }
+        return len;
+}

@@ -19,6 +19,9 @@ int ydoc_load(struct ydoc *d, const char *path, struct err *err);
 int ydoc_load_mem(struct ydoc *d, const char *name, const char *text, size_t len,
                   struct err *err);
 void ydoc_free(struct ydoc *d);
+/* The length of text before its first top-level key that is not one of keys (NULL-ended):
+ * the header of a file, to parse alone. */
+size_t ydoc_prefix_len(const char *text, size_t len, const char *const *keys);
 
 yaml_node_t *ydoc_root(struct ydoc *d);
 /* Value for key in a mapping node, or NULL. */
