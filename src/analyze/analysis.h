@@ -36,6 +36,7 @@ struct analysis_opts {
         const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
+        int all_rows;            /* show rows the family hides (no formula: no counterpart) */
 };
 
 struct analysis {

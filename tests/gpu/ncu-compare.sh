@@ -27,7 +27,7 @@ step() { # name timeout command...
 step query 60 ncu --query-metrics --chip gh100
 for s in kinds stream compute; do
         case $s in
-        kinds) prog=("$ROOT/tests/bin/kinds") ;;
+        kinds) prog=("$ROOT/tests/bin/kinds" all -l 2) ;;
         *) prog=("$ROOT/tests/bin/samples" "$s") ;;
         esac
         rm -rf "workloads/$s"
@@ -36,15 +36,15 @@ for s in kinds stream compute; do
         [ -d "$d" ] && step "analyze-$s" 60 "$PRISM" analyze -p "$d"
 done
 # ncu: the full set (kinds: every kernel; samples: one launch of each kernel)
-step ncu-kinds 150 ncu --set full --clock-control "$CLOCK" -f -o ncu-kinds "$ROOT/tests/bin/kinds"
-step ncu-stream 60 ncu --set full --clock-control "$CLOCK" -c 1 -f -o ncu-stream "$ROOT/tests/bin/samples" stream
-step ncu-compute 90 ncu --set full --clock-control "$CLOCK" -c 2 -f -o ncu-compute "$ROOT/tests/bin/samples" compute
+step ncu-kinds 150 ncu --set full --clock-control "$CLOCK" --cache-control none -f -o ncu-kinds "$ROOT/tests/bin/kinds" all -l 2
+step ncu-stream 60 ncu --set full --clock-control "$CLOCK" --cache-control none -c 4 -f -o ncu-stream "$ROOT/tests/bin/samples" stream
+step ncu-compute 90 ncu --set full --clock-control "$CLOCK" --cache-control none -c 4 -f -o ncu-compute "$ROOT/tests/bin/samples" compute
 for s in kinds stream compute; do
         [ -f "ncu-$s.ncu-rep" ] || continue
         ncu -i "ncu-$s.ncu-rep" --csv --print-units base --page details >"ncu-$s-details.csv" 2>&1
         ncu -i "ncu-$s.ncu-rep" --csv --print-units base --page raw >"ncu-$s-raw.csv" 2>&1
 done
-step ncu-peaks 90 ncu --csv --print-units base --clock-control "$CLOCK" --metrics \
+step ncu-peaks 90 ncu --csv --print-units base --clock-control "$CLOCK" --cache-control none --metrics \
         breakdown:l1tex__throughput.avg.pct_of_peak_sustained_active,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum.peak_sustained,dram__bytes_write.sum.peak_sustained,dram__bytes.sum.peak_sustained,dram__bytes_read.sum.pct_of_peak_sustained_elapsed,dram__bytes_write.sum.pct_of_peak_sustained_elapsed \
         "$ROOT/tests/bin/kinds" copy
 cd "$W" && tar czf prism-ncu.tgz --exclude='*.ncu-rep' work && ls -la prism-ncu.tgz
