@@ -348,7 +348,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         /* these sections are read pair by pair: a list or a scalar there is an error, not
          * a silently empty section (fuzz_yaml_metrics read a list as pairs) */
         static const char *const maps[] = {"builtins", "normalizations", "defaults",
-                                           "block_limits", "titles"};
+                                           "block_limits", "titles", "words"};
         for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
                 if ((sec = ydoc_get(&y, root, maps[i])) && sec->type != YAML_MAPPING_NODE &&
                     !ydoc_is_null(sec)) {
@@ -380,7 +380,10 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                 named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
                 }
         }
-        if ((sec = ydoc_get(&y, root, "titles"))) {
+        /* titles (by panel or table id) and words (by the default text) share one list */
+        for (int tw = 0; tw < 2; tw++) {
+                if (!(sec = ydoc_get(&y, root, tw ? "words" : "titles")))
+                        continue;
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         const char *v = ydoc_str(ydoc_val(&y, sec, i));
