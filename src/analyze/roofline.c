@@ -22,8 +22,7 @@ const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES] = {
     [ROOF_VALU_F32] = {"VALU FP32", "roof.valu_flops_f32", "FP32Flops", 0, 0, "VALU", "FP32"},
     [ROOF_VALU_F64] = {"VALU FP64", "roof.valu_flops_f64", "FP64Flops", 0, 0, "VALU", "FP64"},
     [ROOF_MFMA_F16] = {"MFMA FP16", "roof.mfma_flops_f16", "MFMAF16Flops", 0, 1, "MFMA", "FP16"},
-    [ROOF_MFMA_BF16] = {"MFMA BF16", "roof.mfma_flops_bf16", "MFMABF16Flops", 0, 1, "MFMA",
-                        "BF16"},
+    [ROOF_MFMA_BF16] = {"MFMA BF16", "roof.mfma_flops_bf16", "MFMABF16Flops", 0, 1, "MFMA", "BF16"},
     [ROOF_MFMA_F32] = {"MFMA FP32", "roof.mfma_flops_f32", "MFMAF32Flops", 0, 1, "MFMA", "FP32"},
     [ROOF_MFMA_F64] = {"MFMA FP64", "roof.mfma_flops_f64", "MFMAF64Flops", 0, 1, "MFMA", "FP64"},
     [ROOF_MFMA_I8] = {"MFMA I8", "roof.mfma_iops_i8", "MFMAI8Ops", 1, 1, "MFMA", "I8"},
@@ -445,11 +444,12 @@ void roofline_attach(struct analysis *an, struct roofline *r)
         struct rtable *t;
         if (r->c.have) {
                 const char *cols[] = {"Ceiling", "Value", "Unit"};
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          3, dup_list(cols, 3));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index", 3,
+                                          dup_list(cols, 3));
                 for (int l = 0; l < ROOF_NLEVELS; l++) {
                         struct cell *row = rtable_add_row(
-                            t, arch_title(an->arch, roof_levels[l].bw_col, roof_levels[l].bw_col), NULL);
+                            t, arch_title(an->arch, roof_levels[l].bw_col, roof_levels[l].bw_col),
+                            NULL);
                         row[0].text = xasprintf("%s Bandwidth", r->level_name[l]);
                         row[1].v = r->c.bw[l];
                         row[2].text = xstrdup("GB/s");
@@ -458,7 +458,8 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                         if (!roof_dtypes[d].peak_col)
                                 continue;
                         struct cell *row = rtable_add_row(
-                            t, arch_title(an->arch, roof_dtypes[d].peak_col, roof_dtypes[d].peak_col),
+                            t,
+                            arch_title(an->arch, roof_dtypes[d].peak_col, roof_dtypes[d].peak_col),
                             NULL);
                         row[0].text = xasprintf("Peak %s", r->dtype_name[d]);
                         row[1].v = r->c.peak[d];
@@ -477,8 +478,8 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                                 cols[nc++] = owned[l] =
                                     xasprintf("AI %s (FLOP/B)", r->level_name[l]);
                 cols[nc++] = "Performance (GFLOP/s)";
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          nc, dup_list(cols, nc));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index", nc,
+                                          dup_list(cols, nc));
                 for (int l = 0; l < ROOF_NLEVELS; l++)
                         free(owned[l]);
                 for (size_t i = 0; i < r->npts; i++) {
@@ -505,8 +506,8 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                         cols[nc++] = owned[d] = roof_dtypes[d].integer
                                                     ? xasprintf("%s (GIOP/s)", r->dtype_name[d])
                                                     : xstrdup(r->dtype_name[d]);
-                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index",
-                                          nc, dup_list(cols, nc));
+                t = analysis_insert_table(an, at++, r->panel, &r->pts_tables[k++], "index", nc,
+                                          dup_list(cols, nc));
                 for (int d = 0; d < ROOF_NDTYPES; d++)
                         free(owned[d]);
                 for (size_t i = 0; i < r->npts; i++) {
