@@ -352,14 +352,6 @@ int roofline_build(const struct workload *w, const struct arch *a, const struct 
         r->levels = ro->levels ? ro->levels : (1u << ROOF_NLEVELS) - 1;
         r->by_dispatch = ro->by_dispatch;
         r->c.device = ro->device;
-        for (int l = 0; l < ROOF_NLEVELS; l++)
-                r->level_name[l] = xstrdup(arch_title(a, roof_levels[l].name, roof_levels[l].name));
-        for (int d = 0; d < ROOF_NDTYPES; d++) {
-                const struct roof_dtype_def *dt = &roof_dtypes[d];
-                if (!r->unit_name[dt->matrix])
-                        r->unit_name[dt->matrix] = xstrdup(arch_title(a, dt->unit, dt->unit));
-                r->dtype_name[d] = xasprintf("%s %s", r->unit_name[dt->matrix], dt->dtype);
-        }
         const struct rtable *counts = roofline_counts_table(an);
         if (!counts)
                 return err_set(err, ERR_INPUT, "the analysis shows no roofline counts");
@@ -379,9 +371,20 @@ int roofline_build(const struct workload *w, const struct arch *a, const struct 
         rc = ro->by_dispatch ? build_dispatches(w, a, ps, o, id, top, r, err)
                              : build_kernels(w, a, ps, o, id, top, r, err);
         free(id);
-        if (rc)
+        if (rc) {
                 roofline_free(r);
-        return rc;
+                return rc;
+        }
+        /* the labels in the family's words */
+        for (int l = 0; l < ROOF_NLEVELS; l++)
+                r->level_name[l] = xstrdup(arch_title(a, roof_levels[l].name, roof_levels[l].name));
+        for (int d = 0; d < ROOF_NDTYPES; d++) {
+                const struct roof_dtype_def *dt = &roof_dtypes[d];
+                if (!r->unit_name[dt->matrix])
+                        r->unit_name[dt->matrix] = xstrdup(arch_title(a, dt->unit, dt->unit));
+                r->dtype_name[d] = xasprintf("%s %s", r->unit_name[dt->matrix], dt->dtype);
+        }
+        return 0;
 }
 
 /* ---- tables added to the analysis ---- */
