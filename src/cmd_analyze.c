@@ -355,6 +355,12 @@ int cmd_analyze(int argc, char **argv)
         if (load_data(&mdir, &pdir, &ps, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
+                struct arch la;
+                struct err lerr = {0}; /* an unknown target: list_metrics says so */
+                if (arch_load(mdir, args.list_arch, &la, &lerr) == 0) {
+                        panels_use_titles(&ps, &la); /* the family's titles */
+                        arch_free(&la);
+                }
                 rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
                 if (rc)
                         goto fail;
