@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "versions.h"
 #include "yamldoc.h"
 
 /* One metric file's header, read to find the chain. */
@@ -16,6 +17,8 @@ struct family_file {
         char *inherits;
         char **archs;
         size_t narchs;
+        char **over;        /* version overlays of this family, applied after it in order */
+        size_t nover;
 };
 
 static void family_files_free(struct family_file *ff, size_t n)
@@ -27,6 +30,9 @@ static void family_files_free(struct family_file *ff, size_t n)
                 for (size_t j = 0; j < ff[i].narchs; j++)
                         free(ff[i].archs[j]);
                 free(ff[i].archs);
+                for (size_t j = 0; j < ff[i].nover; j++)
+                        free(ff[i].over[j]);
+                free(ff[i].over);
         }
         free(ff);
 }
@@ -36,13 +42,12 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Read the headers of every .yaml file in dir. */
-static int scan_families(const char *dir, struct family_file **out, size_t *nout,
-                         struct err *err)
+/* The sorted .yaml file names in dir; -1 if dir cannot be opened. */
+static int yaml_names(const char *dir, char ***out, size_t *nout)
 {
         DIR *d = opendir(dir);
         if (!d)
-                return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
+                return -1;
         char **names = NULL;
         size_t nn = 0, cap = 0;
         struct dirent *de;
@@ -56,45 +61,102 @@ static int scan_families(const char *dir, struct family_file **out, size_t *nout
         closedir(d);
         if (nn) /* qsort(NULL, 0) is undefined (UBSan; fuzz_yaml_metrics) */
                 qsort(names, nn, sizeof *names, cmp_str);
-        struct family_file *ff = xcalloc(nn, sizeof *ff);
-        int rc = 0;
-        for (size_t i = 0; i < nn; i++) {
-                struct ydoc y;
-                ff[i].path = xasprintf("%s/%s", dir, names[i]);
-                if ((rc = ydoc_load(&y, ff[i].path, err)))
-                        goto out;
-                yaml_node_t *root = ydoc_root(&y);
-                const char *fam = ydoc_str(ydoc_get(&y, root, "family"));
-                const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
-                yaml_node_t *archs = ydoc_get(&y, root, "archs");
-                if (!root || root->type != YAML_MAPPING_NODE || !fam) {
-                        rc = err_set(err, ERR_INPUT, "%s: not a metric file (no 'family:')",
-                                     ff[i].path);
-                        ydoc_free(&y);
-                        goto out;
-                }
-                ff[i].family = xstrdup(fam);
-                ff[i].inherits = inh && *inh ? xstrdup(inh) : NULL;
-                if (archs && archs->type == YAML_SEQUENCE_NODE) {
-                        ff[i].narchs = ydoc_len(archs);
-                        ff[i].archs = xcalloc(ff[i].narchs, sizeof(char *));
-                        for (size_t j = 0; j < ff[i].narchs; j++) {
-                                const char *s = ydoc_str(ydoc_item(&y, archs, j));
-                                ff[i].archs[j] = xstrdup(s ? s : "");
-                        }
-                }
+        *out = names;
+        *nout = nn;
+        return 0;
+}
+
+/* Read one metric file's header into ff (path already set). */
+static int read_header(struct family_file *ff, struct err *err)
+{
+        struct ydoc y;
+        int rc;
+        if ((rc = ydoc_load(&y, ff->path, err)))
+                return rc;
+        yaml_node_t *root = ydoc_root(&y);
+        const char *fam = ydoc_str(ydoc_get(&y, root, "family"));
+        const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
+        yaml_node_t *archs = ydoc_get(&y, root, "archs");
+        if (!root || root->type != YAML_MAPPING_NODE || !fam) {
+                rc = err_set(err, ERR_INPUT, "%s: not a metric file (no 'family:')", ff->path);
                 ydoc_free(&y);
+                return rc;
         }
-out:
+        ff->family = xstrdup(fam);
+        ff->inherits = inh && *inh ? xstrdup(inh) : NULL;
+        if (archs && archs->type == YAML_SEQUENCE_NODE) {
+                ff->narchs = ydoc_len(archs);
+                ff->archs = xcalloc(ff->narchs, sizeof(char *));
+                for (size_t j = 0; j < ff->narchs; j++) {
+                        const char *s = ydoc_str(ydoc_item(&y, archs, j));
+                        ff->archs[j] = xstrdup(s ? s : "");
+                }
+        }
+        ydoc_free(&y);
+        return 0;
+}
+
+/* Read the headers of every .yaml file in dir, then of the version overlays in force
+ * (dir/<version>/): a file there naming a family of dir overlays it, any other is a
+ * family of its own (one that exists from that version on). */
+static int scan_families(const char *dir, struct family_file **out, size_t *nout,
+                         struct err *err)
+{
+        char **names;
+        size_t nn;
+        if (yaml_names(dir, &names, &nn))
+                return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
+        struct family_file *ff = xcalloc(nn ? nn : 1, sizeof *ff);
+        size_t nf = 0, cap = nn ? nn : 1;
+        int rc = 0;
+        for (size_t i = 0; i < nn && !rc; i++) {
+                ff[nf].path = xasprintf("%s/%s", dir, names[i]);
+                rc = read_header(&ff[nf++], err);
+        }
         for (size_t i = 0; i < nn; i++)
                 free(names[i]);
         free(names);
+        char **ov = NULL;
+        size_t nov = 0;
+        if (!rc)
+                data_overlays(dir, &ov, &nov);
+        for (size_t o = 0; o < nov; o++) {
+                if (!rc && !yaml_names(ov[o], &names, &nn)) {
+                        for (size_t i = 0; i < nn; i++) {
+                                struct family_file t = {0};
+                                t.path = xasprintf("%s/%s", ov[o], names[i]);
+                                if (!rc && !(rc = read_header(&t, err))) {
+                                        size_t j;
+                                        for (j = 0; j < nf; j++)
+                                                if (!strcmp(ff[j].family, t.family))
+                                                        break;
+                                        if (j < nf) {
+                                                ff[j].over = xrealloc(ff[j].over, (ff[j].nover + 1) *
+                                                                      sizeof *ff[j].over);
+                                                ff[j].over[ff[j].nover++] = t.path;
+                                                t.path = NULL;
+                                        } else {
+                                                xgrow(&ff, &cap, nf + 1, sizeof *ff);
+                                                ff[nf++] = t;
+                                                memset(&t, 0, sizeof t);
+                                        }
+                                }
+                                struct family_file *tp = xcalloc(1, sizeof *tp);
+                                *tp = t;
+                                family_files_free(tp, 1);
+                                free(names[i]);
+                        }
+                        free(names);
+                }
+                free(ov[o]);
+        }
+        free(ov);
         if (rc) {
-                family_files_free(ff, nn);
+                family_files_free(ff, nf);
                 return rc;
         }
         *out = ff;
-        *nout = nn;
+        *nout = nf;
         return 0;
 }
 
@@ -553,11 +615,18 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
         for (size_t k = 0; k < nc; k++)
                 sb_addf(&sb, "%s%s", k ? " < " : "", ff[chain[k]].family);
         a->chain = sb_detach(&sb);
-        a->files = xcalloc(nc, sizeof *a->files);
+        size_t nfiles = 0;
+        for (size_t k = 0; k < nc; k++)
+                nfiles += 1 + ff[chain[k]].nover;
+        a->files = xcalloc(nfiles, sizeof *a->files);
         for (size_t k = nc; k-- > 0;) {
-                a->files[a->nfiles++] = xstrdup(ff[chain[k]].path);
-                if ((rc = merge_file(a, ff[chain[k]].path, err)))
-                        goto out;
+                const struct family_file *f = &ff[chain[k]];
+                for (size_t o = 0; o <= f->nover; o++) {
+                        const char *p = o ? f->over[o - 1] : f->path;
+                        a->files[a->nfiles++] = xstrdup(p);
+                        if ((rc = merge_file(a, p, err)))
+                                goto out;
+                }
         }
         compact(a);
         rc = parse_all(a, err);
