@@ -214,11 +214,11 @@ static int apply_overlay(struct panel_set *ps, const char *path, size_t *cap, st
                         continue;
                 }
                 struct panel_table *b = &p->tables[j];
-#define TAKE(f, nf) do { if (ydoc_get(&y, n, #f)) { struct panel_table tmp = {0}; \
+#define TAKE(key, f, nf) do { if (ydoc_get(&y, n, key)) { struct panel_table tmp = {0}; \
                 tmp.f = b->f; tmp.nf = b->nf; b->f = t.f; b->nf = t.nf; t.f = tmp.f; t.nf = tmp.nf; } } while (0)
-                TAKE(cols, ncols);
-                TAKE(rows, nrows);
-                TAKE(archs, narchs);
+                TAKE("columns", cols, ncols);
+                TAKE("rows", rows, nrows);
+                TAKE("archs", archs, narchs);
 #undef TAKE
                 char **strs[] = {&b->title, &b->repeat, &b->source};
                 char **news[] = {&t.title, &t.repeat, &t.source};
