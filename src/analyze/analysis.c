@@ -867,6 +867,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 if ((rc = ranks_build(w, a, o, sel, n, knames, nknames, p, pt,
                                                       an, err)))
                                         goto out;
+                        } else if (!strcmp(pt->source, "pc_sampling")) {
+                                continue; /* PC-sampling records are not read (yet) */
                         } else if (!strcmp(pt->source, "roofline")) {
                                 if (w->has_roofline)
                                         build_raw(&w->roofline, an, p, pt);
