@@ -560,4 +560,6 @@ void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
         snprintf(buf, sizeof buf, "%.10g", g->hbm_bw);
         set_str(si, "hbm_bw", buf);
         set_int(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
+        /* rocprof-compute 3.3's HBM bandwidth is max_mclk / 1000 * 32 * num_hbm_channels */
+        set_int(si, "num_hbm_channels", g->hbm_channels);
 }
