@@ -89,6 +89,9 @@ if [ -d "$S/vcopy/MI200" ]; then
                 check 0 "17\.1\.5 +│ HBM Bandwidth +│ 1638\.4" analyze -p "$S33/vcopy/MI200" -b 17.1
                 check 0 "Instr per kernel" analyze -p "$S33/vcopy/MI200" -b 10.1
                 check 0 "Instr per wave" analyze -p "$S33/vcopy/MI200" -b 10.1 --compat 3.0
+                # -t: 3.3 shows time rows in its unit, but keeps other units (its "ns" bug)
+                check 0 "7\.2\.0 +│ Kernel Time +│ 17\.44 .*│ us " analyze -p "$S33/vcopy/MI200" -b 7.2.0 -t us
+                check 0 "10\.1\.0 +│ VALU +│ 163840\.0 .*Instr per kernel" analyze -p "$S33/vcopy/MI200" -b 10.1.0 -t us
                 check 0 "15\.4 Vector L1 data-return path" analyze -p "$S33/vcopy/MI200" -b 15
                 # sysinfo v3 with a clock of 0: peaks are inf, never a silent number
                 check 0 "MFMA FLOPs \(F6F4\)" analyze -p "$S33/vcopy/MI350" -b 2.1
