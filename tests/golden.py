@@ -99,6 +99,11 @@ def main():
     ref = os.path.join(SHARED, "reference" + sfx)
     work = os.path.join(SHARED, "rocprof-workloads" + sfx)
     if not os.path.isdir(ref) or not os.path.isdir(work):
+        # under tests/run-all.sh the data is always there (../shared or the bundled copy)
+        if os.environ.get("PRISM_REQUIRE_DATA") == "1":
+            print(f"FAIL golden: {SHARED} has no reference{sfx}/ or rocprof-workloads{sfx}/")
+            print("0 passed, 1 failed, 0 skipped")
+            return 1
         print(f"SKIP golden: {SHARED} has no reference{sfx}/ or rocprof-workloads{sfx}/")
         print("0 passed, 0 failed, 1 skipped")
         return 0
@@ -154,6 +159,7 @@ def main():
                            text=True)
         if r.returncode != 0 and "unknown architecture" in r.stderr:
             print(f"SKIP list-metrics {gfx}: not supported")
+            skipped += 1
             continue
         got = r.stdout.splitlines()
         it = iter(got)
@@ -162,6 +168,9 @@ def main():
         passed += good
         failed += not good
         print(("ok   " if good else "FAIL ") + f"list-metrics {gfx}" + ("" if good else f": first missing {missing[:3]}"))
+    if passed + failed == 0:
+        print(f"FAIL golden: no workload of {work} has reference tables")
+        failed = 1
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 

@@ -2,185 +2,12 @@
  * metric by metric and field by field), and parse every formula once. */
 #include "arch.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "versions.h"
+#include "families.h"
 #include "yamldoc.h"
-
-/* One metric file's header, read to find the chain. */
-struct family_file {
-        char *path;
-        char *family;
-        char *inherits;
-        char **archs;
-        size_t narchs;
-        char **over;        /* version overlays of this family, applied after it in order */
-        size_t nover;
-};
-
-static void family_files_free(struct family_file *ff, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(ff[i].path);
-                free(ff[i].family);
-                free(ff[i].inherits);
-                for (size_t j = 0; j < ff[i].narchs; j++)
-                        free(ff[i].archs[j]);
-                free(ff[i].archs);
-                for (size_t j = 0; j < ff[i].nover; j++)
-                        free(ff[i].over[j]);
-                free(ff[i].over);
-        }
-        free(ff);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted .yaml file names in dir; -1 if dir cannot be opened. */
-static int yaml_names(const char *dir, char ***out, size_t *nout)
-{
-        DIR *d = opendir(dir);
-        if (!d)
-                return -1;
-        char **names = NULL;
-        size_t nn = 0, cap = 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                size_t l = strlen(de->d_name);
-                if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
-                        xgrow(&names, &cap, nn + 1, sizeof *names);
-                        names[nn++] = xstrdup(de->d_name);
-                }
-        }
-        closedir(d);
-        if (nn) /* qsort(NULL, 0) is undefined (UBSan; fuzz_yaml_metrics) */
-                qsort(names, nn, sizeof *names, cmp_str);
-        *out = names;
-        *nout = nn;
-        return 0;
-}
-
-/* Read one metric file's header into ff (path already set). */
-static int read_header(struct family_file *ff, struct err *err)
-{
-        struct ydoc y;
-        int rc;
-        if ((rc = ydoc_load(&y, ff->path, err)))
-                return rc;
-        yaml_node_t *root = ydoc_root(&y);
-        const char *fam = ydoc_str(ydoc_get(&y, root, "family"));
-        const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
-        yaml_node_t *archs = ydoc_get(&y, root, "archs");
-        if (!root || root->type != YAML_MAPPING_NODE || !fam) {
-                rc = err_set(err, ERR_INPUT, "%s: not a metric file (no 'family:')", ff->path);
-                ydoc_free(&y);
-                return rc;
-        }
-        ff->family = xstrdup(fam);
-        ff->inherits = inh && *inh ? xstrdup(inh) : NULL;
-        if (archs && archs->type == YAML_SEQUENCE_NODE) {
-                ff->narchs = ydoc_len(archs);
-                ff->archs = xcalloc(ff->narchs, sizeof(char *));
-                for (size_t j = 0; j < ff->narchs; j++) {
-                        const char *s = ydoc_str(ydoc_item(&y, archs, j));
-                        ff->archs[j] = xstrdup(s ? s : "");
-                }
-        }
-        ydoc_free(&y);
-        return 0;
-}
-
-/* Read the headers of every .yaml file in dir, then of the version overlays in force
- * (dir/<version>/): a file there naming a family of dir overlays it, any other is a
- * family of its own (one that exists from that version on). */
-static int scan_families(const char *dir, struct family_file **out, size_t *nout,
-                         struct err *err)
-{
-        char **names;
-        size_t nn;
-        if (yaml_names(dir, &names, &nn))
-                return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
-        struct family_file *ff = xcalloc(nn ? nn : 1, sizeof *ff);
-        size_t nf = 0, cap = nn ? nn : 1;
-        int rc = 0;
-        for (size_t i = 0; i < nn && !rc; i++) {
-                ff[nf].path = xasprintf("%s/%s", dir, names[i]);
-                rc = read_header(&ff[nf++], err);
-        }
-        for (size_t i = 0; i < nn; i++)
-                free(names[i]);
-        free(names);
-        char **ov = NULL;
-        size_t nov = 0;
-        if (!rc)
-                data_overlays(dir, &ov, &nov);
-        for (size_t o = 0; o < nov; o++) {
-                if (!rc && !yaml_names(ov[o], &names, &nn)) {
-                        for (size_t i = 0; i < nn; i++) {
-                                struct family_file t = {0};
-                                t.path = xasprintf("%s/%s", ov[o], names[i]);
-                                if (!rc && !(rc = read_header(&t, err))) {
-                                        size_t j;
-                                        for (j = 0; j < nf; j++)
-                                                if (!strcmp(ff[j].family, t.family))
-                                                        break;
-                                        if (j < nf) {
-                                                ff[j].over = xrealloc(ff[j].over, (ff[j].nover + 1) *
-                                                                      sizeof *ff[j].over);
-                                                ff[j].over[ff[j].nover++] = t.path;
-                                                t.path = NULL;
-                                        } else {
-                                                xgrow(&ff, &cap, nf + 1, sizeof *ff);
-                                                ff[nf++] = t;
-                                                memset(&t, 0, sizeof t);
-                                        }
-                                }
-                                struct family_file *tp = xcalloc(1, sizeof *tp);
-                                *tp = t;
-                                family_files_free(tp, 1);
-                                free(names[i]);
-                        }
-                        free(names);
-                }
-                free(ov[o]);
-        }
-        free(ov);
-        if (rc) {
-                family_files_free(ff, nf);
-                return rc;
-        }
-        *out = ff;
-        *nout = nf;
-        return 0;
-}
-
-int arch_list(const char *dir, char ***targets, size_t *n, struct err *err)
-{
-        struct family_file *ff;
-        size_t nf;
-        int rc = scan_families(dir, &ff, &nf, err);
-        if (rc)
-                return rc;
-        char **t = NULL;
-        size_t nt = 0, cap = 0;
-        for (size_t i = 0; i < nf; i++)
-                for (size_t j = 0; j < ff[i].narchs; j++) {
-                        xgrow(&t, &cap, nt + 1, sizeof *t);
-                        t[nt++] = xstrdup(ff[i].archs[j]);
-                }
-        if (nt) /* no targets: t is NULL, and qsort(NULL, 0) is undefined (fuzz_yaml_metrics) */
-                qsort(t, nt, sizeof *t, cmp_str);
-        family_files_free(ff, nf);
-        *targets = t;
-        *n = nt;
-        return 0;
-}
 
 /* ---- merging ---- */
 
@@ -217,6 +44,7 @@ static void metric_clear(struct metric *m)
         free(m->name);
         free(m->unit);
         free(m->table);
+        free(m->same_as);
         field_clear(&m->expr);
         field_clear(&m->peak);
         fields_free(m->fields, m->nfields);
@@ -297,6 +125,11 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
         if (v->type != YAML_MAPPING_NODE)
                 return err_set(err, ERR_INPUT, "%s:%d:%d: metric '%s' must be a mapping",
                                file, ydoc_line(v), ydoc_col(v), key);
+        if (ydoc_get(y, v, "same_as") && ydoc_get(y, v, "expr"))
+                return err_set(err, ERR_INPUT,
+                               "%s:%d:%d: metric '%s' gives both 'same_as' and "
+                               "'expr'",
+                               file, ydoc_line(v), ydoc_col(v), key);
         struct metric *m = metric_slot(a, key);
         size_t n = ydoc_len(v);
         for (size_t i = 0; i < n; i++) {
@@ -310,8 +143,23 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                         set_str(&m->unit, val);
                 } else if (!strcmp(k, "table")) {
                         set_str(&m->table, val);
+                } else if (!strcmp(k, "same_as")) {
+                        /* the formula of another metric: replaces this one's expr (a child's
+                         * `expr:` replaces the reference in turn) */
+                        if (!ydoc_is_null(val) && (!ydoc_str(val) || !*ydoc_str(val)))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: 'same_as' of metric '%s' must be a "
+                                               "metric key",
+                                               file, ydoc_line(val), ydoc_col(val), key);
+                        set_str(&m->same_as, val);
+                        m->same_as_loc = (struct expr_loc){file, ydoc_line(val), ydoc_col(val)};
+                        field_clear(&m->expr);
                 } else if (!strcmp(k, "expr") || !strcmp(k, "peak")) {
                         struct metric_field *f = !strcmp(k, "expr") ? &m->expr : &m->peak;
+                        if (f == &m->expr) {
+                                free(m->same_as);
+                                m->same_as = NULL;
+                        }
                         if (ydoc_is_null(val))
                                 field_clear(f);
                         else if (!ydoc_str(val))
@@ -320,8 +168,7 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                                file, ydoc_line(val), ydoc_col(val), k, key);
                         else
                                 field_set(f, k, ydoc_str(val), file, val);
-                } else if (!strcmp(k, "fields") || !strcmp(k, "text") ||
-                           !strcmp(k, "override")) {
+                } else if (!strcmp(k, "fields") || !strcmp(k, "text") || !strcmp(k, "override")) {
                         if (val->type != YAML_MAPPING_NODE && !ydoc_is_null(val))
                                 return err_set(err, ERR_INPUT,
                                                "%s:%d:%d: '%s' of metric '%s' must be a mapping",
@@ -399,28 +246,22 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                      ydoc_line(sec), ydoc_col(sec), maps[i]);
                         goto out;
                 }
-        if ((sec = ydoc_get(&y, root, "builtins"))) {
+        /* named formulas and values merge name by name */
+        const struct {
+                const char *sec;
+                struct named_expr **arr;
+                size_t *n;
+        } named[] = {{"builtins", &a->builtins, &a->nbuiltins},
+                     {"normalizations", &a->norms, &a->nnorms},
+                     {"defaults", &a->defaults, &a->ndefaults}};
+        for (size_t j = 0; j < sizeof named / sizeof *named; j++) {
+                if (!(sec = ydoc_get(&y, root, named[j].sec)))
+                        continue;
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(&a->builtins, &a->nbuiltins, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "normalizations"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->norms, &a->nnorms, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "defaults"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
+                                named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
         if ((sec = ydoc_get(&y, root, "chip"))) {
@@ -487,6 +328,45 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
 out:
         ydoc_free(&y);
         return rc;
+}
+
+/* `same_as: KEY`: the metric takes KEY's expr and table (KEY's own reference followed to a
+ * metric with a formula). A key the architecture lacks, or a circle, is an error naming the
+ * reference. */
+static int resolve_same_as(struct arch *a, struct err *err)
+{
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                struct metric *m = &a->metrics[i];
+                if (!m->same_as)
+                        continue;
+                const struct metric *s = m;
+                for (size_t hops = 0; s->same_as; hops++) {
+                        const char *to = s->same_as;
+                        if (hops == a->nmetrics || !(s = arch_metric(a, to)))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: metric '%s' is 'same_as: %s', %s",
+                                               m->same_as_loc.file, m->same_as_loc.line,
+                                               m->same_as_loc.col, m->key, m->same_as,
+                                               s ? "which leads in a circle"
+                                                 : "which this architecture lacks");
+                }
+                if (m->table && (!s->table || strcmp(m->table, s->table)))
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d:%d: metric '%s' gives table '%s', but its formula "
+                                       "('same_as: %s') reads %s",
+                                       m->same_as_loc.file, m->same_as_loc.line, m->same_as_loc.col,
+                                       m->key, m->table, m->same_as,
+                                       s->table ? s->table : "pmc_perf");
+                field_clear(&m->expr);
+                if (s->expr.src) {
+                        m->expr.key = xstrdup("expr");
+                        m->expr.src = xstrdup(s->expr.src);
+                        m->expr.loc = s->expr.loc;
+                }
+                free(m->table);
+                m->table = s->table ? xstrdup(s->table) : NULL;
+        }
+        return 0;
 }
 
 static int parse_field(struct metric_field *f, const char *what, struct err *err)
@@ -629,7 +509,8 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 }
         }
         compact(a);
-        rc = parse_all(a, err);
+        if (!(rc = resolve_same_as(a, err)))
+                rc = parse_all(a, err);
 out:
         family_files_free(ff, nf);
         if (rc)

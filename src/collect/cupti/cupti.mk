@@ -24,13 +24,19 @@ tests/bin/samples: tests/gpu/samples.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
+# Seven kernel kinds with one clear limiter each (metric checks against ncu, replay modes,
+# findings).
+tests/bin/kinds: tests/gpu/kinds.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
+
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
-                           src/store/table.c src/util/util.c
+                           src/profile/host.c src/profile/proc.c src/store/table.c src/util/util.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
 
 .PHONY: gpu-tests
-gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds
