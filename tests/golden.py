@@ -84,11 +84,6 @@ def compare_dir(want_dir, got_dir):
     return diffs
 
 
-def rocpd(src):
-    cfg = os.path.join(src, "profiling_config.yaml")
-    return os.path.exists(cfg) and "rocpd" in open(cfg, errors="replace").read()
-
-
 def main():
     global REF
     args = sys.argv[1:]
@@ -118,11 +113,6 @@ def main():
             if not os.path.isdir(src) or not os.path.isdir(want):
                 continue
             if only and arch not in only and case not in only:
-                continue
-            if rocpd(src) and not os.environ.get("PRISM_GOLDEN_ROCPD"):
-                # rocpd's long format: its reader comes with issue 19's loader work
-                skipped += 1
-                print(f"SKIP {case}/{arch}: rocpd-format recording (PRISM_GOLDEN_ROCPD=1 runs it)")
                 continue
             out = os.path.join(tmp, case, arch)
             r = subprocess.run([PRISM, "analyze", "-p", src, "--save-dfs", out] + compat,

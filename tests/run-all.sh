@@ -58,6 +58,7 @@ done
 # the bundled copy is what a fresh clone tests: where ../shared was used, check it too
 if [ -z "${PRISM_SHARED_BUNDLED:-}" ]; then
         suite "golden.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/golden.sh
+        suite "golden33.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/golden33.sh
 fi
 
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"
