@@ -14,3 +14,15 @@ no_data() {
         echo "0 passed, 0 failed, 1 skipped"
         exit 0
 }
+
+# part_missing WHAT: a part of a suite needs data the bundled copy lacks (the rocprof-compute
+# 3.3 recordings, ...). With ../shared under run-all.sh it must be there: prints FAIL and
+# returns 0; else prints SKIP and returns 1. Use: if part_missing X; then fail+1; else skip+1.
+part_missing() {
+        if [ "${PRISM_REQUIRE_DATA:-0}" = 1 ] && [ -z "${PRISM_SHARED_BUNDLED:-}" ]; then
+                echo "FAIL no $1 (PRISM_SHARED=${PRISM_SHARED:-unset})"
+                return 0
+        fi
+        echo "SKIP no $1 (not in the bundled data)"
+        return 1
+}

@@ -258,10 +258,10 @@ row 0 "dfs:^2\.1\.1,VALU IOPs,[0-9.]+e\+29[0-9]," "2.1.0 2.1.2 2.1.3" \
         "a huge counter the shown metric uses (1e300): computed, not overflowed" \
         'ed $D/pmc_perf.csv set 1 SQ_INSTS_VALU_INT32 1e300'
 
-# ---- rocpd's long layout (issue 19; docs/FORMATS.md): the 3.3 recording of vcopy ----
-R=${PRISM_SHARED:-../shared}/rocprof-workloads-3.3/vcopy
-if [ -f "$R/MI300X_A1_rocpd/pmc_perf.csv" ]; then
-        R=$(cd "$R" && pwd); SRC=$R/MI300X_A1_rocpd; COMPAT=
+# ---- rocpd's long layout (docs/FORMATS.md): the bundled cut of the 3.3 recording of vcopy ----
+WIDE_SQ=$(cd "$S/vcopy/MI300X_A1" 2>/dev/null && pwd)/SQ_LEVEL_WAVES.csv
+if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
+        SRC=$PWD/tests/data/rocpd-vcopy; COMPAT=
         rm -rf "$T/clean" "$T/clean.dfs"; mkdir -p "$T/clean"
         cp -r "$SRC"/. "$T/clean/"; chmod -R u+w "$T/clean"
         if timeout "$TO" "$P" analyze -p "$T/clean" --save-dfs "$T/clean.dfs" >"$T/clean.out" 2>"$T/clean.err"; then
@@ -278,7 +278,7 @@ if [ -f "$R/MI300X_A1_rocpd/pmc_perf.csv" ]; then
                         "rocpd: profiling_config.yaml says csv" \
                         'sed -i "s/^format_rocprof_output: rocpd/format_rocprof_output: csv/" $D/profiling_config.yaml'
                 row 2 "$W/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout, which has none \(a mixed" "" \
-                        "rocpd: a wide accumulate file beside it" "cp $R/MI300X_A1/SQ_LEVEL_WAVES.csv \$D/"
+                        "rocpd: a wide accumulate file beside it" "cp $WIDE_SQ \$D/"
                 row 0 "$RW:[0-9]+: counter 'SQ_WAVES' holds 'abc', not a count; the metrics that use it are n/a" \
                         "$SOL" "rocpd: a non-numeric Counter_Value" 'ed $D/pmc_perf.csv setc 2 SQ_WAVES abc'
                 row 0 "$RW:[0-9]+: counter 'SQ_WAVES' is empty; the metrics that use it are n/a" "$SOL" \
@@ -298,7 +298,7 @@ if [ -f "$R/MI300X_A1_rocpd/pmc_perf.csv" ]; then
                 fail=$((fail + 1)); echo "FAIL hostile: the clean rocpd workload does not analyze"
         fi
 else
-        skiprow "rocpd's long layout" "no $R/MI300X_A1_rocpd"
+        skiprow "rocpd's long layout" "no tests/data/rocpd-vcopy or $WIDE_SQ"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

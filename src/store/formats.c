@@ -9,6 +9,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "columns.h"
+
 /* ---- what a CSV header says ---- */
 
 struct header {
@@ -21,22 +23,25 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
         struct header *h = p;
         (void)lens, (void)line, (void)err;
         for (size_t i = 0; i < n; i++) {
-                h->kernel_name |= !strcmp(f[i], "Kernel_Name");
+                h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
                 h->counter_name |= !strcmp(f[i], "Counter_Name");
                 h->counter_value |= !strcmp(f[i], "Counter_Value");
         }
         return 1; /* the header is all we need */
 }
 
-/* The layout path's header is in: 0 and *long_form set, or a one-line error for a header
- * with one of rocpd's two counter columns but not the other. */
-static int header_layout(const char *path, int *long_form, struct err *err)
+/* The layout path's header is in: 0 and *long_form set; the file's own error (unreadable,
+ * empty, ...); or, with *half set, the error for a header with one of rocpd's two counter
+ * columns but not the other. */
+static int header_layout(const char *path, int *long_form, int *half, struct err *err)
 {
         struct header h = {0};
+        *half = 0;
         int rc = csv_stream(path, header_row, &h, err);
         if (rc)
                 return rc;
-        if (h.counter_name != h.counter_value)
+        *half = h.counter_name != h.counter_value;
+        if (*half)
                 return err_set(err, ERR_INPUT,
                                "%s: a '%s' column without '%s': neither the wide layout nor "
                                "rocpd's (docs/FORMATS.md)",
@@ -176,8 +181,8 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         int long_form = 0;
         if (is_file(pmc)) {
                 struct err e2 = {0};
-                int hr = header_layout(pmc, &long_form, &e2);
-                if (hr && strstr(e2.msg, "neither the wide")) {
+                int half, hr = header_layout(pmc, &long_form, &half, &e2);
+                if (hr && half) {
                         *err = e2;
                         rc = hr;
                         goto out;
@@ -200,7 +205,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                 if (!is_accum_file(de->d_name))
                         continue;
                 char *p = xasprintf("%s/%s", dir, de->d_name);
-                int lf = 0;
+                int lf = 0, half;
                 struct err e2 = {0};
                 if (long_form)
                         rc = err_set(err, ERR_INPUT,
@@ -208,7 +213,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                                      "long layout, which has none (a mixed directory?)",
                                      p);
                 /* an unreadable one warns when it is loaded */
-                else if (is_file(p) && header_layout(p, &lf, &e2) == 0 && lf)
+                else if (is_file(p) && header_layout(p, &lf, &half, &e2) == 0 && lf)
                         rc = err_set(err, ERR_INPUT,
                                      "%s: rocpd's long layout, but pmc_perf.csv is in the wide "
                                      "one (a mixed directory?)",

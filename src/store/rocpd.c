@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "formats.h"
 
 enum {
@@ -27,11 +28,21 @@ enum {
 #define NKEY 4
 #define NREQ (F_VALUE + 1)
 #define NFIXED (NF - F_GPU)
-static const char *const field_name[NF] = {
-    "Dispatch_ID",   "Grid_Size",      "Workgroup_Size", "LDS_Per_Workgroup",
-    "Kernel_Name",   "Start_Timestamp", "End_Timestamp", "Counter_Name",
-    "Counter_Value", "GPU_ID",         "Scratch_Per_Workitem", "Arch_VGPR",
-    "Accum_VGPR",    "SGPR",           "Kernel_ID"};
+static const char *const field_name[NF] = {COL_DISPATCH_ID,
+                                           COL_GRID_SIZE,
+                                           COL_WORKGROUP_SIZE,
+                                           COL_LDS_PER_WORKGROUP,
+                                           COL_KERNEL_NAME,
+                                           COL_START,
+                                           COL_END,
+                                           "Counter_Name",
+                                           "Counter_Value",
+                                           COL_GPU_ID,
+                                           COL_SCRATCH_PER_WORKITEM,
+                                           COL_ARCH_VGPR,
+                                           COL_ACCUM_VGPR,
+                                           COL_SGPR,
+                                           "Kernel_ID"};
 
 #define MAX_WARN 5
 
@@ -183,9 +194,9 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
         char buf[100];
         const char *bad = NULL, *text = NULL;
         if (parse_ts(f[rp->col[F_START]], &s))
-                bad = "Start_Timestamp", text = f[rp->col[F_START]];
+                bad = COL_START, text = f[rp->col[F_START]];
         else if (parse_ts(f[rp->col[F_END]], &e))
-                bad = "End_Timestamp", text = f[rp->col[F_END]];
+                bad = COL_END, text = f[rp->col[F_END]];
         if (!bad && e < s) {
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
@@ -337,7 +348,7 @@ static void rank_gpus(struct group **order, size_t n)
 
 static int want_col(const struct rocpd *rp, const char *name)
 {
-        return !rp->want || !strcmp(name, "Kernel_Name") || rp->want(rp->ctx, name);
+        return !rp->want || !strcmp(name, COL_KERNEL_NAME) || rp->want(rp->ctx, name);
 }
 
 static void build(struct rocpd *rp, struct table *t)
@@ -389,18 +400,18 @@ static void build(struct rocpd *rp, struct table *t)
                       rp->path, missing, missing == 1 ? " is" : "s are", mdisp, mname,
                       missing == 1 ? "it" : "them", missing == 1 ? "that" : "those",
                       missing == 1 ? "" : "es");
-        if (want_col(rp, "End_Timestamp")) {
-                int c = table_add_col(t, "End_Timestamp");
+        if (want_col(rp, COL_END)) {
+                int c = table_add_col(t, COL_END);
                 for (size_t r = 0; r < rp->ng; r++)
                         t->num[c][r] = dur[r];
         }
-        if (want_col(rp, "Start_Timestamp")) {
-                int c = table_add_col(t, "Start_Timestamp");
+        if (want_col(rp, COL_START)) {
+                int c = table_add_col(t, COL_START);
                 for (size_t r = 0; r < rp->ng; r++)
                         t->num[c][r] = isnan(dur[r]) ? NAN : 0;
         }
-        if (want_col(rp, "Dispatch_ID")) {
-                int c = table_add_col(t, "Dispatch_ID");
+        if (want_col(rp, COL_DISPATCH_ID)) {
+                int c = table_add_col(t, COL_DISPATCH_ID);
                 for (size_t r = 0; r < rp->ng; r++)
                         t->num[c][r] = (double)r;
         }
