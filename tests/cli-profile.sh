@@ -101,6 +101,11 @@ expect "an accumulate pass ends with its counter and SQ_ACCUM_PREV_HIRES" \
 expect "per-channel counters expanded for 32 channels" \
         grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
 expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/pmc_perf_*.txt
+# gfx950 (MI350; rocprof-compute 3.3's data): plans with its block limits, 8 XCDs x 16 channels
+check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx950" --dry-run --arch gfx950
+expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/pmc_perf_*.txt
+expect "MI350: its F6/F4 MFMA counter is planned" \
+        grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/pmc_perf_*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
