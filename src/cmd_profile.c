@@ -235,8 +235,8 @@ int cmd_profile(int argc, char **argv)
                         res.passes, res.lower_bound, res.target, res.dir);
         } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
-                        "%zu passes (%zu counter + %zu accumulate; the busiest block alone "
-                        "needs %zu) for %s; plan in %s/perfmon\n",
+                        "%zu passes (%zu counter + %zu accumulate; lower bound %zu) for %s; "
+                        "plan in %s/perfmon\n",
                         res.passes, res.passes - res.accum_passes, res.accum_passes,
                         res.lower_bound, res.target, res.dir);
         } else if (!roof_only) {

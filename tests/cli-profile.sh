@@ -90,17 +90,22 @@ expect "--roof-only made the workload directory" test -d "$T/roof"
 for arch in gfx908 gfx90a gfx940 gfx941 gfx942; do
         check - 0 "^pass 0: " profile -n dry -p "$T/dry-$arch" --dry-run --arch "$arch"
         n=$(grep -c '^pass [0-9]*: ' "$T/out")
-        files=$(ls "$T/dry-$arch/perfmon" | grep -c '^pmc_perf_[0-9]*\.txt$')
-        expect "$arch: $n passes (at most 19), one perfmon file each" \
-                test "$n" -ge 5 -a "$n" -le 19 -a "$n" -eq "$files"
+        files=$(ls "$T/dry-$arch/perfmon" | grep -c '\.txt$')
+        expect "$arch: $n passes (at most 12), one perfmon file each" \
+                test "$n" -ge 5 -a "$n" -le 12 -a "$n" -eq "$files"
+        bound=$(sed -n 's/.*no plan can have fewer than \([0-9]*\):$/\1/p' "$T/out")
+        expect "$arch: --dry-run prints the runs and their lower bound, and meets it" \
+                grep -q "^$n application runs .*fewer than $n:$" "$T/out"
+        expect "$arch: the bound's reason: SQ's counters and accumulate pairs per run" \
+                grep -Eq "^  SQ +[0-9]+ counters \+ 2 x [0-9]+ accumulate = [0-9]+ slots, 8 per run" "$T/out"
         expect "$arch: nothing but perfmon/ written" test ! -e "$T/dry-$arch/pmc_perf.csv"
-        echo "     $arch: $(grep -o '[0-9]* passes.*accumulate' "$T/err")"
+        echo "     $arch: $(grep -o '[0-9]* passes.*bound [0-9]*' "$T/err")"
 done
-expect "an accumulate pass ends with its counter and SQ_ACCUM_PREV_HIRES" \
-        grep -q "^pmc: .* SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES$" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
+expect "an accumulate pass starts with its counter and SQ_ACCUM_PREV_HIRES" \
+        grep -q "^pmc: SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES " "$T"/dry-gfx90a/perfmon/SQ_LEVEL_WAVES.txt
 expect "per-channel counters expanded for 32 channels" \
-        grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
-expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/pmc_perf_*.txt
+        grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/*.txt
+expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
@@ -114,7 +119,7 @@ check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T
 W=$T/vc
 check FAKE_ROCPROF_LOG=$T/rocprof.log 0 "wrote .*vc: 7 dispatches, [0-9]+ passes" profile -n vc -p "$W" --no-roof -- "$APP"
 expect "ROCm 6.4: the counters file in the per-counter format" grep -q "(schema legacy): .*TCC_HIT\[0\]" "$T/rocprof.log"
-expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '^pmc_perf_')"
+expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '\.txt$')"
 expect "sysinfo: rocm_version" test "$(cell 1 rocm_version "$W/sysinfo.csv")" = "6.4.1-120"
 head=$(head -1 "$W/pmc_perf.csv")
 expect "pmc_perf.csv starts with rocprof-compute's dispatch columns" \

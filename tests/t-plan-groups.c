@@ -151,9 +151,24 @@ static void test_groups_fit(void **state)
         /* dram 3, gpu 0, lts 6, sm 4 (+1 smsp), sass 2, wide 1: hw needs ceil(6/3)=2
          * passes by the fullest unit, wide 2, sass 1 -> all at once: 2 + 1 */
         assert_true(p.lower_bound >= 3);
-        /* the formulas of two or more metrics, and those spread over runs */
-        assert_true(p.groups >= 5);
-        assert_true(p.groups_split <= p.groups);
+        /* ratios (plan.h): lts hits over sectors, sm cycles over cycles, sm warps over
+         * cycles; each in one run */
+        assert_int_equal(p.groups, 3);
+        assert_int_equal(p.groups_split, 0);
+        const char *pairs[][2] = {{"lts__t_sectors_lookup_hit.sum", "lts__t_sectors.sum"},
+                                  {"sm__cycles_active.sum", "sm__cycles_active.max"},
+                                  {"sm__warps_active.sum", "sm__cycles_elapsed.avg"}};
+        for (size_t i = 0; i < 3; i++) {
+                int at[2] = {-1, -1};
+                for (size_t g = 0; g < p.npasses; g++)
+                        for (size_t k = 0; k < p.passes[g].n; k++)
+                                for (int j = 0; j < 2; j++)
+                                        if (!strcmp(p.counters[p.passes[g].counters[k]].name,
+                                                    pairs[i][j]))
+                                                at[j] = (int)g;
+                assert_true(at[0] >= 0);
+                assert_int_equal(at[0], at[1]);
+        }
         plan_free(&p);
         plan_req_free(&r);
 }

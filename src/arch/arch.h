@@ -56,6 +56,10 @@ struct arch {
          * (plan_groups.c) instead of using block_limits. NULL for AMD. */
         char *chip;
         char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
+        /* The name under which a metric with `table: COUNTER` reads that counter's value
+         * accumulated over time, collected in a run of its own ("SQ_ACCUM_PREV_HIRES" on
+         * AMD); NULL when the family has no accumulate counters. */
+        char *accum_value;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by

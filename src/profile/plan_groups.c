@@ -2,7 +2,7 @@
  * that the Profiler Host API says need one hardware pass each; the program runs once per
  * group. SASS-instrumented metrics are grouped apart from hardware counters (they never
  * share a pass with them: CUPTI instruments the code in a pass of its own). */
-#include "plan.h"
+#include "plan_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +94,60 @@ static void group_add(struct ggroup *g, size_t m)
         g->members[g->n++] = m;
 }
 
+static size_t uf_find(size_t *parent, size_t x)
+{
+        while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+        }
+        return x;
+}
+
+/* A side of a division: the request's metrics it names (index into ms), of one kind. */
+static size_t side_metrics(const struct plan_div *d, int side, int sass, const struct smap *seen,
+                           const struct gmetric *ms, size_t *out)
+{
+        size_t n = 0;
+        for (size_t k = 0; k < d->n[side]; k++) {
+                int idx;
+                if (smap_get(seen, d->names[side][k], &idx) && idx >= 0 &&
+                    ms[idx].sass == sass)
+                        out[n++] = (size_t)idx;
+        }
+        return n;
+}
+
+/* Ratios (plan.h): per division, the metrics of one kind (hardware or SASS) found on both
+ * sides are joined; *nties receives how many such ratios the request has. */
+static void join_ratios(const struct plan_req *r, const struct smap *seen, const struct gmetric *ms,
+                        size_t *parent, size_t *nties)
+{
+        size_t *a = NULL, *b = NULL;
+        for (size_t s = 0; s < r->nsrcs; s++)
+                for (size_t d = 0; d < r->srcs[s].ndivs; d++)
+                        for (int sass = 0; sass <= 1; sass++) {
+                                const struct plan_div *dv = &r->srcs[s].divs[d];
+                                a = xrealloc(a, (dv->n[0] + 1) * sizeof *a);
+                                b = xrealloc(b, (dv->n[1] + 1) * sizeof *b);
+                                size_t na = side_metrics(dv, 0, sass, seen, ms, a);
+                                size_t nb = side_metrics(dv, 1, sass, seen, ms, b);
+                                if (!na || !nb)
+                                        continue;
+                                (*nties)++;
+                                size_t root = uf_find(parent, a[0]);
+                                for (size_t k = 0; k < na + nb; k++) {
+                                        size_t x = uf_find(parent, k < na ? a[k] : b[k - na]);
+                                        if (x != root) {
+                                                size_t lo = x < root ? x : root;
+                                                parent[x] = parent[root] = lo;
+                                                root = lo;
+                                        }
+                                }
+                        }
+        free(a);
+        free(b);
+}
+
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
                      const char *const *per_pass, size_t nper_pass, struct plan *p, struct err *err)
 {
@@ -102,7 +156,8 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         struct ggroup *gs = NULL;
         size_t nm = 0, ng = 0, cap_g = 0;
         const char **buf = NULL, **list = NULL;
-        size_t *pass_of = NULL;
+        size_t *pass_of = NULL, *parent = NULL, *unit = NULL;
+        unsigned char *placed = NULL;
         int rc;
 
         memset(p, 0, sizeof *p);
@@ -130,11 +185,41 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 limit[1] = c + 1;
         }
 
-        /* first fit: each metric joins the first open group of its kind that still needs
-         * no more passes with it, else opens a group. A metric that needs more passes even
-         * alone keeps its group to itself: CUPTI replays the kernel within that run, which
-         * disturbs the caches, so nothing else is measured there. */
+        /* ratios: metrics to measure in one run (plan.h), joined by union-find */
+        struct smap pos = {0};
+        for (size_t i = 0; i < nm; i++)
+                smap_put(&pos, ms[i].name, (int)i);
+        parent = xmalloc((nm + 1) * sizeof *parent);
+        unit = xmalloc((nm + 1) * sizeof *unit);
+        placed = xcalloc(nm + 1, 1);
+        for (size_t i = 0; i < nm; i++)
+                parent[i] = i;
+        join_ratios(r, &pos, ms, parent, &p->groups);
+        smap_free(&pos);
+
+        /* first fit: each metric, with the metrics of its ratios, joins the first open group
+         * of its kind that still needs no more passes with them, else opens a group. A unit
+         * that needs more passes even alone keeps its group to itself: CUPTI replays the
+         * kernel within that run, which disturbs the caches, so nothing else is measured
+         * there; ratios that need more than one pass alone are placed metric by metric. */
         for (size_t i = 0; i < nm; i++) {
+                if (placed[i])
+                        continue;
+                size_t nu = 0, root = uf_find(parent, i);
+                for (size_t j = i; j < nm; j++)
+                        if (!placed[j] && uf_find(parent, j) == root)
+                                unit[nu++] = j;
+                if (nu > 1) {
+                        for (size_t k = 0; k < nu; k++)
+                                list[k] = ms[unit[k]].name;
+                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, nu, err);
+                        if (c < 0) {
+                                rc = c;
+                                goto out;
+                        }
+                        if (c > limit[ms[i].sass])
+                                nu = 1; /* spread: this metric alone, the others later */
+                }
                 size_t g;
                 for (g = 0; g < ng; g++) {
                         struct ggroup *gr = &gs[g];
@@ -142,9 +227,10 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 continue;
                         for (size_t k = 0; k < gr->n; k++)
                                 list[k] = ms[gr->members[k]].name;
-                        list[gr->n] = ms[i].name;
-                        int c =
-                            count(num_passes, chip, per_pass, nper_pass, buf, list, gr->n + 1, err);
+                        for (size_t k = 0; k < nu; k++)
+                                list[gr->n + k] = ms[unit[k]].name;
+                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list,
+                                      gr->n + nu, err);
                         if (c < 0) {
                                 rc = c;
                                 goto out;
@@ -153,8 +239,9 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 break;
                 }
                 if (g == ng) {
-                        list[0] = ms[i].name;
-                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, 1, err);
+                        for (size_t k = 0; k < nu; k++)
+                                list[k] = ms[unit[k]].name;
+                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, nu, err);
                         if (c < 0) {
                                 rc = c;
                                 goto out;
@@ -166,7 +253,10 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                         gs[ng].budget = c;
                         ng++;
                 }
-                group_add(&gs[g], i);
+                for (size_t k = 0; k < nu; k++) {
+                        group_add(&gs[g], unit[k]);
+                        placed[unit[k]] = 1;
+                }
         }
 
         /* the plan: counters in name order, per-pass metrics included */
@@ -233,31 +323,33 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 p->lower_bound += (size_t)c;
         }
 
-        /* formulas whose metrics ended in different runs */
-        pass_of = xcalloc(p->ncounters ? p->ncounters : 1, sizeof *pass_of);
-        for (size_t g = 0; g < p->npasses; g++)
-                for (size_t k = 0; k < p->passes[g].n; k++)
-                        pass_of[p->passes[g].counters[k]] = g;
-        for (size_t s = 0; s < r->nsrcs; s++) {
-                size_t n;
-                int first = -1, several = 0, split = 0;
-                const char *const *nms = plan_req_src_names(r, s, &n);
-                for (size_t k = 0; k < n; k++) {
-                        int idx, pp;
-                        if (nms[k][0] == '$' || !smap_get(&index, nms[k], &idx) ||
-                            !smap_get(&seen, nms[k], &pp) || pp < 0)
-                                continue; /* not a metric, or collected in every pass */
-                        if (first < 0) {
-                                first = idx;
-                                continue;
-                        }
-                        several |= idx != first;
-                        split |= pass_of[idx] != pass_of[first];
-                }
-                if (several) {
-                        p->groups++;
-                        p->groups_split += (size_t)split;
-                }
+        /* ratios whose metrics ended in different runs */
+        pass_of = xcalloc(nm + 1, sizeof *pass_of);
+        for (size_t g = 0; g < ng; g++)
+                for (size_t k = 0; k < gs[g].n; k++)
+                        pass_of[gs[g].members[k]] = g;
+        {
+                struct smap pos2 = {0};
+                for (size_t i = 0; i < nm; i++)
+                        smap_put(&pos2, ms[i].name, (int)i);
+                size_t *a = NULL, *b = NULL;
+                for (size_t s = 0; s < r->nsrcs; s++)
+                        for (size_t d = 0; d < r->srcs[s].ndivs; d++)
+                                for (int sass = 0; sass <= 1; sass++) {
+                                        const struct plan_div *dv = &r->srcs[s].divs[d];
+                                        a = xrealloc(a, (dv->n[0] + 1) * sizeof *a);
+                                        b = xrealloc(b, (dv->n[1] + 1) * sizeof *b);
+                                        size_t na = side_metrics(dv, 0, sass, &pos2, ms, a);
+                                        size_t nb = side_metrics(dv, 1, sass, &pos2, ms, b);
+                                        int split = 0;
+                                        for (size_t k = 0; k < na + nb && na && nb; k++)
+                                                split |= pass_of[k < na ? a[k] : b[k - na]] !=
+                                                         pass_of[a[0]];
+                                        p->groups_split += (size_t)split;
+                                }
+                free(a);
+                free(b);
+                smap_free(&pos2);
         }
         smap_free(&index);
 out:
@@ -270,6 +362,9 @@ out:
         free(buf);
         free(list);
         free(pass_of);
+        free(parent);
+        free(unit);
+        free(placed);
         smap_free(&seen);
         if (rc)
                 plan_free(p);

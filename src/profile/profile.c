@@ -159,6 +159,7 @@ int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *con
                      size_t nsel, struct plan_req *r, struct err *err)
 {
         plan_req_init(r, a->limits, a->nlimits);
+        plan_req_accum_value(r, a->accum_value);
         int rc = 0;
         for (size_t i = 0; i < a->nbuiltins && !rc; i++)
                 rc = plan_req_builtin(r, a->builtins[i].name, a->builtins[i].src,
@@ -358,6 +359,8 @@ static int load_or_run(const struct profile_opts *o, const struct backend *be,
                 .dispatches = o->dispatches,
                 .ndispatches = o->ndispatches,
                 .timeout_s = o->pass_timeout,
+                .accum = plan->passes[i].accum,
+                .accum_value = plan->accum_value,
         };
         if ((rc = be->run_pass(&bp, out, err)))
                 goto out;
@@ -378,13 +381,20 @@ out:
         return rc;
 }
 
-/* The rows of pmc_perf.csv when no normal pass ran: the dispatch columns of a pass. */
-static void dispatch_only(const struct table *src, struct table *out)
+/* The dispatch columns of a pass table, the named counter columns and the timestamps: what
+ * pmc_perf.csv takes from a pass (names NULL: only the dispatch columns). */
+static void pass_view(const struct table *src, char *const *names, size_t n, int timestamps,
+                      struct table *out)
 {
         table_init(out);
         for (size_t c = 0; c < src->ncols; c++)
-                if (plan_is_dispatch_col(src->names[c]))
+                if (plan_is_dispatch_col(src->names[c]) &&
+                    (timestamps || (strcmp(src->names[c], "Start_Timestamp") &&
+                                    strcmp(src->names[c], "End_Timestamp"))))
                         table_add_col(out, src->names[c]);
+        for (size_t k = 0; k < n; k++)
+                if (table_col(src, names[k]) >= 0 && table_col(out, names[k]) < 0)
+                        table_add_col(out, names[k]);
         for (size_t r = 0; r < src->nrows; r++)
                 table_add_row(out);
         for (size_t c = 0; c < out->ncols; c++) {
@@ -436,31 +446,51 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
 {
         size_t np = plan->npasses, nnormal = np - plan->naccum;
         struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
+        struct table *views = xcalloc(np ? np : 1, sizeof *views);
         struct table pmc, *accum = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *accum);
         struct wl_accum *wa = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *wa);
-        const struct table **normal = xcalloc(nnormal ? nnormal : 1, sizeof *normal);
+        const struct table **home = xcalloc(np ? np : 1, sizeof *home);
         int *ids = xcalloc(np ? np : 1, sizeof *ids);
         char *scratch = xasprintf("%s/.prism-passes", dir);
         enum merge_join join = o->join_grid ? MERGE_JOIN_GRID : MERGE_JOIN_KERNEL;
-        size_t ran = 0, naligned = 0;
+        size_t ran = 0, naligned = 0, nviews = 0;
         int rc = make_dir(scratch, err);
         table_init(&pmc);
         for (size_t i = 0; i < np && !rc; i++, ran++)
                 rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
         if (rc)
                 goto out;
+        /* pmc_perf.csv: each counter from the run that is its home (normal runs and the free
+         * slots of accumulate runs); the timestamps are the mean over the runs that
+         * contribute counters */
+        for (size_t i = 0; i < np; i++, nviews++) {
+                size_t n;
+                char **names = plan_pass_home_names(plan, i, nchan, &n);
+                pass_view(&tables[i], names, n, 1, &views[i]);
+                plan_names_free(names, n);
+                if (views[i].ncols > 0 && (n > 0 || i < nnormal)) {
+                        ids[nviews] = (int)i;
+                        home[nviews] = &views[i];
+                } else {
+                        ids[nviews] = -1;
+                }
+        }
+        size_t nh = 0;
         for (size_t i = 0; i < np; i++)
-                ids[i] = (int)i;
-        for (size_t i = 0; i < nnormal; i++)
-                normal[i] = &tables[i];
-        if (nnormal) {
-                rc = merge_passes(normal, ids, nnormal, join, &pmc, err);
+                if (ids[i] >= 0) {
+                        home[nh] = home[i];
+                        ids[nh] = ids[i];
+                        nh++;
+                }
+        if (nh) {
+                rc = merge_passes(home, ids, nh, join, &pmc, err);
         } else if (np) {
                 const struct table *first[] = {&tables[0]};
+                int id0 = 0;
                 struct table tmp;
-                rc = merge_passes(first, ids, 1, join, &tmp, err);
+                rc = merge_passes(first, &id0, 1, join, &tmp, err);
                 if (!rc) {
-                        dispatch_only(&tmp, &pmc);
+                        pass_view(&tmp, NULL, 0, 0, &pmc);
                         table_free(&tmp);
                 }
         }
@@ -468,7 +498,8 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                 goto out;
         for (size_t k = 0; k < plan->naccum && !rc; k++, naligned++) {
                 size_t i = nnormal + k;
-                rc = merge_align(&pmc, 0, &tables[i], (int)i, join, &accum[k], err);
+                rc = merge_align(&pmc, nh ? ids[0] : 0, &tables[i], (int)i, join,
+                                 &accum[k], err);
                 wa[k].name = plan->passes[i].accum;
                 wa[k].table = &accum[k];
         }
@@ -508,13 +539,16 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
 out:
         for (size_t i = 0; i < ran; i++)
                 table_free(&tables[i]);
+        for (size_t i = 0; i < nviews; i++)
+                table_free(&views[i]);
+        free(views);
         for (size_t k = 0; k < naligned; k++)
                 table_free(&accum[k]);
         table_free(&pmc);
         free(tables);
         free(accum);
         free(wa);
-        free(normal);
+        free(home);
         free(ids);
         free(scratch);
         return rc;
@@ -674,6 +708,8 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         fprintf(o->out, "pass %zu: %s\n", i, line);
                         free(line);
                 }
+                if (o->out && plan.nblocks)
+                        plan_print_bound(&plan, o->out);
                 goto out;
         }
         rc = run_passes(o, be, &plan, nchan, dir, &si, res, err);
