@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../render/render.h"
+#include "render.h"
 
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps,
                  const char *target, const struct workload *w, struct err *err)
