@@ -300,6 +300,11 @@ static void test_hopper(void **state)
                 assert_non_null(strstr(p.counters[i].name, "__"));
         }
         assert_true(has_sass && has_dram);
+        /* hopper's ratios (a hit rate's hits over its lookups, ...) found in its formulas */
+        printf("hopper on the fake chip: %zu runs, %zu ratios, %zu spread\n", p.npasses,
+               p.groups, p.groups_split);
+        assert_true(p.groups >= 10);
+        assert_true(p.groups_split < p.groups);
         plan_free(&p);
         plan_req_free(&r);
         arch_free(&a);

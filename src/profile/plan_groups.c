@@ -117,35 +117,97 @@ static size_t side_metrics(const struct plan_div *d, int side, int sass, const s
         return n;
 }
 
-/* Ratios (plan.h): per division, the metrics of one kind (hardware or SASS) found on both
- * sides are joined; *nties receives how many such ratios the request has. */
-static void join_ratios(const struct plan_req *r, const struct smap *seen, const struct gmetric *ms,
-                        size_t *parent, size_t *nties)
+struct tie {
+        size_t *m; /* metric indices, both sides of one division, one kind */
+        size_t n;
+};
+
+static int cmp_tie(const void *a, const void *b)
 {
-        size_t *a = NULL, *b = NULL;
+        const struct tie *x = a, *y = b;
+        if (x->n != y->n)
+                return x->n < y->n ? -1 : 1;
+        for (size_t i = 0; i < x->n; i++)
+                if (x->m[i] != y->m[i])
+                        return x->m[i] < y->m[i] ? -1 : 1;
+        return 0;
+}
+
+/* Ratios (plan.h): per division, the metrics of one kind (hardware or SASS) found on both
+ * sides. Joined by union-find, smallest first, while the joined metrics still need no more
+ * hardware passes than one run of their kind allows; *nties receives how many ratios the
+ * request has. */
+static int join_ratios(const struct plan_req *r, const struct smap *seen, const struct gmetric *ms,
+                       size_t nm, size_t *parent, size_t *nties, plan_passes_fn fn,
+                       const char *chip, const char *const *per_pass, size_t nper,
+                       const char **buf, const char **list, const int *limit, struct err *err)
+{
+        struct tie *ties = NULL;
+        size_t nt = 0, cap = 0;
+        int rc = 0;
         for (size_t s = 0; s < r->nsrcs; s++)
                 for (size_t d = 0; d < r->srcs[s].ndivs; d++)
                         for (int sass = 0; sass <= 1; sass++) {
                                 const struct plan_div *dv = &r->srcs[s].divs[d];
-                                a = xrealloc(a, (dv->n[0] + 1) * sizeof *a);
-                                b = xrealloc(b, (dv->n[1] + 1) * sizeof *b);
-                                size_t na = side_metrics(dv, 0, sass, seen, ms, a);
-                                size_t nb = side_metrics(dv, 1, sass, seen, ms, b);
-                                if (!na || !nb)
+                                size_t *v = xmalloc((dv->n[0] + dv->n[1] + 1) * sizeof *v);
+                                size_t na = side_metrics(dv, 0, sass, seen, ms, v);
+                                size_t nb = side_metrics(dv, 1, sass, seen, ms, v + na);
+                                if (!na || !nb) {
+                                        free(v);
                                         continue;
-                                (*nties)++;
-                                size_t root = uf_find(parent, a[0]);
-                                for (size_t k = 0; k < na + nb; k++) {
-                                        size_t x = uf_find(parent, k < na ? a[k] : b[k - na]);
-                                        if (x != root) {
-                                                size_t lo = x < root ? x : root;
-                                                parent[x] = parent[root] = lo;
-                                                root = lo;
-                                        }
                                 }
+                                /* sorted, unique */
+                                size_t n = na + nb, u = 0;
+                                for (size_t i = 1; i < n; i++)
+                                        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                                                size_t t = v[j];
+                                                v[j] = v[j - 1];
+                                                v[j - 1] = t;
+                                        }
+                                for (size_t i = 0; i < n; i++)
+                                        if (!u || v[u - 1] != v[i])
+                                                v[u++] = v[i];
+                                xgrow(&ties, &cap, nt + 1, sizeof *ties);
+                                ties[nt++] = (struct tie){v, u};
                         }
-        free(a);
-        free(b);
+        if (nt > 1)
+                qsort(ties, nt, sizeof *ties, cmp_tie);
+        for (size_t t = 0; t < nt; t++) {
+                if (t && !cmp_tie(&ties[t - 1], &ties[t]))
+                        continue;
+                (*nties)++;
+                if (rc || ties[t].n < 2)
+                        continue;
+                /* the metrics of every cluster the ratio touches */
+                unsigned char *in = xcalloc(nm + 1, 1);
+                for (size_t k = 0; k < ties[t].n; k++)
+                        in[uf_find(parent, ties[t].m[k])] = 1;
+                size_t n = 0, roots = 0;
+                for (size_t i = 0; i < nm; i++) {
+                        roots += in[i] && uf_find(parent, i) == i;
+                        if (in[uf_find(parent, i)])
+                                list[n++] = ms[i].name;
+                }
+                if (roots > 1) {
+                        int c = count(fn, chip, per_pass, nper, buf, list, n, err);
+                        if (c < 0)
+                                rc = c;
+                        else if (c <= limit[ms[ties[t].m[0]].sass]) {
+                                size_t into = nm;
+                                for (size_t i = 0; i < nm; i++)
+                                        if (in[i] && uf_find(parent, i) == i && into == nm)
+                                                into = i;
+                                for (size_t i = 0; i < nm; i++)
+                                        if (in[i] && parent[i] == i)
+                                                parent[i] = into;
+                        }
+                }
+                free(in);
+        }
+        for (size_t t = 0; t < nt; t++)
+                free(ties[t].m);
+        free(ties);
+        return rc;
 }
 
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
@@ -194,8 +256,11 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         placed = xcalloc(nm + 1, 1);
         for (size_t i = 0; i < nm; i++)
                 parent[i] = i;
-        join_ratios(r, &pos, ms, parent, &p->groups);
+        rc = join_ratios(r, &pos, ms, nm, parent, &p->groups, num_passes, chip, per_pass,
+                         nper_pass, buf, list, limit, err);
         smap_free(&pos);
+        if (rc)
+                goto out;
 
         /* first fit: each metric, with the metrics of its ratios, joins the first open group
          * of its kind that still needs no more passes with them, else opens a group. A unit
