@@ -110,7 +110,7 @@ check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-ru
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a --force
-check - 0 "^pass 0: .*SQ_" profile -n dry -p "$T/dry-here" --dry-run
+check - 0 "^pass 0: .*SQC?_" profile -n dry -p "$T/dry-here" --dry-run
 check - 0 "TCC_HIT" profile -n dry -p "$T/dry-tcc" --dry-run -b TCC
 expect "-b TCC plans no instruction-cache counter" bash -c "! grep -q SQC_ICACHE_HITS '$T/out'"
 check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T/dry-xyz" --dry-run -b XYZ
@@ -145,6 +145,45 @@ expect "per-channel values sum to TCC_HIT_sum" python3 - "$W/pmc_perf.csv" <<'EO
 import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if sum(float(r["TCC_HIT[%d]" % i]) for i in range(32)) == float(r["TCC_HIT_sum"]) else 1)
+EOF
+# every counter of pmc_perf.csv, whichever run it came from (a normal run or the free slots of
+# an accumulate run), and every accumulated value: the fake profiler's value for that dispatch
+expect "every merged value is the fake's value for its dispatch" python3 - "$W" <<'EOF'
+import csv, os, re, sys, zlib
+w = sys.argv[1]
+def value(counter, kernel, occ, channel=None):
+    base = zlib.crc32(counter.encode()) % 997 + 3
+    k = zlib.crc32(kernel.encode()) % 13 + 1
+    if channel is None:
+        return sum(base * k * (occ + 1) + c for c in range(32))
+    return base * k * (occ + 1) + channel
+skip = {"Dispatch_ID", "Kernel_Name", "GPU_ID", "Grid_Size", "Workgroup_Size", "LDS_Per_Workgroup",
+        "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR", "wave_size", "Start_Timestamp",
+        "End_Timestamp"}
+def check(path, accum=None):
+    rows, seen, n = list(csv.DictReader(open(path))), {}, 0
+    for r in rows:
+        occ = seen.get(r["Kernel_Name"], 0)
+        seen[r["Kernel_Name"]] = occ + 1
+        for c, v in r.items():
+            if c in skip:
+                continue
+            m = re.fullmatch(r"([A-Z0-9_]+)\[(\d+)\]", c)
+            if c == "SQ_ACCUM_PREV_HIRES":
+                want = 1000 * value(accum, r["Kernel_Name"], occ)
+            elif m:
+                want = value(m.group(1), r["Kernel_Name"], occ, int(m.group(2)))
+            else:
+                want = value(c[:-4] if c.endswith("_sum") else c, r["Kernel_Name"], occ)
+            if float(v) != want:
+                sys.exit("%s: %s of row %s is %s, want %s" % (path, c, r["Dispatch_ID"], v, want))
+            n += 1
+    return n
+n = check(os.path.join(w, "pmc_perf.csv"))
+for f in os.listdir(os.path.join(w, "perfmon")):
+    if not f.startswith("pmc_perf_"):
+        n += check(os.path.join(w, f[:-4] + ".csv"), f[:-4])
+sys.exit(0 if n > 1000 else "only %d values" % n)
 EOF
 expect "accumulate value in SQ_LEVEL_WAVES.csv, aligned with pmc_perf.csv" \
         test "$(cell 5 SQ_ACCUM_PREV_HIRES "$W/SQ_LEVEL_WAVES.csv") $(cell 5 Kernel_Name "$W/SQ_LEVEL_WAVES.csv")" = "$((1000 * $(fake_value SQ_LEVEL_WAVES "$VEC" 2))) $VEC"

@@ -524,8 +524,8 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         res->passes = plan.npasses;
         res->accum_passes = plan.naccum;
         res->lower_bound = plan.lower_bound;
-        res->formulas = plan.groups;
-        res->formulas_split = plan.groups_split;
+        res->ratios = plan.groups;
+        res->ratios_split = plan.groups_split;
         if (o->dry_run) {
                 for (size_t i = 0; i < plan.npasses && o->out; i++) {
                         char *line = plan_pass_line(&plan, i);

@@ -40,7 +40,7 @@ struct profile_result {
         char *dir;                 /* the workload directory (malloc'd) */
         char *target;              /* gfx name planned for */
         size_t passes, accum_passes, lower_bound, dispatches;
-        size_t formulas, formulas_split;
+        size_t ratios, ratios_split; /* ratios to keep in one run (plan.h), those spread */
         int grouped;               /* planned by the profiler's pass count (NVIDIA): then
                                       lower_bound is the hardware passes of all at once */
 };
