@@ -138,9 +138,10 @@ static int cmp_tie(const void *a, const void *b)
  * hardware passes than one run of their kind allows; *nties receives how many ratios the
  * request has. */
 static int join_ratios(const struct plan_req *r, const struct smap *seen, const struct gmetric *ms,
-                       size_t nm, size_t *parent, size_t *nties, plan_passes_fn fn,
-                       const char *chip, const char *const *per_pass, size_t nper,
-                       const char **buf, const char **list, const int *limit, struct err *err)
+                       size_t nm, size_t *parent, struct tie **out, size_t *nout,
+                       plan_passes_fn fn, const char *chip, const char *const *per_pass,
+                       size_t nper, const char **buf, const char **list, const int *limit,
+                       struct err *err)
 {
         struct tie *ties = NULL;
         size_t nt = 0, cap = 0;
@@ -172,10 +173,17 @@ static int join_ratios(const struct plan_req *r, const struct smap *seen, const 
                         }
         if (nt > 1)
                 qsort(ties, nt, sizeof *ties, cmp_tie);
+        /* distinct ratios only */
+        size_t u = 0;
         for (size_t t = 0; t < nt; t++) {
-                if (t && !cmp_tie(&ties[t - 1], &ties[t]))
+                if (u && !cmp_tie(&ties[u - 1], &ties[t])) {
+                        free(ties[t].m);
                         continue;
-                (*nties)++;
+                }
+                ties[u++] = ties[t];
+        }
+        nt = u;
+        for (size_t t = 0; t < nt; t++) {
                 if (rc || ties[t].n < 2)
                         continue;
                 /* the metrics of every cluster the ratio touches */
@@ -204,10 +212,19 @@ static int join_ratios(const struct plan_req *r, const struct smap *seen, const 
                 }
                 free(in);
         }
-        for (size_t t = 0; t < nt; t++)
-                free(ties[t].m);
-        free(ties);
+        *out = ties;
+        *nout = nt;
         return rc;
+}
+
+/* Passes for the per-pass metrics plus the metrics unit[0..nu) of ms. */
+static int unit_count(plan_passes_fn fn, const char *chip, const char *const *per_pass,
+                      size_t nper, const char **buf, const char **list, const struct gmetric *ms,
+                      const size_t *unit, size_t nu, struct err *err)
+{
+        for (size_t k = 0; k < nu; k++)
+                list[k] = ms[unit[k]].name;
+        return count(fn, chip, per_pass, nper, buf, list, nu, err);
 }
 
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
@@ -218,7 +235,8 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         struct ggroup *gs = NULL;
         size_t nm = 0, ng = 0, cap_g = 0;
         const char **buf = NULL, **list = NULL;
-        size_t *pass_of = NULL, *parent = NULL, *unit = NULL;
+        size_t *pass_of = NULL, *parent = NULL, *unit = NULL, nties = 0;
+        struct tie *ties = NULL;
         unsigned char *placed = NULL;
         int rc;
 
@@ -256,8 +274,9 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         placed = xcalloc(nm + 1, 1);
         for (size_t i = 0; i < nm; i++)
                 parent[i] = i;
-        rc = join_ratios(r, &pos, ms, nm, parent, &p->groups, num_passes, chip, per_pass,
+        rc = join_ratios(r, &pos, ms, nm, parent, &ties, &nties, num_passes, chip, per_pass,
                          nper_pass, buf, list, limit, err);
+        p->groups = nties;
         smap_free(&pos);
         if (rc)
                 goto out;
@@ -274,16 +293,16 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 for (size_t j = i; j < nm; j++)
                         if (!placed[j] && uf_find(parent, j) == root)
                                 unit[nu++] = j;
-                if (nu > 1) {
-                        for (size_t k = 0; k < nu; k++)
-                                list[k] = ms[unit[k]].name;
-                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, nu, err);
-                        if (c < 0) {
-                                rc = c;
-                                goto out;
-                        }
-                        if (c > limit[ms[i].sass])
-                                nu = 1; /* spread: this metric alone, the others later */
+                int alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
+                                       unit, nu, err);
+                if (alone >= 0 && nu > 1 && alone > limit[ms[i].sass]) {
+                        nu = 1; /* spread: this metric alone, the others later */
+                        alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
+                                           unit, nu, err);
+                }
+                if (alone < 0) {
+                        rc = alone;
+                        goto out;
                 }
                 size_t g;
                 for (g = 0; g < ng; g++) {
@@ -304,13 +323,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 break;
                 }
                 if (g == ng) {
-                        for (size_t k = 0; k < nu; k++)
-                                list[k] = ms[unit[k]].name;
-                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, nu, err);
-                        if (c < 0) {
-                                rc = c;
-                                goto out;
-                        }
+                        int c = alone;
                         ms[i].solo = c;
                         xgrow(&gs, &cap_g, ng + 1, sizeof *gs);
                         memset(&gs[ng], 0, sizeof *gs);
@@ -393,29 +406,12 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         for (size_t g = 0; g < ng; g++)
                 for (size_t k = 0; k < gs[g].n; k++)
                         pass_of[gs[g].members[k]] = g;
-        {
-                struct smap pos2 = {0};
-                for (size_t i = 0; i < nm; i++)
-                        smap_put(&pos2, ms[i].name, (int)i);
-                size_t *a = NULL, *b = NULL;
-                for (size_t s = 0; s < r->nsrcs; s++)
-                        for (size_t d = 0; d < r->srcs[s].ndivs; d++)
-                                for (int sass = 0; sass <= 1; sass++) {
-                                        const struct plan_div *dv = &r->srcs[s].divs[d];
-                                        a = xrealloc(a, (dv->n[0] + 1) * sizeof *a);
-                                        b = xrealloc(b, (dv->n[1] + 1) * sizeof *b);
-                                        size_t na = side_metrics(dv, 0, sass, &pos2, ms, a);
-                                        size_t nb = side_metrics(dv, 1, sass, &pos2, ms, b);
-                                        int split = 0;
-                                        for (size_t k = 0; k < na + nb && na && nb; k++)
-                                                split |= pass_of[k < na ? a[k] : b[k - na]] !=
-                                                         pass_of[a[0]];
-                                        p->groups_split += (size_t)split;
-                                }
-                free(a);
-                free(b);
-                smap_free(&pos2);
-        }
+        for (size_t t = 0; t < nties; t++)
+                for (size_t k = 1; k < ties[t].n; k++)
+                        if (pass_of[ties[t].m[k]] != pass_of[ties[t].m[0]]) {
+                                p->groups_split++;
+                                break;
+                        }
         smap_free(&index);
 out:
         for (size_t i = 0; i < nm; i++)
@@ -427,6 +423,9 @@ out:
         free(buf);
         free(list);
         free(pass_of);
+        for (size_t t = 0; t < nties; t++)
+                free(ties[t].m);
+        free(ties);
         free(parent);
         free(unit);
         free(placed);
