@@ -127,6 +127,13 @@ static void check_plan(const struct plan *p, size_t nmetrics)
                 else
                         assert_int_equal(c, sass ? 2 : 1);
                 seen_total += n - 1;
+                /* pmc_perf.csv takes every metric of a group from its run */
+                size_t nh;
+                char **home = plan_pass_home_names(p, i, 16, &nh);
+                assert_int_equal(nh, n);
+                for (size_t k = 0; k < n; k++)
+                        assert_string_equal(home[k], names[k]);
+                plan_names_free(home, nh);
                 plan_names_free(names, n);
         }
         /* the distinct metrics besides gpu__time_duration.sum */

@@ -251,7 +251,7 @@ static char **pass_names(const struct plan *p, size_t i, int nchan, int home_onl
         const struct plan_pass *ps = &p->passes[i];
         for (size_t k = 0; k < ps->n; k++) {
                 const struct plan_counter *c = &p->counters[ps->counters[k]];
-                if (home_only && !(ps->home && ps->home[k]))
+                if (home_only && ps->home && !ps->home[k])
                         continue;
                 if (ps->accum && !strcmp(c->name, ps->accum)) {
                         names_add(&v, n, &cap, xstrdup(c->name));

@@ -21,8 +21,10 @@
  * can break the bound. A quotient across blocks divides by another unit's clock or
  * activity (TA busy over GRBM_GUI_ACTIVE): a rate, whose error from two runs is the
  * run-to-run variation, and the few counters that everything is divided by could not
- * share a run with all their numerators under the block limits. A ratio whose counters
- * alone exceed a block's limit is spread (p->groups_split counts it).
+ * share a run with all their numerators under the block limits. Ratios are joined smallest
+ * first while the joined counters fit one run; a ratio whose counters alone exceed a
+ * block's limit, or that shares a counter with ratios that already filled its run (one
+ * counter dividing many), is spread (p->groups_split counts it).
  *
  * Accumulate counters (SQ_LEVEL_WAVES, ...: the `table` of a formula) get one run each,
  * holding the accumulate counter, its accumulated value (one more slot of its block) and
@@ -54,7 +56,8 @@ struct plan_pass {
                              pass starts with its accumulate counter) */
         size_t n;
         char *accum;      /* the accumulate counter of an accumulate pass, else NULL */
-        unsigned char *home; /* per counter: 1 if pmc_perf.csv takes it from this pass */
+        unsigned char *home; /* per counter: 1 if pmc_perf.csv takes it from this pass;
+                                NULL: every counter (NVIDIA plans) */
 };
 
 /* Why a plan cannot be shorter: per block, the slots all runs together must provide. */
