@@ -288,16 +288,19 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
          * slots of accumulate runs); the timestamps are the mean over the runs that
          * contribute counters */
         for (size_t i = 0; i < np; i++, nviews++) {
+                ids[i] = (int)i;
+                if (!plan->passes[i].home) { /* the whole pass is home (NVIDIA) */
+                        table_init(&views[i]);
+                        home[i] = &tables[i];
+                        continue;
+                }
                 size_t n;
                 char **names = plan_pass_home_names(plan, i, nchan, &n);
                 pass_view(&tables[i], names, n, 1, &views[i]);
                 plan_names_free(names, n);
-                if (views[i].ncols > 0 && (n > 0 || i < nnormal)) {
-                        ids[nviews] = (int)i;
-                        home[nviews] = &views[i];
-                } else {
-                        ids[nviews] = -1;
-                }
+                home[i] = &views[i];
+                if (n == 0 && i >= nnormal)
+                        ids[i] = -1; /* an accumulate run that serves pmc_perf.csv nothing */
         }
         size_t nh = 0;
         for (size_t i = 0; i < np; i++)
