@@ -12,6 +12,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
+#include "arch/versions.h"
 #include "analyze/roofline.h"
 #include "analyze/sysinfo.h"
 #include "arch/arch.h"
@@ -31,7 +32,10 @@ static const char usage_text[] =
     "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
     "      --gpu-id N          dispatches of one GPU\n"
     "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
-    "  -n, --normal-unit U     per_wave (default), per_cycle, per_second, per_kernel\n"
+    "  -n, --normal-unit U     per_wave, per_cycle, per_second, per_kernel (default;\n"
+    "                          per_wave with --compat 3.0)\n"
+    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0);\n"
+    "                          default: the newest prism follows (3.3)\n"
     "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
     "      --decimal N         digits shown after the point (default 2)\n"
     "      --cols N...         columns of metric tables to show, by index\n"
@@ -96,6 +100,7 @@ struct analyze_args {
         int tui;                /* --tui: the interactive view */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
+        const char *compat;     /* --compat VERSION */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
 };
@@ -103,7 +108,6 @@ struct analyze_args {
 static int parse_args(int argc, char **argv, struct analyze_args *a)
 {
         memset(a, 0, sizeof *a);
-        a->norm = "per_wave";
         a->time_unit = "ns";
         a->decimal = 2;
         a->max_stat_num = 10;
@@ -145,6 +149,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--gpu-id")) {
                         NEED_VAL();
                         a->gpu_id = argv[i];
+                } else if (!strcmp(o, "--compat")) {
+                        NEED_VAL();
+                        a->compat = argv[i];
                 } else if (!strcmp(o, "-n") || !strcmp(o, "--normal-unit")) {
                         NEED_VAL();
                         a->norm = argv[i];
@@ -211,9 +218,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
                                             "per_kernel", NULL};
         size_t k;
-        for (k = 0; norms[k] && strcmp(norms[k], a->norm); k++)
+        for (k = 0; a->norm && norms[k] && strcmp(norms[k], a->norm); k++)
                 ;
-        if (!norms[k])
+        if (a->norm && !norms[k])
                 return fail("unknown normalization '%s' (per_wave, per_cycle, per_second, "
                             "per_kernel)",
                             a->norm);
@@ -237,14 +244,41 @@ static void free_args(struct analyze_args *a)
         free(a->mem_levels.v);
 }
 
-/* data directories (metrics/, panels/) */
-static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err *err)
+/* data directories (metrics/, panels/), in the rocprof-compute version --compat names
+ * (default: the newest of panels/versions), whose normalization is the default one */
+static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct panel_set *ps,
+                     struct err *err)
 {
         *mdir = data_path("metrics");
         *pdir = data_path("panels");
         if (!*mdir || !*pdir)
                 return err_set(err, ERR_INPUT,
                                "cannot find prism's metrics/ and panels/ (set PRISM_DATA_DIR)");
+        struct data_version *v;
+        size_t nv;
+        int rc = data_versions_load(*pdir, &v, &nv, err);
+        if (rc)
+                return rc;
+        size_t k = nv - 1;
+        if (a->compat) {
+                struct strbuf sb = {0};
+                for (k = 0; k < nv && strcmp(v[k].name, a->compat); k++)
+                        sb_addf(&sb, "%s%s", k ? ", " : "", v[k].name);
+                if (k == nv) {
+                        rc = err_set(err, ERR_INPUT, "unknown --compat version '%s' (%s)",
+                                     a->compat, sb.len ? sb.buf : "none");
+                        sb_free(&sb);
+                        free(v);
+                        return rc;
+                }
+                sb_free(&sb);
+        }
+        data_version_set(a->compat);
+        if (!a->norm)
+                a->norm = !strcmp(v[k].norm, "per_cycle") ? "per_cycle"
+                          : !strcmp(v[k].norm, "per_second") ? "per_second"
+                          : !strcmp(v[k].norm, "per_kernel") ? "per_kernel" : "per_wave";
+        free(v);
         return panels_load(*pdir, ps, err);
 }
 
@@ -349,7 +383,7 @@ int cmd_analyze(int argc, char **argv)
         memset(an, 0, sizeof an);
         struct roofline roof = {0};
 
-        if (load_data(&mdir, &pdir, &ps, &err))
+        if (load_data(&args, &mdir, &pdir, &ps, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
                 rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;

@@ -11,7 +11,7 @@
 /* sysinfo fields a formula may read as $name */
 static const char *const sys_fields[] = {
     "cu_per_gpu", "se_per_gpu", "simd_per_cu", "max_sclk", "max_mclk", "cur_sclk", "cur_mclk",
-    "total_l2_chan", "num_xcd", "hbm_bw", "wave_size", "max_waves_per_cu", "lds_banks_per_cu",
+    "total_l2_chan", "num_xcd", "hbm_bw", "num_hbm_channels", "wave_size", "max_waves_per_cu", "lds_banks_per_cu",
     "sqc_per_gpu", "pipes_per_gpu", "gpu_l1", "gpu_l2", "workgroup_max_size", NULL};
 
 struct check {
@@ -25,7 +25,7 @@ static void check_name(void *p, const char *name, int dollar)
         struct check *c = p;
         if (!dollar)
                 return;
-        if (!strcmp(name, "denom"))
+        if (!strcmp(name, "denom") || !strcmp(name, "timeDiv"))
                 return;
         for (size_t i = 0; i < c->a->nbuiltins; i++)
                 if (!strcmp(c->a->builtins[i].name, name))

@@ -106,6 +106,14 @@ expect "an accumulate pass starts with its counter and SQ_ACCUM_PREV_HIRES" \
 expect "per-channel counters expanded for 32 channels" \
         grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/*.txt
 expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/*.txt
+# gfx950 (MI350; rocprof-compute 3.3's data): plans with its block limits, 8 XCDs x 16 channels,
+# in as many runs as its lower bound (TCC: 60 counters at 4 per run)
+check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx950" --dry-run --arch gfx950
+n950=$(grep -c '^pass [0-9]*: ' "$T/out")
+expect "MI350: $n950 runs, its lower bound" grep -q "^$n950 application runs .*fewer than $n950:$" "$T/out"
+expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.txt
+expect "MI350: its F6/F4 MFMA counter is planned" \
+        grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a

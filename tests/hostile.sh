@@ -75,7 +75,7 @@ junk() { python3 -c "import random,sys; random.seed($2); sys.stdout.buffer.write
 mkdir -p "$T/clean"
 cp -r "$SRC"/. "$T/clean/"
 chmod -R u+w "$T/clean"
-if ! timeout "$TO" "$P" analyze -p "$T/clean" --save-dfs "$T/clean.dfs" >"$T/clean.out" 2>"$T/clean.err"; then
+if ! timeout "$TO" "$P" analyze --compat 3.0 -p "$T/clean" --save-dfs "$T/clean.dfs" >"$T/clean.out" 2>"$T/clean.err"; then
         echo "FAIL hostile: the clean workload does not analyze"
         echo "0 passed, 1 failed, 0 skipped"
         exit 1
@@ -111,7 +111,7 @@ row() {
                 fail=$((fail + 1)); echo "FAIL [$n] $what: setup failed: $(head -2 "$T/setup.log")"; return
         fi
         local rc
-        timeout "$TO" "$P" analyze -p "$D" --save-dfs "$D.dfs" >"$D.out" 2>"$D.err"; rc=$?
+        timeout "$TO" "$P" analyze --compat 3.0 -p "$D" --save-dfs "$D.dfs" >"$D.out" 2>"$D.err"; rc=$?
         local err; err=$(cat "$D.err")
         if [ $rc -eq 124 ]; then ok=0; why="hang (no exit in $TO s)";
         elif [ $rc -gt 2 ]; then ok=0; why="crash (exit $rc)";

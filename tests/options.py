@@ -32,7 +32,8 @@ def load(path):
 
 
 def prism(args, out=None):
-    cmd = [PRISM, "analyze"] + args + (["--save-dfs", out] if out else [])
+    # the expected tables are rocprof-compute 3.0's
+    cmd = [PRISM, "analyze", "--compat", "3.0"] + args + (["--save-dfs", out] if out else [])
     return subprocess.run(cmd, capture_output=True, text=True)
 
 

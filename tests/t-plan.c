@@ -312,6 +312,7 @@ static void test_perfmon_files(void **state)
         plan_req_free(&r);
 }
 
+/* -b selectors: blocks and panel/table ids */
 static void test_selectors(void **state)
 {
         (void)state;

@@ -60,6 +60,17 @@ static void note_missing(struct ctx *c, const char *name)
 static int eval_into_slot(struct ctx *c, const char *key, struct expr *e, const char *table,
                           struct err *err);
 
+static double time_div(const char *unit)
+{
+        if (!unit || !strcmp(unit, "ns"))
+                return 1;
+        if (!strcmp(unit, "us"))
+                return 1e3;
+        if (!strcmp(unit, "ms"))
+                return 1e6;
+        return 1e9;
+}
+
 static int resolve(void *p, const char *name, int dollar, struct err *err)
 {
         struct ctx *c = p;
@@ -92,6 +103,12 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 key = xasprintf("$%s", name);
                 if (smap_get(&c->slotmap, key, &slot))
                         goto done;
+                if (!strcmp(name, "timeDiv")) {
+                        /* nanoseconds per unit of -t, for rows shown in it ($timeUnit) */
+                        slot = add_slot(c, key, NULL,
+                                        time_div(c->o->time_unit ? c->o->time_unit : "ns"));
+                        goto done;
+                }
                 for (size_t i = 0; i < c->a->nbuiltins; i++) {
                         if (strcmp(c->a->builtins[i].name, name))
                                 continue;
@@ -227,10 +244,12 @@ static void ctx_free(struct ctx *c)
 
 /* ---- helpers ---- */
 
-char *unit_display(const char *unit, const char *norm)
+char *unit_display(const char *unit, const char *norm, const char *time_unit)
 {
         if (!unit)
                 return NULL;
+        if (!strcmp(unit, "$timeUnit"))
+                return xstrdup(time_unit ? time_unit : "ns");
         const char *p = strstr(unit, "$normUnit");
         if (!p)
                 return xstrdup(unit);
@@ -417,7 +436,7 @@ static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const s
                 if (!strcmp(pc->show, "name")) {
                         cl->text = xstrdup(name);
                 } else if (!strcmp(pc->show, "unit")) {
-                        cl->text = unit_display(m->unit, c->o->norm);
+                        cl->text = unit_display(m->unit, c->o->norm, c->o->time_unit);
                 } else if (!strcmp(pc->show, "text")) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
@@ -532,16 +551,6 @@ static int eval_metric_table(struct ctx *c, struct analysis *an, const struct pa
 
 /* ---- built-in tables ---- */
 
-static double time_div(const char *unit)
-{
-        if (!unit || !strcmp(unit, "ns"))
-                return 1;
-        if (!strcmp(unit, "us"))
-                return 1e3;
-        if (!strcmp(unit, "ms"))
-                return 1e6;
-        return 1e9;
-}
 
 struct kstat {
         char *name;
@@ -867,6 +876,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 if ((rc = ranks_build(w, a, o, sel, n, knames, nknames, p, pt,
                                                       an, err)))
                                         goto out;
+                        } else if (!strcmp(pt->source, "pc_sampling")) {
+                                continue; /* PC-sampling records are not read (yet) */
                         } else if (!strcmp(pt->source, "roofline")) {
                                 if (w->has_roofline)
                                         build_raw(&w->roofline, an, p, pt);

@@ -66,7 +66,8 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
                                      size_t ncols, char **cols);
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
 
-/* Unit text with $normUnit replaced for the normalization. malloc'd. */
-char *unit_display(const char *unit, const char *norm);
+/* Unit text with $normUnit replaced for the normalization, and "$timeUnit" (a time row)
+ * by the -t unit. malloc'd. */
+char *unit_display(const char *unit, const char *norm, const char *time_unit);
 
 #endif
