@@ -270,6 +270,11 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                 free(a->chip);
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
         }
+        if ((sec = ydoc_get(&y, root, "accumulate_value"))) {
+                free(a->accum_value);
+                a->accum_value =
+                    ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
+        }
         if ((sec = ydoc_get(&y, root, "per_pass"))) {
                 /* a list replaces the parent's; null empties it */
                 for (size_t i = 0; i < a->nper_pass; i++)
@@ -547,6 +552,7 @@ void arch_free(struct arch *a)
                 free(a->per_pass[i]);
         free(a->per_pass);
         free(a->chip);
+        free(a->accum_value);
         free(a->target);
         free(a->family);
         free(a->chain);
