@@ -42,6 +42,7 @@ static const char usage_text[] =
     "      --list-stats        list the kernels (with their index) and dispatches\n"
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
+    "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
     "  -o, --output FILE       write the report to FILE\n"
     "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
@@ -92,6 +93,7 @@ struct analyze_args {
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui; /* --tui: the interactive view (issue 9) */
+        int no_findings; /* --no-findings (issue 16) */
         struct list mem_levels; /* --mem-level (issue 6) */
         const char *plot_dir;   /* --plot-dir */
         long device;            /* --device, -1: mean of all */
@@ -187,6 +189,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--plot-dir")) {
                         NEED_VAL();
                         a->plot_dir = argv[i];
+                } else if (!strcmp(o, "--no-findings")) {
+                        a->no_findings = 1;
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
                 } else if (!strcmp(o, "--list-stats")) {
@@ -357,7 +361,8 @@ int cmd_analyze(int argc, char **argv)
         }
         /* the TUI changes the selection later: it gets every panel's columns */
         struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
-                                    .nblocks = args.tui ? 0 : args.blocks.n};
+                                    .nblocks = args.tui ? 0 : args.blocks.n,
+                                    .no_findings = args.no_findings};
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
                 if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
@@ -380,7 +385,8 @@ int cmd_analyze(int argc, char **argv)
                                   .gpu_id = args.gpu_id,
                                   .rank = args.rank,
                                   /* --sort is the roofline's (kernels or dispatches) */
-                                  .kernel_verbose = args.kernel_verbose};
+                                  .kernel_verbose = args.kernel_verbose,
+                                  .no_findings = args.no_findings};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
         for (size_t i = 0; i < args.kernels.n; i++) {

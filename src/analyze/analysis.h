@@ -36,6 +36,8 @@ struct analysis_opts {
         const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
+        int no_findings;         /* --no-findings: leave the findings tables out */
+        const char *rules_dir;   /* rules/ (NULL: the installed one) */
 };
 
 struct analysis {
