@@ -145,15 +145,10 @@ static const char *template_key(const struct idmap *ids, const char *name)
 
 static void template_slots(struct fvals *fv, const struct idmap *ids, const char *t)
 {
-        for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
-                const char *e = strpbrk(p + 1, ":}");
-                if (!e)
-                        break;
-                char *name = xstrndup(p + 1, (size_t)(e - p - 1));
-                if (*name && strcmp(name, "kernel"))
+        char *name;
+        for (const char *p = t; (p = rules_placeholder(p, &name)); free(name))
+                if (*name)
                         fvals_slot(fv, template_key(ids, name));
-                free(name);
-        }
 }
 
 int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
@@ -161,8 +156,11 @@ int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
 {
         int rc = 0;
         for (size_t i = 0; i < rs->nrules; i++)
-                if (!rs->rules[i].off)
+                if (!rs->rules[i].off) {
                         template_slots(fv, ids, rs->rules[i].message);
+                        for (size_t k = 0; k < rs->rules[i].nevidence; k++)
+                                fvals_slot(fv, rs->rules[i].evidence[k]);
+                }
         for (size_t i = 0; i < rs->nvalues && !rc; i++) {
                 fvals_slot(fv, rs->values[i].name);
                 rc = bind(&rs->values[i].e, fv, err);
@@ -181,8 +179,16 @@ int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
 struct finite_ctx {
         const struct fvals *fv;
         int ok;
+        const char *first_na; /* the first name without a number */
 };
 static void finite_name(void *p, const char *name, int dollar);
+
+/* PRISM_FINDINGS_DEBUG=1: why each rule fired or not, on stderr (docs/RULES.md) */
+static int debug_on(void)
+{
+        const char *d = getenv("PRISM_FINDINGS_DEBUG");
+        return d && *d && strcmp(d, "0");
+}
 
 static double eval(const struct rule_expr *e, const struct fvals *fv, struct err *err)
 {
@@ -202,27 +208,25 @@ static void finite_name(void *p, const char *name, int dollar)
         if (dollar)
                 snprintf(buf, sizeof buf, "$%s", name);
         double v = fvals_get(c->fv, dollar ? buf : name);
+        if (!isfinite(v) && c->ok)
+                c->first_na = name;
         c->ok &= isfinite(v);
 }
 
 /* every name the rule reads has a number (n/a and inf mean: no finding from this rule) */
 static int rule_has_data(const struct rule *r, const struct fvals *fv, const struct idmap *ids)
 {
-        struct finite_ctx c = {fv, 1};
+        struct finite_ctx c = {fv, 1, NULL};
         expr_names(r->when.expr, finite_name, &c);
         expr_names(r->gain.expr, finite_name, &c);
         for (size_t i = 0; i < r->nevidence; i++)
                 finite_name(&c, r->evidence[i], 0);
-        const char *t = r->message;
-        for (const char *p = strchr(t, '{'); p && c.ok; p = strchr(p + 1, '{')) {
-                const char *e = strpbrk(p + 1, ":}");
-                if (!e)
-                        break;
-                char *name = xstrndup(p + 1, (size_t)(e - p - 1));
-                if (*name && strcmp(name, "kernel"))
+        char *name;
+        for (const char *p = r->message; (p = rules_placeholder(p, &name)); free(name))
+                if (*name)
                         finite_name(&c, template_key(ids, name), 0);
-                free(name);
-        }
+        if (!c.ok && debug_on())
+                fprintf(stderr, "findings: %s: skipped, %s is n/a\n", r->id, c.first_na);
         return c.ok;
 }
 
@@ -288,10 +292,23 @@ static int cmp_finding(const void *a, const void *b)
 int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
                   struct finding **out, size_t *n, size_t *nskipped, struct err *err)
 {
-        for (size_t i = 0; i < rs->nvalues; i++) {
-                double v = eval(&rs->values[i].e, fv, err);
-                fvals_set(fv, rs->values[i].name, v);
+        /* in file order, again while any value changes: a base value may read one that a
+         * family file defines later */
+        for (size_t i = 0; i < rs->nvalues; i++)
+                fvals_set(fv, rs->values[i].name, NAN);
+        for (size_t pass = 0, changed = 1; changed && pass <= rs->nvalues; pass++) {
+                changed = 0;
+                for (size_t i = 0; i < rs->nvalues; i++) {
+                        double old = fvals_get(fv, rs->values[i].name);
+                        double v = eval(&rs->values[i].e, fv, err);
+                        if (!(v == old || (isnan(v) && isnan(old))))
+                                changed = 1;
+                        fvals_set(fv, rs->values[i].name, v);
+                }
         }
+        for (size_t i = 0; i < rs->nvalues && debug_on(); i++)
+                fprintf(stderr, "findings: value %s = %g\n", rs->values[i].name,
+                        fvals_get(fv, rs->values[i].name));
         struct finding *f = xcalloc(rs->nrules + 1, sizeof *f);
         size_t nf = 0;
         *nskipped = 0;
@@ -304,9 +321,11 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
                         continue;
                 }
                 double c = eval(&r->when, fv, err);
+                double g = eval(&r->gain, fv, err);
+                if (debug_on())
+                        fprintf(stderr, "findings: %s: when %g, gain %g\n", r->id, c, g);
                 if (!(c != 0) || isnan(c))
                         continue;
-                double g = eval(&r->gain, fv, err);
                 if (!isfinite(g))
                         continue;
                 f[nf].rule = r;
@@ -352,7 +371,7 @@ long findings_ceiling(const struct ruleset *rs, struct fvals *fv, double *util, 
         *next = -1;
         struct err err = {0};
         for (size_t i = 0; i < rs->nceilings; i++) {
-                struct finite_ctx c = {fv, 1};
+                struct finite_ctx c = {fv, 1, NULL};
                 expr_names(rs->ceilings[i].util.expr, finite_name, &c);
                 double u = c.ok ? eval(&rs->ceilings[i].util, fv, &err) : NAN;
                 if (!isfinite(u) && rs->ceilings[i].required) {

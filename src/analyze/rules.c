@@ -94,8 +94,71 @@ static void strs_free(char **v, size_t n)
         free(v);
 }
 
+static void case_clear(struct rule_case *c)
+{
+        for (size_t i = 0; i < c->n; i++)
+                free(c->names[i]);
+        free(c->names);
+        free(c->vals);
+        memset(c, 0, sizeof *c);
+}
+
+static void case_put(struct rule_case *c, const char *name, double v)
+{
+        for (size_t i = 0; i < c->n; i++)
+                if (!strcmp(c->names[i], name)) {
+                        c->vals[i] = v;
+                        return;
+                }
+        c->names = xrealloc(c->names, (c->n + 1) * sizeof *c->names);
+        c->vals = xrealloc(c->vals, (c->n + 1) * sizeof *c->vals);
+        c->names[c->n] = xstrdup(name);
+        c->vals[c->n++] = v;
+}
+
+/* {name: number, ...}; "<<: *anchor" (or a list of them) merges a shared set of inputs,
+ * the keys after it override */
+static int add_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const char *file,
+                    const char *what, int depth, struct err *err)
+{
+        if (v->type != YAML_MAPPING_NODE || depth > 8)
+                return err_set(err, ERR_INPUT, "%s:%d:%d: '%s' must be a mapping of numbers",
+                               file, ydoc_line(v), ydoc_col(v), what);
+        for (size_t i = 0; i < ydoc_len(v); i++) {
+                const char *k = ydoc_str(ydoc_key(y, v, i));
+                yaml_node_t *val = ydoc_val(y, v, i);
+                const char *s = ydoc_str(val);
+                double d;
+                int rc = 0;
+                if (k && !strcmp(k, "<<") && val->type == YAML_SEQUENCE_NODE) {
+                        for (size_t j = 0; j < ydoc_len(val) && !rc; j++)
+                                rc = add_case(y, ydoc_item(y, val, j), c, file, what, depth + 1,
+                                              err);
+                } else if (k && !strcmp(k, "<<")) {
+                        rc = add_case(y, val, c, file, what, depth + 1, err);
+                } else if (!k || !s || parse_double(s, &d)) {
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: '%s': values must be numbers",
+                                     file, ydoc_line(val), ydoc_col(val), what);
+                } else {
+                        case_put(c, k, d);
+                }
+                if (rc)
+                        return rc;
+        }
+        return 0;
+}
+
+static int set_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const char *file,
+                    const char *what, struct err *err)
+{
+        case_clear(c);
+        return ydoc_is_null(v) ? 0 : add_case(y, v, c, file, what, 0, err);
+}
+
 static void rule_clear(struct rule *r)
 {
+        case_clear(&r->fires);
+        case_clear(&r->silent);
         free(r->id);
         free(r->title);
         free(r->severity);
@@ -220,6 +283,10 @@ static int merge_rule(struct ruleset *rs, struct ydoc *y, const char *id, yaml_n
                         rc = set_list(y, val, &r->evidence, &r->nevidence, file, what, err);
                 else if (!strcmp(k, "unless"))
                         rc = set_list(y, val, &r->unless, &r->nunless, file, what, err);
+                else if (!strcmp(k, "fires"))
+                        rc = set_case(y, val, &r->fires, file, what, err);
+                else if (!strcmp(k, "silent"))
+                        rc = set_case(y, val, &r->silent, file, what, err);
                 else if (!strcmp(k, "off"))
                         r->off = ydoc_str(val) && !strcmp(ydoc_str(val), "true");
                 else if (k[0] != '_' && strcmp(k, "description"))
@@ -505,18 +572,32 @@ static void expr_of(struct names_ctx *c, const struct rule_expr *e)
                 expr_names(e->expr, one_name, c);
 }
 
+const char *rules_placeholder(const char *p, char **name)
+{
+        for (; p && *p; p++) {
+                if (p[0] == '{' && p[1] == '{') {
+                        p++;
+                        continue;
+                }
+                if (*p != '{')
+                        continue;
+                const char *close = strchr(p, '}');
+                if (!close)
+                        return NULL;
+                const char *colon = memchr(p, ':', (size_t)(close - p));
+                *name = xstrndup(p + 1, (size_t)((colon ? colon : close) - p - 1));
+                return close + 1;
+        }
+        return NULL;
+}
+
 /* {name} and {name:fmt} of a message template; numeric ids are skipped */
 static void template_names(struct names_ctx *c, const char *t)
 {
-        for (const char *p = t ? strchr(t, '{') : NULL; p; p = strchr(p + 1, '{')) {
-                const char *e = strpbrk(p + 1, ":}");
-                if (!e)
-                        break;
-                char *name = xstrndup(p + 1, (size_t)(e - p - 1));
-                if (*name && !isdigit((unsigned char)*name) && strcmp(name, "kernel"))
+        char *name;
+        for (const char *p = t; (p = rules_placeholder(p, &name)); free(name))
+                if (*name && !isdigit((unsigned char)*name))
                         one_name(c, name, 0);
-                free(name);
-        }
 }
 
 void rules_names(const struct ruleset *rs, void (*fn)(void *ctx, const char *name), void *ctx)

@@ -13,6 +13,13 @@ struct rule_expr {
         struct expr_loc loc;
 };
 
+/* a test case of a rule: inputs by name (unnamed ones are n/a) */
+struct rule_case {
+        char **names;
+        double *vals;
+        size_t n;
+};
+
 struct rule {
         char *id;       /* "mem.hbm_bandwidth" */
         char *title;    /* "HBM bandwidth bound" */
@@ -24,6 +31,7 @@ struct rule {
         struct rule_expr when, gain; /* condition; gain in percent of the kernel's time */
         char **evidence; size_t nevidence; /* metric keys */
         char **unless; size_t nunless;     /* rule ids that, when they fire, silence this one */
+        struct rule_case fires, silent;    /* unit-test inputs: it fires / it stays silent */
         int off;
 };
 
@@ -64,6 +72,10 @@ void rules_free(struct ruleset *rs);
  * optional .peak/.pop suffix, kernel.*), once each, in first-use order. Templates' numeric
  * ids ("2.1.22") are not names and are left out. */
 void rules_names(const struct ruleset *rs, void (*fn)(void *ctx, const char *name), void *ctx);
+
+/* The next {name} or {name:fmt} of a message template at or after p ("{{" is a literal
+ * brace): *name gets the name (malloc'd); returns the position after it, NULL when none. */
+const char *rules_placeholder(const char *p, char **name);
 
 /* The metric key a rule name refers to ("sol.l2_cache_bw.pop" -> "sol.l2_cache_bw"), or
  * NULL when it names no metric of a. suffix gets "", "peak" or "pop". */
