@@ -19,7 +19,7 @@ for t in "$build"/tests/t-*; do
         echo "unit $(basename "$t"): $p passed, $f failed, $s skipped"
 done
 
-for s in tests/cli.sh tests/golden.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
+for s in tests/cli.sh tests/golden.sh tests/findings.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
         [ -x "$s" ] || continue
         out=$("$s" 2>&1); rc=$?
         line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
