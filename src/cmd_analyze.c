@@ -12,6 +12,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
+#include "analyze/findings.h"
 #include "analyze/listing.h"
 #include "analyze/roofline.h"
 #include "arch/arch.h"
@@ -458,6 +459,7 @@ int cmd_analyze(int argc, char **argv)
                               w[0].path, w[0].arch, w[1].path, w[1].arch);
                 if (args.plot_dir)
                         warnf("--plot-dir draws one workload's figures: not when comparing two");
+                findings_compare(&an[0], &an[1]); /* issue 16: appeared, disappeared, gain */
                 render_compare(out, &an[0], &an[1], &ro);
                 if (args.save_dfs &&
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))

@@ -120,6 +120,20 @@ def main():
                 seen.add(k)
                 report(want.get(k) == row["Finding"], f"sample {s}: top finding of {k} is {want.get(k)}",
                        f"got {row['Finding']}: {row['Message']}")
+        # comparison: the union of both runs' findings with their status
+        a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))
+        if os.path.isdir(a) and os.path.isdir(b):
+            for first, second, status in ((a, b, "disappeared"), (b, a, "appeared")):
+                out = os.path.join(tmp, "cmp")
+                shutil.rmtree(out, ignore_errors=True)
+                r = run(["-p", first, "-p", second, "-b", "0.3", "--save-dfs", out])
+                rows = tables(out).get("0.3", []) if r.returncode == 0 else []
+                st = {row["Finding"]: row for row in rows}
+                hbm, lat = st.get("mem.hbm_bandwidth", {}), st.get("mem.latency_hbm", {})
+                report(hbm.get("Status") == "unchanged" and hbm.get("Gain Pct (new)") and
+                       lat.get("Status") == status and (lat.get("Gain Pct") == "") == (status == "appeared"),
+                       f"compare: the latency finding {status}, the bandwidth one stays",
+                       f"{r.stderr[-200:]} {[(k, v.get('Status')) for k, v in st.items()]}")
         # table selection
         d = os.path.join(ROOT, "workloads-sample", "stream", "H100")
         t, _ = analyze(d, tmp, ["--no-findings"])

@@ -783,7 +783,7 @@ static void build_raw(const struct table *src, struct analysis *an, const struct
 
 /* ---- the driver ---- */
 
-static void rtable_free(struct rtable *t)
+void rtable_free(struct rtable *t)
 {
         for (size_t k = 0; k < t->ncols; k++)
                 free(t->cols[k]);

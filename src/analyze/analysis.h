@@ -67,6 +67,8 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
                                      const struct panel_table *pt, const char *key_title,
                                      size_t ncols, char **cols);
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+/* Free what a table owns (analysis_free does this for every table). */
+void rtable_free(struct rtable *t);
 
 /* Unit text with $normUnit replaced for the normalization. malloc'd. */
 char *unit_display(const char *unit, const char *norm);

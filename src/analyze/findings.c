@@ -320,3 +320,69 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         rules_free(&rs);
         return rc;
 }
+
+/* ---- comparison ---- */
+
+static const struct rtable *findings_table(const struct analysis *an, const char *id)
+{
+        for (size_t i = 0; i < an->ntables; i++)
+                if (an->tables[i].pt->source && !strcmp(an->tables[i].pt->source, "findings") &&
+                    (!id || !strcmp(an->tables[i].id, id)))
+                        return &an->tables[i];
+        return NULL;
+}
+
+static long row_of(const struct rtable *t, const char *rkey)
+{
+        for (size_t r = 0; t && r < t->nrows; r++)
+                if (!strcmp(t->rkeys[r], rkey))
+                        return (long)r;
+        return -1;
+}
+
+/* one row of the comparison: b (base) and/or n (cur) rows of the 8-column findings tables */
+static void cmp_row(struct rtable *t, const char *rkey, const struct cell *b, const struct cell *n)
+{
+        char key[32];
+        snprintf(key, sizeof key, "%zu", t->nrows);
+        struct cell *row = rtable_add_row(t, key, rkey);
+        const struct cell *c = n ? n : b; /* texts of the newer run where it has the row */
+        static const int text_cols[] = {0, 1, 2, 5, 6, 7};
+        static const int to[] = {0, 1, 2, 5, 6, 7};
+        for (size_t i = 0; i < sizeof text_cols / sizeof *text_cols; i++)
+                row[to[i]].text = xstrdup(c[text_cols[i]].text ? c[text_cols[i]].text : "");
+        row[4].v = b ? b[4].v : NAN;
+        const char *st = !b ? "appeared" : !n ? "disappeared"
+                         : fabs(n[4].v - b[4].v) >= 1 ? "changed" : "unchanged";
+        row[3].text = xstrdup(st);
+}
+
+void findings_compare(struct analysis *base, const struct analysis *cur)
+{
+        for (size_t i = 0; i < base->ntables; i++) {
+                struct rtable *t = &base->tables[i];
+                if (!t->pt->source || strcmp(t->pt->source, "findings") || t->ncols != 8)
+                        continue;
+                const struct rtable *n = findings_table(cur, t->id);
+                if (n && n->ncols != 8)
+                        n = NULL;
+                struct rtable old = *t;
+                memset(t, 0, sizeof *t);
+                t->panel = old.panel;
+                t->pt = old.pt;
+                t->id = xstrdup(old.id);
+                t->key_title = xstrdup(old.key_title);
+                t->ncols = 8;
+                t->cols = titles(8, "Kernel_Name", "Finding", "Title", "Status", "Gain Pct",
+                                 "Message", "Evidence", "Hint");
+                for (size_t r = 0; r < old.nrows; r++) {
+                        long nr = row_of(n, old.rkeys[r]);
+                        cmp_row(t, old.rkeys[r], &old.cells[r * 8],
+                                nr >= 0 ? &n->cells[(size_t)nr * 8] : NULL);
+                }
+                for (size_t r = 0; n && r < n->nrows; r++)
+                        if (row_of(&old, n->rkeys[r]) < 0)
+                                cmp_row(t, n->rkeys[r], NULL, &n->cells[r * 8]);
+                rtable_free(&old);
+        }
+}

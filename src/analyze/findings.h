@@ -20,6 +20,11 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
                    const struct analysis_opts *o, const char *const *knames, size_t nknames,
                    const struct panel *p, struct analysis *an, struct err *err);
 
+/* Comparison (-p A -p B): base's findings table becomes the union of both runs' findings
+ * with a Status column (appeared, disappeared, changed, unchanged); the renderer then puts
+ * cur's gain beside base's. */
+void findings_compare(struct analysis *base, const struct analysis *cur);
+
 /* Column projection: call fn for every metric the rules for a read. */
 void findings_metrics(const struct arch *a, const struct analysis_opts *o,
                       void (*fn)(void *ctx, const struct metric *m), void *ctx);
