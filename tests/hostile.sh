@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile inputs (issue 10): malformed workloads built from a shared MI200 workload, as rows:
+# Hostile inputs: malformed workloads built from a shared MI200 workload, as rows:
 #   expected exit | pattern (ERE) | metrics the damage cannot touch | what is broken | how
 # Exit 2: exactly one line on stderr, matching the pattern (it names the file, and the line
 # where one applies). Exit 0: the pattern is a warning on stderr (SAME: stderr as for the

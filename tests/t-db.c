@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/workload.h"
+#include "store/workload.h"
 #include "store/db.h"
 #include "store/multi.h"
 #include "store/table.h"

@@ -10,7 +10,8 @@
 
 #include <cmocka.h>
 
-#include "arch/detect.h"
+#include "profile/detect.h"
+#include "store/table.h"
 
 static const char *fake_dir(void)
 {

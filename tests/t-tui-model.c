@@ -720,7 +720,7 @@ static void test_screen(void **state)
         fx_free(f);
 }
 
-/* issue 16: 'f' lists the findings; Enter jumps to the first evidence row and makes the
+/* 'f' lists the findings; Enter jumps to the first evidence row and makes the
  * evidence the matches that ] steps through */
 static void test_findings_view(void **state)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# prism under valgrind (issue 10): a full analyze of a shared MI200 workload with every
+# prism under valgrind: a full analyze of a shared MI200 workload with every
 # table saved, and a few other paths (comparison, damaged input, an error exit), each with
 # no memory error and no definite or indirect leak. Rows: expected exit | what | args.
 set -u

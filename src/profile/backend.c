@@ -12,3 +12,14 @@ const struct backend *backend_find(const char *name)
                         return backends[i];
         return NULL;
 }
+
+void backend_offline_sysinfo(const char *target, struct table *si)
+{
+        for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)
+                if (backends[i]->offline_sysinfo && backends[i]->offline_sysinfo(target, si))
+                        return;
+        if (!si->nrows)
+                table_add_row(si);
+        table_set_str(si, table_add_col(si, "gpu_arch"), 0, target);
+        table_set_str(si, table_add_col(si, "gpu_model"), 0, target);
+}

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../analyze/workload.h"
+#include "workload.h"
 #include "table.h"
 
 /* The schema version this build writes and reads (meta key 'schema_version'). */

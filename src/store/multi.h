@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../analyze/workload.h"
+#include "workload.h"
 #include "table.h"
 
 struct rank_entry {

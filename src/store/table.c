@@ -341,7 +341,7 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
                 goto out;
         }
-        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
+        /* a pipe or a device would block or never end (hostile inputs) */
         if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
                 goto out;
@@ -492,4 +492,15 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
 out:
         free(tmp);
         return rc;
+}
+
+const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
+                            size_t len)
+{
+        char num[64];
+        const char *s = table_cell(t, c, r, num, sizeof num);
+        if (!*s)
+                return "is empty";
+        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
+        return buf;
 }

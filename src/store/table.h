@@ -55,4 +55,9 @@ const char *table_cell(const struct table *t, int col, size_t row, char *buf, si
 /* Write as CSV (quoted where needed) to path via a temporary file and rename. */
 int table_write_csv(const struct table *t, const char *path, struct err *err);
 
+/* How a damaged cell (row r, column c) reads in a warning: "is empty", or "holds 'abc', not
+ * WHAT" (the text cut at 60 characters). buf holds the text; 100 bytes suffice. */
+const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
+                            size_t len);
+
 #endif

@@ -1,4 +1,4 @@
-/* The TUI's Findings view (issue 16): the rows of the findings table (0.3) as a list;
+/* The TUI's Findings view: the rows of the findings table (0.3) as a list;
  * Enter jumps to the first metric row the finding cites as evidence and makes all of them
  * the current matches, so that ] and [ step through the evidence. */
 #include <stdio.h>

@@ -195,7 +195,7 @@ int tui_search(struct tui_model *m, const char *query); /* jumps to the first ma
 int tui_match_next(struct tui_model *m, int dir);
 int tui_view_text(struct tui_model *m, const char *which); /* "memchart", "roofline" */
 
-/* The Findings view (issue 16): the findings table (NULL when not shown), one list line of
+/* The Findings view: the findings table (NULL when not shown), one list line of
  * its row r (malloc'd), open the view ('f'), jump to row r's evidence rows (they become the
  * matches that ] and [ step through), and the view's keys. */
 const struct rtable *tui_findings_table(const struct tui_model *m);

@@ -24,6 +24,12 @@ tests/bin/samples: tests/gpu/samples.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
+# Seven kernel kinds with one clear limiter each (metric checks against ncu, replay modes,
+# findings).
+tests/bin/kinds: tests/gpu/kinds.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
+
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
@@ -33,4 +39,4 @@ tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
 
 .PHONY: gpu-tests
-gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds

@@ -34,12 +34,6 @@ int workload_open_cols(const char *path, table_col_fn want, void *ctx, struct wo
 int workload_arch(const char *path, char **arch, struct err *err);
 void workload_close(struct workload *w);
 
-struct arch;
-/* Check the sysinfo fields that a's formulas read ($cu_per_gpu, $max_sclk, ...): a missing
- * one is added as n/a and a damaged one (text, nan, inf, negative) read as n/a, with one
- * warning naming sysinfo.csv, rather than a warning per metric or a silent n/a. */
-void workload_check_sysinfo(struct workload *w, const struct arch *a);
-
 /* The table an accumulate name refers to, or NULL ("pmc_perf" or NULL gives pmc). */
 const struct table *workload_table(const struct workload *w, const char *name);
 

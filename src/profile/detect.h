@@ -6,8 +6,9 @@
 
 #include <stddef.h>
 
-#include "../store/table.h"
 #include "../util/util.h"
+
+struct table;
 
 /* One AMD GPU as prism sees it; numbers are 0 when unknown. */
 struct amd_gpu {

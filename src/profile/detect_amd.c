@@ -20,6 +20,8 @@
 #endif
 #endif
 
+#include "../store/table.h"
+
 /* What rocprof-compute's workloads call each GPU, and the per-model facts that neither
  * the KFD topology nor the DRM query report. l2_per_xcd: L2 channels per XCD;
  * hbm_channels: 0 means "as many as L2 channels" (rocprof-compute's hbm_bw rule);

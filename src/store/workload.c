@@ -10,9 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../arch/arch.h"
-#include "../store/db.h"
-#include "../store/multi.h"
+#include "db.h"
+#include "multi.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -275,18 +274,6 @@ const char *workload_sys_str(const struct workload *w, const char *field)
 
 #define MAX_CELL_WARNINGS 5
 
-/* How a damaged cell reads in a warning: "holds 'abc', not a count", "is empty" */
-static const char *cell_desc(const struct table *t, int c, size_t r, const char *what,
-                             char *buf, size_t len)
-{
-        char num[64];
-        const char *s = table_cell(t, c, r, num, sizeof num);
-        if (!*s)
-                return "is empty";
-        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
-        return buf;
-}
-
 static void check_cells(struct table *t, const char *file)
 {
         size_t bad = 0, cols = 0;
@@ -303,7 +290,7 @@ static void check_cells(struct table *t, const char *file)
                                 warnf("%s:%zu: column '%s' %s; the metrics that use it are "
                                       "n/a for that dispatch",
                                       file, t->line ? t->line[r] : r + 2, t->names[c],
-                                      cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
+                                      table_cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
                         t->num[c][r] = NAN;
                 }
                 cols += bad > before;
@@ -345,91 +332,4 @@ static void check_cells(struct table *t, const char *file)
         if (back > MAX_CELL_WARNINGS)
                 warnf("%s: %zu more dispatches end before they start", file,
                       back - MAX_CELL_WARNINGS);
-}
-
-/* ---- sysinfo fields the formulas read ---- */
-
-struct sysnames {
-        const struct arch *a;
-        struct smap seen;
-        char **v;
-        size_t n, cap;
-};
-
-static void sys_name(void *p, const char *name, int dollar)
-{
-        struct sysnames *sn = p;
-        if (!dollar || !strcmp(name, "denom") || smap_get(&sn->seen, name, NULL))
-                return;
-        smap_put(&sn->seen, name, 1);
-        for (size_t i = 0; i < sn->a->nbuiltins; i++)
-                if (!strcmp(sn->a->builtins[i].name, name))
-                        return; /* computed, not read */
-        xgrow(&sn->v, &sn->cap, sn->n + 1, sizeof *sn->v);
-        sn->v[sn->n++] = xstrdup(name);
-}
-
-static void sys_names_field(struct sysnames *sn, const struct metric_field *f)
-{
-        if (f->expr) {
-                expr_names(f->expr, sys_name, sn);
-        } else if (f->src && strchr(f->src, '@')) {
-                /* a per-channel template, parsed per channel later: read it for channel 0 */
-                char *src = xstrdup(f->src);
-                for (char *q = src; (q = strchr(q, '@'));)
-                        *q = '0';
-                struct expr *e = expr_parse(src, NULL, NULL, NULL);
-                expr_names(e, sys_name, sn);
-                expr_free(e);
-                free(src);
-        }
-}
-
-void workload_check_sysinfo(struct workload *w, const struct arch *a)
-{
-        struct sysnames sn = {.a = a};
-        for (size_t i = 0; i < a->nbuiltins; i++)
-                expr_names(a->builtins[i].expr, sys_name, &sn);
-        for (size_t i = 0; i < a->nnorms; i++)
-                expr_names(a->norms[i].expr, sys_name, &sn);
-        for (size_t i = 0; i < a->nmetrics; i++) {
-                const struct metric *m = &a->metrics[i];
-                sys_names_field(&sn, &m->expr);
-                sys_names_field(&sn, &m->peak);
-                for (size_t j = 0; j < m->nfields; j++)
-                        sys_names_field(&sn, &m->fields[j]);
-                for (size_t j = 0; j < m->noverrides; j++)
-                        sys_names_field(&sn, &m->overrides[j]);
-        }
-        char *file = xasprintf("%s/sysinfo.csv", w->path);
-        const char *where = is_file(file) ? file : w->path;
-        struct strbuf missing = {0};
-        size_t nmissing = 0;
-        char desc[100];
-        for (size_t i = 0; i < sn.n; i++) {
-                int c = table_col(&w->sysinfo, sn.v[i]);
-                if (c < 0) {
-                        sb_addf(&missing, "%s'%s'", nmissing++ ? ", " : "", sn.v[i]);
-                        table_add_col(&w->sysinfo, sn.v[i]); /* n/a, bound like the others */
-                        continue;
-                }
-                double v = w->sysinfo.nrows ? w->sysinfo.num[c][0] : NAN;
-                if (w->sysinfo.nrows && !(isfinite(v) && v >= 0)) {
-                        warnf("%s:%zu: field '%s' %s; the metrics that use it are n/a",
-                              where,
-                              w->sysinfo.line && w->sysinfo.line[0] ? w->sysinfo.line[0] : 2,
-                              sn.v[i],
-                              cell_desc(&w->sysinfo, c, 0, "a number", desc, sizeof desc));
-                        w->sysinfo.num[c][0] = NAN;
-                }
-        }
-        if (nmissing)
-                warnf("%s: no field%s %s; the metrics that use %s are n/a", where,
-                      nmissing == 1 ? "" : "s", missing.buf, nmissing == 1 ? "it" : "them");
-        sb_free(&missing);
-        free(file);
-        for (size_t i = 0; i < sn.n; i++)
-                free(sn.v[i]);
-        free(sn.v);
-        smap_free(&sn.seen);
 }

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../render/render.h"
-#include "findings.h"
+#include "render.h"
+#include "../analyze/findings.h"
 
-/* issue 16: the findings tables, and under 0.3 the rules that may fill it */
+/* the findings tables, and under 0.3 the rules that may fill it */
 static void list_findings(FILE *f, const struct arch *a, const struct panel_table *pt)
 {
         fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");

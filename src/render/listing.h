@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "analysis.h"
+#include "../analyze/analysis.h"
 
 /* Every panel, table and metric id with its name for target. With a workload, per-channel
  * tables have as many rows as its sysinfo says, else the metric files' default. */
