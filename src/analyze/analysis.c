@@ -506,6 +506,14 @@ static int eval_template_row(struct ctx *c, const struct panel_table *pt, const 
 static int eval_metric_table(struct ctx *c, struct analysis *an, const struct panel *p,
                              const struct panel_table *pt, struct err *err)
 {
+        /* a family may hide the rows it has no counterpart for: they keep their ids */
+        int hide = c->a->hide_empty_rows && !c->o->all_rows, shown = 0;
+        for (size_t r = 0; r < pt->nrows; r++) {
+                const struct metric *m = arch_metric(c->a, pt->rows[r]);
+                shown += m && (!hide || m->expr.src);
+        }
+        if (!shown)
+                return 0;
         struct rtable *t = new_table(an, p, pt, "Metric_ID");
         t->metric_table = 1;
         char **titles = xcalloc(pt->ncols, sizeof *titles);
@@ -525,7 +533,7 @@ static int eval_metric_table(struct ctx *c, struct analysis *an, const struct pa
                 for (long i = 0; i < reps; i++) {
                         char rid[64];
                         snprintf(rid, sizeof rid, "%s.%ld", pt->id, pos++);
-                        if (!row_wanted(c->o, p, pt, rid))
+                        if (!row_wanted(c->o, p, pt, rid) || (hide && !m->expr.src))
                                 continue;
                         char rkey[256];
                         snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);

@@ -38,6 +38,7 @@ struct analysis_opts {
         int kernel_verbose;      /* name shortening level, 5 = full */
         int no_findings;         /* --no-findings: leave the findings tables out */
         const char *rules_dir;   /* rules/ (NULL: the installed one) */
+        int all_rows;            /* show rows the family hides (no formula: no counterpart) */
 };
 
 struct analysis {
