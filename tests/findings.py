@@ -120,6 +120,26 @@ def main():
                 seen.add(k)
                 report(want.get(k) == row["Finding"], f"sample {s}: top finding of {k} is {want.get(k)}",
                        f"got {row['Finding']}: {row['Message']}")
+        # the H100 kinds workload (tests/gpu/kinds.cu): one clear limiter per kernel; dispatch d
+        # and d + 7 are the same launch
+        kinds = os.path.join(ROOT, "workloads-sample", "kinds", "H100")
+        want = [("copy", "mem.hbm_bandwidth", "DRAM"), ("fma32", "pipe.valu", "FMA pipe"),
+                ("fma64", "pipe.fp64", "FP64 pipe"), ("smem stride 1", "mem.lds_bandwidth", "shared memory"),
+                ("smem stride 32", "lds.bank_conflicts", "bank conflicts"),
+                ("smem low occupancy", "occupancy.lds", "shared memory"),
+                ("mma small grid", "launch.grid_too_small", "fewer blocks than SMs")]
+        if os.path.isfile(os.path.join(kinds, "pmc_perf.csv")):
+            for d, (what, rule, words) in enumerate(want):
+                t, err = analyze(kinds, tmp, ["-d", str(d), str(d + 7)])
+                rows = (t or {}).get("0.3", [])
+                top = rows[0] if rows else {}
+                report(top.get("Finding") == rule and words in top.get("Title", ""),
+                       f"kinds {what}: top finding {rule} ({words})", f"{err} got {top}")
+                if t:
+                    check_evidence(f"kinds {what}", t)
+        else:
+            print(f"SKIP {kinds} absent")
+            res["skip"] += 1
         # comparison: the union of both runs' findings with their status
         a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))
         if os.path.isdir(a) and os.path.isdir(b):
