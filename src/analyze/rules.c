@@ -390,6 +390,21 @@ static int merge_file(struct ruleset *rs, const char *file, struct err *err)
                 free(rs->norm);
                 rs->norm = xstrdup(norm);
         }
+        if (!rc && (s = section(&y, root, "terms", file, &rc, err)))
+                for (size_t i = 0; i < ydoc_len(s) && !rc; i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, s, i));
+                        const char *v = ydoc_str(ydoc_val(&y, s, i));
+                        if (!k || !*k || !v) {
+                                rc = err_set(err, ERR_INPUT, "%s: terms: maps words to words",
+                                             file);
+                                break;
+                        }
+                        rs->term_from = xrealloc(rs->term_from,
+                                                 (rs->nterms + 1) * sizeof *rs->term_from);
+                        rs->term_to = xrealloc(rs->term_to, (rs->nterms + 1) * sizeof *rs->term_to);
+                        rs->term_from[rs->nterms] = xstrdup(k);
+                        rs->term_to[rs->nterms++] = xstrdup(v);
+                }
         if (!rc && (s = section(&y, root, "values", file, &rc, err)))
                 for (size_t i = 0; i < ydoc_len(s) && !rc; i++) {
                         const char *k = ydoc_str(ydoc_key(&y, s, i));
@@ -410,6 +425,63 @@ static int merge_file(struct ruleset *rs, const char *file, struct err *err)
                 }
         ydoc_free(&y);
         return rc;
+}
+
+/* ---- terms ---- */
+
+static int word_char(char c)
+{
+        return isalnum((unsigned char)c) || c == '_';
+}
+
+/* s with every whole-word occurrence of the terms replaced, in order (text inside {...}
+ * placeholders is left alone) */
+static char *subst_terms(const struct ruleset *rs, const char *s)
+{
+        char *cur = xstrdup(s);
+        for (size_t t = 0; t < rs->nterms; t++) {
+                const char *from = rs->term_from[t];
+                size_t fl = strlen(from);
+                struct strbuf sb = {0};
+                sb_add(&sb, "");
+                int depth = 0;
+                for (const char *p = cur; *p;) {
+                        if (*p == '{' || *p == '}')
+                                depth += *p == '{' ? 1 : depth > 0 ? -1 : 0;
+                        if (!depth && !strncmp(p, from, fl) && (p == cur || !word_char(p[-1]) ||
+                                                                 !word_char(from[0])) &&
+                            (!word_char(p[fl]) || !word_char(from[fl - 1]))) {
+                                sb_add(&sb, rs->term_to[t]);
+                                p += fl;
+                        } else {
+                                sb_addc(&sb, *p++);
+                        }
+                }
+                free(cur);
+                cur = sb_detach(&sb);
+        }
+        return cur;
+}
+
+static void subst(const struct ruleset *rs, char **s)
+{
+        if (!*s || !rs->nterms)
+                return;
+        char *n = subst_terms(rs, *s);
+        free(*s);
+        *s = n;
+}
+
+static void apply_terms(struct ruleset *rs)
+{
+        for (size_t i = 0; i < rs->nrules; i++) {
+                subst(rs, &rs->rules[i].title);
+                subst(rs, &rs->rules[i].message);
+                subst(rs, &rs->rules[i].hint);
+                subst(rs, &rs->rules[i].model);
+        }
+        for (size_t i = 0; i < rs->nceilings; i++)
+                subst(rs, &rs->ceilings[i].name);
 }
 
 /* every rule that is on must be complete once the chain is merged */
@@ -495,6 +567,8 @@ int rules_load_family(const char *dir, const char *family, struct ruleset *rs, s
                 rc = merge_file(rs, rs->files[i], err);
         if (!rc)
                 rc = check(rs, err);
+        if (!rc)
+                apply_terms(rs);
         rfiles_free(f, nf);
         if (rc)
                 rules_free(rs);
@@ -544,6 +618,8 @@ void rules_free(struct ruleset *rs)
         }
         free(rs->ceilings);
         strs_free(rs->files, rs->nfiles);
+        strs_free(rs->term_from, rs->nterms);
+        strs_free(rs->term_to, rs->nterms);
         free(rs->chain);
         free(rs->norm);
         memset(rs, 0, sizeof *rs);

@@ -57,6 +57,9 @@ struct ruleset {
         struct rule *rules; size_t nrules;
         struct rule_value *values; size_t nvalues;
         struct rule_ceiling *ceilings; size_t nceilings;
+        /* the family's words for the base's (terms:), applied to titles, messages, hints
+         * and ceiling names once the chain is merged; in file order, root first */
+        char **term_from, **term_to; size_t nterms;
 };
 
 /* Load the rules for architecture a from dir: the file whose family is the first of a's
