@@ -92,18 +92,20 @@ EOF
         fi
 done < <(rows)
 
-# NVIDIA words: the metric panels of an NVIDIA report (text and TUI share the tables) hold no
-# AMD-only term, and no row without a formula unless --all-rows asks for them. (The system
-# info, the memory chart and the roofline tables, panels 1, 3 and 4, still use AMD labels.)
-AMD_TERMS='Wavefront [A-Z]|per wave|Workgroup|LDS|VALU|SALU|MFMA|Scalar L1D|SPI|vL1D|sL1D|SGPR|VGPR|AGPR|SIMD|Active CUs|Instr Buff|GWS'
+# NVIDIA words: an NVIDIA report (text, memory chart and roofline SVG, the TUI's screen)
+# holds no AMD-only term, and no row without a formula unless --all-rows asks for them
+AMD_TERMS='Wavefront [A-Z]|per wave|Workgroup|LDS|VALU|SALU|MFMA|Scalar L1D|SPI|vL1D|sL1D|SGPR|VGPR|AGPR|SIMD|Active CUs|Instr Buff|GWS|ip_blocks|rocm_version'
 for wl in kinds stream compute; do
         d=workloads-sample/$wl/H100
         [ -f "$d/pmc_perf.csv" ] || continue
-        "$P" analyze -p "$d" -b 2 6 7 10 11 12 13 15 16 17 18 >"$T/nv.txt" 2>/dev/null
-        if [ -s "$T/nv.txt" ] && ! grep -qE "$AMD_TERMS" "$T/nv.txt"; then
-                ok "$wl/H100: no AMD term in the metric panels"
+        rm -rf "$T/svg"
+        "$P" analyze -p "$d" --plot-dir "$T/svg" >"$T/nv.txt" 2>/dev/null
+        if [ -s "$T/nv.txt" ] && [ -s "$T/svg/memory_chart.svg" ] && [ -s "$T/svg/roofline.svg" ] &&
+                grep -q "^Memory chart" "$T/nv.txt" && grep -q "Tensor FP16" "$T/nv.txt" &&
+                ! grep -qE "$AMD_TERMS" "$T/nv.txt" "$T/svg/memory_chart.svg" "$T/svg/roofline.svg"; then
+                ok "$wl/H100: no AMD term in the text report and the SVG figures"
         else
-                bad "$wl/H100: AMD terms: $(grep -oE "$AMD_TERMS" "$T/nv.txt" | sort -u | tr '\n' ' ')"
+                bad "$wl/H100: AMD terms: $(grep -ohE "$AMD_TERMS" "$T/nv.txt" "$T"/svg/*.svg | sort -u | tr '\n' ' ')"
         fi
         "$P" analyze -p "$d" -b 2 >"$T/nv2.txt" 2>/dev/null
         "$P" analyze -p "$d" -b 2 --all-rows >"$T/nv2all.txt" 2>/dev/null
@@ -114,6 +116,22 @@ for wl in kinds stream compute; do
                 bad "$wl/H100: hidden rows / --all-rows"
         fi
 done
+# the TUI's first screen (panel tree and the first table) of an NVIDIA workload
+if command -v tmux >/dev/null 2>&1 && [ -f workloads-sample/kinds/H100/pmc_perf.csv ]; then
+        sock=prism-samples-$$
+        tmux -L "$sock" new-session -d -x 160 -y 50 "$P analyze -p workloads-sample/kinds/H100 --tui"
+        sleep 1
+        tmux -L "$sock" capture-pane -p >"$T/tui.txt" 2>/dev/null
+        tmux -L "$sock" kill-server 2>/dev/null
+        if grep -q "GPU Speed Of Light" "$T/tui.txt" && grep -q "Warp Launch and Warp State" "$T/tui.txt" && ! grep -qE "$AMD_TERMS" "$T/tui.txt"; then
+                ok "kinds/H100: the TUI shows NVIDIA's words"
+        else
+                bad "kinds/H100 TUI: $(grep -oE "$AMD_TERMS|GPU Speed Of Light" "$T/tui.txt" | sort -u | tr '\n' ' ')"
+        fi
+else
+        echo "SKIP samples TUI: no tmux"
+        skip=$((skip + 1))
+fi
 
 # the plan the samples were recorded with, made again without a GPU (CUPTI's Profiler Host API
 # counts passes from libprism-cupti.so beside prism): every pass starts with the per-pass

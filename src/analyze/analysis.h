@@ -23,6 +23,8 @@ struct rtable {
         char **rkeys;        /* stable row identities across architectures (metric keys) */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
+        const struct arch *arch; /* the architecture evaluated (its words label charts) */
+        size_t nhidden;          /* rows the family hides (no counterpart; ids kept) */
 };
 
 struct analysis_opts {
@@ -43,6 +45,7 @@ struct analysis_opts {
 
 struct analysis {
         struct rtable *tables; size_t ntables;
+        const struct arch *arch; /* the architecture the tables were evaluated for */
         size_t nselected;        /* dispatches selected */
         char **missing; size_t nmissing; /* counters the workload lacks */
 };

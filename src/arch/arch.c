@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "words.h"
 #include "yamldoc.h"
 
 /* One metric file's header, read to find the chain. */
@@ -348,7 +349,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         /* these sections are read pair by pair: a list or a scalar there is an error, not
          * a silently empty section (fuzz_yaml_metrics read a list as pairs) */
         static const char *const maps[] = {"builtins", "normalizations", "defaults",
-                                           "block_limits", "titles"};
+                                           "block_limits", "titles", "words"};
         for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
                 if ((sec = ydoc_get(&y, root, maps[i])) && sec->type != YAML_MAPPING_NODE &&
                     !ydoc_is_null(sec)) {
@@ -380,30 +381,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                 named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
                 }
         }
-        if ((sec = ydoc_get(&y, root, "titles"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        const char *v = ydoc_str(ydoc_val(&y, sec, i));
-                        if (!k || !v)
-                                continue;
-                        size_t j = 0;
-                        while (j < a->ntitles && strcmp(a->title_ids[j], k))
-                                j++;
-                        if (j == a->ntitles) {
-                                a->title_ids = xrealloc(a->title_ids, (j + 1) * sizeof *a->title_ids);
-                                a->titles = xrealloc(a->titles, (j + 1) * sizeof *a->titles);
-                                a->title_ids[j] = xstrdup(k);
-                                a->titles[j] = NULL;
-                                a->ntitles++;
-                        }
-                        free(a->titles[j]);
-                        a->titles[j] = xstrdup(v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "hide_empty_rows"))) {
-                const char *v = ydoc_str(sec);
-                a->hide_empty_rows = v && !strcmp(v, "true");
-        }
+        arch_merge_words(a, &y, root);
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
@@ -651,22 +629,9 @@ out:
         return rc;
 }
 
-const char *arch_title(const struct arch *a, const char *id, const char *dflt)
-{
-        for (size_t i = 0; a && id && i < a->ntitles; i++)
-                if (!strcmp(a->title_ids[i], id))
-                        return a->titles[i];
-        return dflt;
-}
-
 void arch_free(struct arch *a)
 {
-        for (size_t i = 0; i < a->ntitles; i++) {
-                free(a->title_ids[i]);
-                free(a->titles[i]);
-        }
-        free(a->title_ids);
-        free(a->titles);
+        arch_free_words(a);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);

@@ -59,7 +59,8 @@ struct arch {
          * (plan_groups.c) instead of using block_limits. NULL for AMD. */
         char *chip;
         char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
-        /* the family's own words: panel and table titles by id ("6", "6.1"), and whether
+        /* the family's own words: panel and table titles by id ("6", "6.1"), labels of the
+         * memory chart and the roofline by their default text ("VALU" -> "FMA"), and whether
          * rows with no formula (no counterpart on this architecture) are hidden unless
          * asked for (`hide_empty_rows: true`; their ids stay reserved) */
         char **title_ids, **titles; size_t ntitles;
@@ -81,7 +82,8 @@ int arch_list(const char *dir, char ***targets, size_t *n, struct err *err);
 /* The per-block counter limit (e.g. "SQ" -> 8), or -1 if the block is unknown. */
 int arch_block_limit(const struct arch *a, const char *block);
 
-/* The family's title for panel or table id ("6", "6.1"), or dflt. */
+/* The family's title for panel or table id ("6", "6.1"), or its word for a chart label
+ * ("MFMA"), or dflt. */
 const char *arch_title(const struct arch *a, const char *id, const char *dflt);
 
 /* A default sysinfo value (e.g. total_l2_chan for listings without a workload), or NaN. */

@@ -3,7 +3,8 @@
 
 usage: ncu_compare.py PRISM NCU_DETAILS.csv WORKLOAD_DIR DISPATCH_ID... [--md]
 
-The n-th kernel of the ncu CSV (its ID column) is compared with the n-th dispatch id given.
+The n-th kernel of the ncu CSV (its ID column) is compared with the n-th dispatch id given;
+NCU_ID=DISPATCH_ID pairs them explicitly (7=7 8=8: only the second launch of each kind).
 prism's values come from `prism analyze -d ID --save-dfs` of the recorded workload. Prints
 one line per ncu row with a prism namesake (PAIRS below): ncu value, prism value, the
 difference in percent, and a summary; --md prints a markdown table instead."""
@@ -123,7 +124,11 @@ def main():
     if md:
         print("| kernel | ncu section | ncu row | ncu | prism (table: row) | diff % |")
         print("| --- | --- | --- | --- | --- | --- |")
-    for kid, disp in zip(ids, disps):
+    if all("=" in d for d in disps):
+        pairs = [tuple(d.split("=", 1)) for d in disps]
+    else:
+        pairs = list(zip(ids, disps))
+    for kid, disp in pairs:
         pt = prism_tables(prism, wl, disp)
         for sec, name, tid, pname, fac in PAIRS:
             raw = ncu.get((kid, sec, name), "")
