@@ -25,7 +25,8 @@ int fvals_slot(struct fvals *fv, const char *name)
 
 void fvals_set(struct fvals *fv, const char *name, double v)
 {
-        fv->v[fvals_slot(fv, name)] = v;
+        int k = fvals_slot(fv, name); /* may move fv->v */
+        fv->v[k] = v;
 }
 
 static double fvals_get(const struct fvals *fv, const char *name)
