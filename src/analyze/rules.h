@@ -71,6 +71,10 @@ int rules_load_family(const char *dir, const char *family, struct ruleset *rs,
                       struct err *err);
 void rules_free(struct ruleset *rs);
 
+/* Replace the words of rs->term_from by rs->term_to in titles, messages, hints, models
+ * and ceiling names (the loader does this once the chain is merged). */
+void rules_apply_terms(struct ruleset *rs);
+
 /* Every name the formulas and message templates of rs use (values, metric keys with an
  * optional .peak/.pop suffix, kernel.*), once each, in first-use order. Templates' numeric
  * ids ("2.1.22") are not names and are left out. */
