@@ -225,6 +225,9 @@ static const char root_yaml[] =
 
 static const char child_yaml[] = "family: child\n"
                                  "inherits: root\n"
+                                 "terms:\n"
+                                 "  twice: double\n"
+                                 "  u: U\n"
                                  "rules:\n"
                                  "  r.one:\n"
                                  "    title: One (child)\n"
@@ -243,6 +246,7 @@ static void test_engine(void **state)
         assert_string_equal(rs.chain, "child < root");
         assert_int_equal(rs.nrules, 3);
         assert_string_equal(rs.rules[0].title, "One (child)"); /* field by field */
+        assert_string_equal(rs.rules[0].model, "U"); /* terms apply to the texts */
         assert_string_equal(rs.rules[0].severity, "high");
         assert_true(rs.rules[2].off);
 
@@ -266,7 +270,8 @@ static void test_engine(void **state)
         assert_int_equal(n, 1);
         assert_string_equal(f[0].rule->id, "r.one");
         assert_float_equal(f[0].gain, 60, 1e-9);
-        assert_string_equal(f[0].message, "u=60.00 twice=120 {literal} id=1234.5");
+        /* terms: whole words, placeholders untouched */
+        assert_string_equal(f[0].message, "U=60.00 double=120 {literal} id=1234.5");
         assert_string_equal(f[0].evidence, "2.1.0");
         findings_free(f, n);
 

@@ -25,6 +25,11 @@ static char *subst_terms(const struct ruleset *rs, const char *s)
                 sb_add(&sb, "");
                 int depth = 0;
                 for (const char *p = cur; *p;) {
+                        if (p[0] == '{' && p[1] == '{') { /* a literal brace */
+                                sb_add(&sb, "{{");
+                                p += 2;
+                                continue;
+                        }
                         if (*p == '{' || *p == '}')
                                 depth += *p == '{' ? 1 : depth > 0 ? -1 : 0;
                         if (!depth && !strncmp(p, from, fl) && (p == cur || !word_char(p[-1]) ||
