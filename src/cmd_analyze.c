@@ -13,12 +13,13 @@
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
 #include "analyze/findings.h"
-#include "render/listing.h"
 #include "analyze/roofline.h"
 #include "analyze/sysinfo.h"
 #include "arch/arch.h"
 #include "cmds.h"
+#include "render/listing.h"
 #include "render/render.h"
+#include "store/columns.h"
 #include "tui/tui.h"
 
 static const char usage_text[] =
@@ -95,9 +96,9 @@ struct analyze_args {
         const char *rank; /* --rank */
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
-        int tui; /* --tui: the interactive view */
-        int no_findings; /* --no-findings */
-        int all_rows; /* --all-rows: rows the architecture has no counterpart for too */
+        int tui;                /* --tui: the interactive view */
+        int no_findings;        /* --no-findings */
+        int all_rows;           /* --all-rows: rows the architecture has no counterpart for too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         long device;            /* --device, -1: mean of all */
@@ -374,7 +375,7 @@ int cmd_analyze(int argc, char **argv)
                         goto fail;
         if (args.paths.n)
                 panels_use_titles(&ps, &a[0]);
-        if (args.rank && table_col(&w[0].pmc, "Rank") < 0) {
+        if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
         }

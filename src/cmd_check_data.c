@@ -63,8 +63,7 @@ static size_t check_repeats(const struct arch *a, struct smap *reported)
                                 smap_put(reported, where, 1);
                                 printf("%s: metric '%s' repeats the formula of '%s' (write "
                                        "'same_as: %s')\n",
-                                       where, m->key, a->metrics[first].key,
-                                       a->metrics[first].key);
+                                       where, m->key, a->metrics[first].key, a->metrics[first].key);
                                 n++;
                         }
                         free(where);
@@ -168,7 +167,8 @@ int cmd_check_data(int argc, char **argv)
         smap_free(&reported);
         /* repeats are reported, not yet fatal: hopper.yaml still has some */
         printf("%s: %zu architectures, %zu panels, %zu metric definitions, %zu repeated "
-               "formulas\n", bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics, nrepeats);
+               "formulas\n",
+               bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics, nrepeats);
 out:
         for (size_t i = 0; i < nt; i++)
                 free(targets[i]);

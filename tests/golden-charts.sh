@@ -10,8 +10,7 @@
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-SHARED=${PRISM_SHARED:-../shared}
-S=$SHARED/rocprof-workloads
+. tests/data-dir.sh
 E=tests/expected/charts
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -20,11 +19,7 @@ pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
-if [ ! -d "$S/vcopy/MI200" ]; then
-        echo "SKIP golden-charts: no shared workloads at $S"
-        echo "0 passed, 0 failed, 1 skipped"
-        exit 0
-fi
+[ -d "$S/vcopy/MI200" ] || no_data golden-charts "shared workloads at $S"
 mkdir -p "$E"
 
 # the figure from the line starting with $2 to the end of the report (the figure comes

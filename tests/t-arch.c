@@ -136,7 +136,8 @@ static void test_same_as(void **state)
         assert_non_null(strstr(err.msg, "in a circle"));
         /* a key twice in one mapping is an error, not a silent merge */
         assert_int_not_equal(arch_load(DATA "dup-key", "gfxDK", &a, &err), 0);
-        assert_non_null(strstr(err.msg, "dup-key/base.yaml:9:3: duplicate key 'r.a' (first at line 5)"));
+        assert_non_null(
+            strstr(err.msg, "dup-key/base.yaml:9:3: duplicate key 'r.a' (first at line 5)"));
 }
 
 static void test_list(void **state)
@@ -189,8 +190,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
             cmocka_unit_test(test_errors),      cmocka_unit_test(test_same_as),
-            cmocka_unit_test(test_list),
-            cmocka_unit_test(test_shipped_data),
+            cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,8 +72,7 @@ void workload_check_sysinfo(struct workload *w, const struct arch *a)
                 }
                 double v = w->sysinfo.nrows ? w->sysinfo.num[c][0] : NAN;
                 if (w->sysinfo.nrows && !(isfinite(v) && v >= 0)) {
-                        warnf("%s:%zu: field '%s' %s; the metrics that use it are n/a",
-                              where,
+                        warnf("%s:%zu: field '%s' %s; the metrics that use it are n/a", where,
                               w->sysinfo.line && w->sysinfo.line[0] ? w->sysinfo.line[0] : 2,
                               sn.v[i],
                               table_cell_desc(&w->sysinfo, c, 0, "a number", desc, sizeof desc));

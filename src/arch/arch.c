@@ -238,8 +238,10 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                 return err_set(err, ERR_INPUT, "%s:%d:%d: metric '%s' must be a mapping",
                                file, ydoc_line(v), ydoc_col(v), key);
         if (ydoc_get(y, v, "same_as") && ydoc_get(y, v, "expr"))
-                return err_set(err, ERR_INPUT, "%s:%d:%d: metric '%s' gives both 'same_as' and "
-                               "'expr'", file, ydoc_line(v), ydoc_col(v), key);
+                return err_set(err, ERR_INPUT,
+                               "%s:%d:%d: metric '%s' gives both 'same_as' and "
+                               "'expr'",
+                               file, ydoc_line(v), ydoc_col(v), key);
         struct metric *m = metric_slot(a, key);
         size_t n = ydoc_len(v);
         for (size_t i = 0; i < n; i++) {
@@ -259,8 +261,8 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                         if (!ydoc_is_null(val) && (!ydoc_str(val) || !*ydoc_str(val)))
                                 return err_set(err, ERR_INPUT,
                                                "%s:%d:%d: 'same_as' of metric '%s' must be a "
-                                               "metric key", file, ydoc_line(val), ydoc_col(val),
-                                               key);
+                                               "metric key",
+                                               file, ydoc_line(val), ydoc_col(val), key);
                         set_str(&m->same_as, val);
                         m->same_as_loc = (struct expr_loc){file, ydoc_line(val), ydoc_col(val)};
                         field_clear(&m->expr);
@@ -278,8 +280,7 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                                file, ydoc_line(val), ydoc_col(val), k, key);
                         else
                                 field_set(f, k, ydoc_str(val), file, val);
-                } else if (!strcmp(k, "fields") || !strcmp(k, "text") ||
-                           !strcmp(k, "override")) {
+                } else if (!strcmp(k, "fields") || !strcmp(k, "text") || !strcmp(k, "override")) {
                         if (val->type != YAML_MAPPING_NODE && !ydoc_is_null(val))
                                 return err_set(err, ERR_INPUT,
                                                "%s:%d:%d: '%s' of metric '%s' must be a mapping",
@@ -357,28 +358,22 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                      ydoc_line(sec), ydoc_col(sec), maps[i]);
                         goto out;
                 }
-        if ((sec = ydoc_get(&y, root, "builtins"))) {
+        /* named formulas and values merge name by name */
+        const struct {
+                const char *sec;
+                struct named_expr **arr;
+                size_t *n;
+        } named[] = {{"builtins", &a->builtins, &a->nbuiltins},
+                     {"normalizations", &a->norms, &a->nnorms},
+                     {"defaults", &a->defaults, &a->ndefaults}};
+        for (size_t j = 0; j < sizeof named / sizeof *named; j++) {
+                if (!(sec = ydoc_get(&y, root, named[j].sec)))
+                        continue;
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(&a->builtins, &a->nbuiltins, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "normalizations"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->norms, &a->nnorms, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "defaults"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
+                                named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
         arch_merge_words(a, &y, root);
@@ -472,8 +467,8 @@ static int resolve_same_as(struct arch *a, struct err *err)
                         return err_set(err, ERR_INPUT,
                                        "%s:%d:%d: metric '%s' gives table '%s', but its formula "
                                        "('same_as: %s') reads %s",
-                                       m->same_as_loc.file, m->same_as_loc.line,
-                                       m->same_as_loc.col, m->key, m->table, m->same_as,
+                                       m->same_as_loc.file, m->same_as_loc.line, m->same_as_loc.col,
+                                       m->key, m->table, m->same_as,
                                        s->table ? s->table : "pmc_perf");
                 field_clear(&m->expr);
                 if (s->expr.src) {

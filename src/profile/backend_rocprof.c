@@ -641,10 +641,10 @@ static int rocprof_offline_sysinfo(const char *target, struct table *si)
 }
 
 const struct backend backend_rocprof = {
-        .name = "rocprof",
-        .available = rocprof_available,
-        .detect = rocprof_detect,
-        .offline_sysinfo = rocprof_offline_sysinfo,
-        .run_pass = rocprof_run_pass,
-        .num_passes = NULL,
+    .name = "rocprof",
+    .available = rocprof_available,
+    .detect = rocprof_detect,
+    .offline_sysinfo = rocprof_offline_sysinfo,
+    .run_pass = rocprof_run_pass,
+    .num_passes = NULL,
 };

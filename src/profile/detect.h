@@ -7,37 +7,34 @@
 #include <stddef.h>
 
 #include "../util/util.h"
+#include "host.h"
 
 struct table;
 
 /* One AMD GPU as prism sees it; numbers are 0 when unknown. */
 struct amd_gpu {
-        int node;               /* KFD topology node number */
-        int index;              /* 0-based among the GPU nodes (the GPU_ID of pmc_perf.csv) */
-        unsigned gfx_version;   /* gfx_target_version, e.g. 90010 */
-        char gfx[16];           /* "gfx90a" */
-        char model[24];         /* "MI200" */
+        int node;             /* KFD topology node number */
+        int index;            /* 0-based among the GPU nodes (the GPU_ID of pmc_perf.csv) */
+        unsigned gfx_version; /* gfx_target_version, e.g. 90010 */
+        char gfx[16];         /* "gfx90a" */
+        char model[24];       /* "MI200" */
         unsigned vendor_id, device_id;
         int cu_per_gpu, simd_per_cu, se_per_gpu, wave_size;
         int max_waves_per_cu, workgroup_max_size;
         int lds_kb;
         int max_sclk, max_mclk; /* MHz */
         int num_xcd;
-        int l1_kb, l2_kb;       /* largest level-1 data cache, level-2 cache (per XCD) */
-        int total_l2_chan;      /* L2 channels over all XCDs */
+        int l1_kb, l2_kb;  /* largest level-1 data cache, level-2 cache (per XCD) */
+        int total_l2_chan; /* L2 channels over all XCDs */
         int lds_banks_per_cu, pipes_per_gpu, sqc_per_gpu;
         int hbm_channels;
-        double hbm_bw;          /* GB/s, as rocprof-compute computes it */
-        int mem_bus_width;      /* bits */
+        double hbm_bw;     /* GB/s, as rocprof-compute computes it */
+        int mem_bus_width; /* bits */
         unsigned long long vram_bytes;
-        int drm_render_minor;   /* -1 when unknown */
+        int drm_render_minor;                             /* -1 when unknown */
         char compute_partition[16], memory_partition[16]; /* "NA" when unknown */
         char vbios[64];
 };
-
-/* The root standing for "/" when reading /sys, /proc, /etc and /opt: $PRISM_SYSFS_ROOT
- * (for tests on fake trees) or "" (the real system). Never NULL. */
-const char *detect_root(void);
 
 /* The gfx target name of a KFD gfx_target_version: 90010 -> "gfx90a", 90402 -> "gfx942",
  * 100300 -> "gfx1030". Returns 0, or -1 if version is 0 or does not fit buf. */

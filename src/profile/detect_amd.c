@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -35,15 +34,15 @@ struct amd_model {
 };
 
 static const struct amd_model models[] = {
-        {"gfx908", 0, "MI100", 32, 0, 32, 4, 1024, 120, 8, 1, 16, 8192, 1502, 1200},
-        {"gfx90a", 0, "MI200", 32, 0, 32, 4, 1024, 104, 8, 1, 16, 8192, 1700, 1600},
-        {"gfx940", 0, "MI300A_A0", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-        {"gfx941", 0, "MI300X_A0", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a0, "MI300A_A1", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a1, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-        {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
-        /* any other gfx942 part (virtual functions, later steppings) */
-        {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx908", 0, "MI100", 32, 0, 32, 4, 1024, 120, 8, 1, 16, 8192, 1502, 1200},
+    {"gfx90a", 0, "MI200", 32, 0, 32, 4, 1024, 104, 8, 1, 16, 8192, 1700, 1600},
+    {"gfx940", 0, "MI300A_A0", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
+    {"gfx941", 0, "MI300X_A0", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a0, "MI300A_A1", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a1, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
+    /* any other gfx942 part (virtual functions, later steppings) */
+    {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -65,12 +64,6 @@ const char *detect_amd_model(const char *gfx, unsigned device_id)
 {
         const struct amd_model *m = model_find(gfx, device_id);
         return m ? m->model : NULL;
-}
-
-const char *detect_root(void)
-{
-        const char *r = getenv("PRISM_SYSFS_ROOT");
-        return r ? r : "";
 }
 
 int detect_gfx_name(unsigned v, char *buf, size_t len)
@@ -130,8 +123,8 @@ static int props_load(struct props *p, const char *path, struct err *err)
                                 end += strspn(end, " \t\r");
                 }
                 if (!end || *end) {
-                        rc = err_set(err, ERR_INPUT, "%s:%d: expected 'key value', got '%s'",
-                                     path, lineno, line);
+                        rc = err_set(err, ERR_INPUT, "%s:%d: expected 'key value', got '%s'", path,
+                                     lineno, line);
                         break;
                 }
                 size_t cap = p->cap;
@@ -320,8 +313,7 @@ static void complete(struct amd_gpu *g, const struct amd_model *m)
                 g->hbm_channels = m->hbm_channels ? m->hbm_channels : g->total_l2_chan;
                 /* memory partitions (NPSn) split the HBM channels */
                 int nps = 0;
-                if (sscanf(g->memory_partition, "NPS%d", &nps) == 1 && nps > 1 &&
-                    m->hbm_channels)
+                if (sscanf(g->memory_partition, "NPS%d", &nps) == 1 && nps > 1 && m->hbm_channels)
                         g->hbm_channels /= nps;
         }
         if (g->cu_per_gpu && g->se_per_gpu) {
@@ -370,8 +362,7 @@ int detect_amd_node(const char *node_dir, int node, struct amd_gpu *g, struct er
                 goto out;
         partition(g, "current_compute_partition", g->compute_partition,
                   sizeof g->compute_partition);
-        partition(g, "current_memory_partition", g->memory_partition,
-                  sizeof g->memory_partition);
+        partition(g, "current_memory_partition", g->memory_partition, sizeof g->memory_partition);
         if (g->drm_render_minor >= 0) {
                 char *vp = xasprintf("%s/sys/class/drm/renderD%d/device/vbios_version",
                                      detect_root(), g->drm_render_minor);
@@ -425,8 +416,8 @@ int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err)
                 for (size_t i = 0; i < NMODELS; i++)
                         if (!i || strcmp(models[i].gfx, models[i - 1].gfx))
                                 sb_addf(&sb, "%s%s", sb.len ? ", " : "", models[i].gfx);
-                int rc = err_set(err, ERR_INPUT, "unknown AMD target '%s' (known: %s)", gfx,
-                                 sb.buf);
+                int rc =
+                    err_set(err, ERR_INPUT, "unknown AMD target '%s' (known: %s)", gfx, sb.buf);
                 sb_free(&sb);
                 return rc;
         }
@@ -459,47 +450,6 @@ int detect_gpu_choice(void)
 
 /* ---- sysinfo.csv ---- */
 
-static void set_str(struct table *si, const char *col, const char *v)
-{
-        table_set_str(si, table_add_col(si, col), 0, v ? v : "");
-}
-
-static void set_int(struct table *si, const char *col, long long v)
-{
-        table_set_num(si, table_add_col(si, col), 0, (double)v);
-}
-
-static void file_value(const char *rel, const char *prefix, char *buf, size_t len)
-{
-        buf[0] = 0;
-        char *path = xasprintf("%s%s", detect_root(), rel);
-        char *text = read_file(path, NULL, NULL);
-        free(path);
-        if (!text)
-                return;
-        size_t pl = prefix ? strlen(prefix) : 0;
-        for (char *line = text; line && *line;) {
-                char *nl = strchr(line, '\n');
-                if (nl)
-                        *nl = 0;
-                if (!prefix) {
-                        snprintf(buf, len, "%s", line);
-                        break;
-                }
-                if (!strncmp(line, prefix, pl)) {
-                        char *v = line + pl;
-                        v += strspn(v, " \t:=\"");
-                        snprintf(buf, len, "%s", v);
-                        size_t n = strlen(buf);
-                        while (n && strchr(" \t\"\r", buf[n - 1]))
-                                buf[--n] = 0;
-                        break;
-                }
-                line = nl ? nl + 1 : NULL;
-        }
-        free(text);
-}
-
 void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
 {
         if (si->nrows == 0)
@@ -508,58 +458,46 @@ void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
                                                     "timestamp", "version"};
         for (size_t i = 0; i < 5; i++)
                 if (table_col(si, workload_cols[i]) < 0)
-                        set_str(si, workload_cols[i], "");
+                        sysinfo_set_str(si, workload_cols[i], "");
 
-        char buf[256], buf2[128];
-        if (gethostname(buf, sizeof buf) != 0)
-                buf[0] = 0;
-        buf[sizeof buf - 1] = 0;
-        set_str(si, "hostname", buf);
-        file_value("/proc/cpuinfo", "model name", buf, sizeof buf);
-        set_str(si, "cpu_model", buf);
-        file_value("/sys/class/dmi/id/bios_vendor", NULL, buf, sizeof buf);
-        file_value("/sys/class/dmi/id/bios_version", NULL, buf2, sizeof buf2);
-        size_t bl = strlen(buf);
-        snprintf(buf + bl, sizeof buf - bl, "%s", buf2);
-        set_str(si, "sbios", buf);
-        file_value("/etc/os-release", "PRETTY_NAME", buf, sizeof buf);
-        set_str(si, "linux_distro", buf);
-        struct utsname u;
-        set_str(si, "linux_kernel_version", uname(&u) == 0 ? u.release : "");
-        file_value("/sys/module/amdgpu/version", NULL, buf, sizeof buf);
-        set_str(si, "amd_gpu_kernel_version", buf);
-        file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
+        char buf[256];
+        host_sysinfo(si);
+        host_file_value("/sys/module/amdgpu/version", NULL, buf, sizeof buf);
+        sysinfo_set_str(si, "amd_gpu_kernel_version", buf);
+        host_file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
         buf[strcspn(buf, " \t")] = 0; /* "527650760 kB" */
-        set_str(si, "cpu_memory", buf);
+        sysinfo_set_str(si, "cpu_memory", buf);
         if (g->vram_bytes)
-                set_int(si, "gpu_memory", (long long)(g->vram_bytes / 1024));
+                sysinfo_set_num(si, "gpu_memory", (double)(g->vram_bytes / 1024));
         else
-                set_str(si, "gpu_memory", "");
-        file_value("/opt/rocm/.info/version", NULL, buf, sizeof buf);
-        set_str(si, "rocm_version", buf);
-        set_str(si, "vbios", g->vbios);
-        set_str(si, "compute_partition", g->compute_partition[0] ? g->compute_partition : "NA");
-        set_str(si, "memory_partition", g->memory_partition[0] ? g->memory_partition : "NA");
-        set_str(si, "gpu_model", g->model);
-        set_str(si, "gpu_arch", g->gfx);
-        set_int(si, "gpu_l1", g->l1_kb);
-        set_int(si, "gpu_l2", g->l2_kb);
-        set_int(si, "cu_per_gpu", g->cu_per_gpu);
-        set_int(si, "simd_per_cu", g->simd_per_cu);
-        set_int(si, "se_per_gpu", g->se_per_gpu);
-        set_int(si, "wave_size", g->wave_size);
-        set_int(si, "workgroup_max_size", g->workgroup_max_size);
-        set_int(si, "max_waves_per_cu", g->max_waves_per_cu);
-        set_int(si, "max_sclk", g->max_sclk);
-        set_int(si, "max_mclk", g->max_mclk);
+                sysinfo_set_str(si, "gpu_memory", "");
+        host_file_value("/opt/rocm/.info/version", NULL, buf, sizeof buf);
+        sysinfo_set_str(si, "rocm_version", buf);
+        sysinfo_set_str(si, "vbios", g->vbios);
+        sysinfo_set_str(si, "compute_partition",
+                        g->compute_partition[0] ? g->compute_partition : "NA");
+        sysinfo_set_str(si, "memory_partition",
+                        g->memory_partition[0] ? g->memory_partition : "NA");
+        sysinfo_set_str(si, "gpu_model", g->model);
+        sysinfo_set_str(si, "gpu_arch", g->gfx);
+        sysinfo_set_num(si, "gpu_l1", g->l1_kb);
+        sysinfo_set_num(si, "gpu_l2", g->l2_kb);
+        sysinfo_set_num(si, "cu_per_gpu", g->cu_per_gpu);
+        sysinfo_set_num(si, "simd_per_cu", g->simd_per_cu);
+        sysinfo_set_num(si, "se_per_gpu", g->se_per_gpu);
+        sysinfo_set_num(si, "wave_size", g->wave_size);
+        sysinfo_set_num(si, "workgroup_max_size", g->workgroup_max_size);
+        sysinfo_set_num(si, "max_waves_per_cu", g->max_waves_per_cu);
+        sysinfo_set_num(si, "max_sclk", g->max_sclk);
+        sysinfo_set_num(si, "max_mclk", g->max_mclk);
         /* rocprof-compute reports the maximum clocks as the current ones too */
-        set_int(si, "cur_sclk", g->max_sclk);
-        set_int(si, "cur_mclk", g->max_mclk);
-        set_int(si, "total_l2_chan", g->total_l2_chan);
-        set_int(si, "lds_banks_per_cu", g->lds_banks_per_cu);
-        set_int(si, "sqc_per_gpu", g->sqc_per_gpu);
-        set_int(si, "pipes_per_gpu", g->pipes_per_gpu);
+        sysinfo_set_num(si, "cur_sclk", g->max_sclk);
+        sysinfo_set_num(si, "cur_mclk", g->max_mclk);
+        sysinfo_set_num(si, "total_l2_chan", g->total_l2_chan);
+        sysinfo_set_num(si, "lds_banks_per_cu", g->lds_banks_per_cu);
+        sysinfo_set_num(si, "sqc_per_gpu", g->sqc_per_gpu);
+        sysinfo_set_num(si, "pipes_per_gpu", g->pipes_per_gpu);
         snprintf(buf, sizeof buf, "%.10g", g->hbm_bw);
-        set_str(si, "hbm_bw", buf);
-        set_int(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
+        sysinfo_set_str(si, "hbm_bw", buf);
+        sysinfo_set_num(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
 }

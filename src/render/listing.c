@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "render.h"
 #include "../analyze/findings.h"
 
@@ -26,8 +27,8 @@ static void list_findings(FILE *f, const struct arch *a, const struct panel_tabl
         free(dir);
 }
 
-int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps,
-                 const char *target, const struct workload *w, struct err *err)
+int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
+                 const struct workload *w, struct err *err)
 {
         struct arch a;
         int rc = arch_load(metrics_dir, target, &a, err);
@@ -86,7 +87,7 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
         fprintf(f, "\nDetected kernels (sorted by total duration; -k takes the index)\n");
         char **cells = xcalloc((n + 1) * 2, sizeof *cells);
         cells[0] = xstrdup("");
-        cells[1] = xstrdup("Kernel_Name");
+        cells[1] = xstrdup(COL_KERNEL_NAME);
         for (size_t i = 0; i < n; i++) {
                 cells[(i + 1) * 2] = xasprintf("%zu", i);
                 cells[(i + 1) * 2 + 1] = names[i];
@@ -98,10 +99,10 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
         free(names);
 
         fprintf(f, "\nDispatch list\n");
-        int cd = table_col(&w->pmc, "Dispatch_ID"), ck = table_col(&w->pmc, "Kernel_Name"),
-            cg = table_col(&w->pmc, "GPU_ID");
+        int cd = table_col(&w->pmc, COL_DISPATCH_ID), ck = table_col(&w->pmc, COL_KERNEL_NAME),
+            cg = table_col(&w->pmc, COL_GPU_ID);
         cells = xcalloc((w->pmc.nrows + 1) * 4, sizeof *cells);
-        const char *head[] = {"", "Dispatch_ID", "Kernel_Name", "GPU_ID"};
+        const char *head[] = {"", COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID};
         for (int c = 0; c < 4; c++)
                 cells[c] = xstrdup(head[c]);
         char buf[64];

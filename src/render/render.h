@@ -20,6 +20,11 @@ struct render_opts {
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
 
+/* The text report's heading of a panel (a rule, "N. Title") and of a table ("N.M Title",
+ * nothing for an untitled table). */
+void render_panel_heading(FILE *f, const struct panel *p);
+void render_table_title(FILE *f, const struct rtable *t);
+
 /* Print every table of an analysis, grouped under panel headings. */
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "render.h"
 
 static double round_half_even(double x, int nd)
@@ -215,7 +216,7 @@ void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_n
                         size_t c = (size_t)g->src_col[k];
                         const struct cell *cl = &t->cells[r * t->ncols + c];
                         if (wrap_names && cl->text && is_top_stats(t) &&
-                            !strcmp(t->cols[c], "Kernel_Name"))
+                            !strcmp(t->cols[c], COL_KERNEL_NAME))
                                 row[k] = !strcmp(t->pt->source, "top_kernels")
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);
@@ -244,6 +245,20 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
         rgrid_free(&g);
 }
 
+void render_panel_heading(FILE *f, const struct panel *p)
+{
+        fprintf(f, "\n%s\n%d. %s\n",
+                "--------------------------------------------------------"
+                "------------------------",
+                p->id, p->title);
+}
+
+void render_table_title(FILE *f, const struct rtable *t)
+{
+        if (t->pt->title)
+                fprintf(f, "%s %s\n", t->id, t->pt->title);
+}
+
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
 {
         const struct panel *cur = NULL;
@@ -253,13 +268,9 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                         if (cur)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
-                        fprintf(f, "\n%s\n%d. %s\n",
-                                "--------------------------------------------------------"
-                                "------------------------",
-                                cur->id, cur->title);
+                        render_panel_heading(f, cur);
                 }
-                if (t->pt->title)
-                        fprintf(f, "%s %s\n", t->id, t->pt->title);
+                render_table_title(f, t);
                 render_table(f, t, o);
                 fputc('\n', f);
         }

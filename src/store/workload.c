@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "db.h"
+#include "formats.h"
 #include "multi.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -34,7 +36,7 @@ struct keep {
 static int keep_col(void *p, const char *name)
 {
         const struct keep *k = p;
-        return !strcmp(name, "Kernel_Name") || k->want(k->ctx, name);
+        return !strcmp(name, COL_KERNEL_NAME) || k->want(k->ctx, name);
 }
 
 static int dir_has(const char *dir, const char *file)
@@ -89,8 +91,8 @@ int workload_open(const char *path, struct workload *w, struct err *err)
         return workload_open_cols(path, NULL, NULL, w, err);
 }
 
-int workload_open_cols(const char *path, table_col_fn want, void *want_ctx,
-                       struct workload *w, struct err *err)
+int workload_open_cols(const char *path, table_col_fn want, void *want_ctx, struct workload *w,
+                       struct err *err)
 {
         char *db = NULL;
         int kind = other_store(path, &db), rc;
@@ -157,17 +159,20 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
         }
-        if ((rc = table_load_csv_cols(&w->pmc, f, want ? keep_col : NULL, &keep, err)))
+        enum wl_layout layout;
+        if ((rc = formats_detect(path, &w->sysinfo, &layout, err)) ||
+            (rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &w->pmc, err)))
                 goto out;
         if (w->pmc.nrows == 0) {
                 rc = err_set(err, ERR_INPUT, "%s: no dispatches recorded", f);
                 goto out;
         }
-        if (table_col(&w->pmc, "Kernel_Name") < 0) {
+        if (table_col(&w->pmc, COL_KERNEL_NAME) < 0) {
                 rc = err_set(err, ERR_INPUT, "%s: no Kernel_Name column", f);
                 goto out;
         }
-        check_cells(&w->pmc, f);
+        if (layout == WL_LAYOUT_WIDE) /* rocpd.c checks its cells as it groups them */
+                check_cells(&w->pmc, f);
         /* accumulate tables */
         DIR *d = opendir(path);
         char **names = NULL;
@@ -189,8 +194,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         for (size_t i = 0; i < nn; i++) {
                 char *p = xasprintf("%s/%s.csv", path, names[i]);
                 struct err e2 = {0};
-                if (table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL, &keep,
-                                        &e2)) {
+                if (table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL, &keep, &e2)) {
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
                 } else {
@@ -204,6 +208,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 free(p);
         }
         free(names);
+        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv; formats_detect refused SQ*.csv */
+                formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);
         if (is_file(f)) {
@@ -279,7 +285,7 @@ static void check_cells(struct table *t, const char *file)
         size_t bad = 0, cols = 0;
         char desc[100];
         for (size_t c = 0; c < t->ncols; c++) {
-                if (!strcmp(t->names[c], "Kernel_Name"))
+                if (!strcmp(t->names[c], COL_KERNEL_NAME))
                         continue;
                 size_t before = bad;
                 for (size_t r = 0; r < t->nrows; r++) {
@@ -301,7 +307,7 @@ static void check_cells(struct table *t, const char *file)
         if (t->dup)
                 warnf("%s: column '%s' appears more than once; the first is used", file, t->dup);
         /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right */
-        int id = table_col(t, "Dispatch_ID");
+        int id = table_col(t, COL_DISPATCH_ID);
         struct smap seen = {0};
         for (size_t r = 0; id >= 0 && r < t->nrows; r++) {
                 char key[64];
@@ -319,7 +325,7 @@ static void check_cells(struct table *t, const char *file)
         }
         smap_free(&seen);
         /* a dispatch that ends before it starts has no duration: n/a, not negative */
-        int s0 = table_col(t, "Start_Timestamp"), s1 = table_col(t, "End_Timestamp");
+        int s0 = table_col(t, COL_START), s1 = table_col(t, COL_END);
         size_t back = 0;
         for (size_t r = 0; s0 >= 0 && s1 >= 0 && r < t->nrows; r++)
                 if (t->num[s1][r] < t->num[s0][r]) {

@@ -6,15 +6,15 @@
 
 struct workload {
         char *path;
-        struct table sysinfo;  /* one row */
-        struct table pmc;      /* pmc_perf.csv: one row per dispatch */
-        struct table *acc;     /* accumulate tables (SQ_*.csv), aligned with pmc by row */
-        char **acc_names;      /* their names without .csv */
+        struct table sysinfo; /* one row */
+        struct table pmc;     /* pmc_perf.csv: one row per dispatch */
+        struct table *acc;    /* accumulate tables (SQ_*.csv), aligned with pmc by row */
+        char **acc_names;     /* their names without .csv */
         size_t nacc;
         struct table roofline; /* roofline.csv; nrows == 0 when absent */
         int has_roofline;
-        char *arch;            /* gpu_arch from sysinfo.csv */
-        char *model;           /* gpu_model */
+        char *arch;  /* gpu_arch from sysinfo.csv */
+        char *model; /* gpu_model */
 };
 
 /* Load a workload directory. No directory, no pmc_perf.csv or sysinfo.csv, or a malformed
