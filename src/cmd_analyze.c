@@ -98,7 +98,7 @@ struct analyze_args {
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
         int no_findings;        /* --no-findings */
-        int all_rows;           /* --all-rows: rows the architecture has no counterpart for too */
+        int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         long device;            /* --device, -1: mean of all */
@@ -361,6 +361,12 @@ int cmd_analyze(int argc, char **argv)
         if (load_data(&mdir, &pdir, &ps, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
+                struct arch la;
+                struct err lerr = {0}; /* an unknown target: list_metrics says so */
+                if (arch_load(mdir, args.list_arch, &la, &lerr) == 0) {
+                        panels_use_titles(&ps, &la); /* the family's titles */
+                        arch_free(&la);
+                }
                 rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
                 if (rc)
                         goto fail;

@@ -116,6 +116,13 @@ for wl in kinds stream compute; do
                 bad "$wl/H100: hidden rows / --all-rows"
         fi
 done
+# --list-metrics sm_90 (no workload) uses the family's titles too
+if "$P" analyze --list-metrics sm_90 >"$T/lm.txt" 2>&1 && grep -q '^7 -> Warp Launch and Warp State' "$T/lm.txt" &&
+        grep -q '7.3.0 -> Warp Cycles Per Issued Instruction' "$T/lm.txt"; then
+        ok "--list-metrics sm_90: NVIDIA titles and the new tables"
+else
+        bad "--list-metrics sm_90: $(head -3 "$T/lm.txt")"
+fi
 # the TUI's first screen (panel tree and the first table) of an NVIDIA workload
 if command -v tmux >/dev/null 2>&1 && [ -f workloads-sample/kinds/H100/pmc_perf.csv ]; then
         sock=prism-samples-$$
