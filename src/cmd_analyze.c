@@ -12,6 +12,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
+#include "analyze/findings.h"
 #include "arch/versions.h"
 #include "analyze/roofline.h"
 #include "analyze/sysinfo.h"
@@ -49,6 +50,7 @@ static const char usage_text[] =
     "      --list-stats        list the kernels (with their index) and dispatches\n"
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
+    "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
     "  -o, --output FILE       write the report to FILE\n"
     "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
@@ -99,6 +101,7 @@ struct analyze_args {
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
+        int no_findings;        /* --no-findings */
         int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
@@ -198,6 +201,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--plot-dir")) {
                         NEED_VAL();
                         a->plot_dir = argv[i];
+                } else if (!strcmp(o, "--no-findings")) {
+                        a->no_findings = 1;
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
                 } else if (!strcmp(o, "--all-rows")) {
@@ -403,7 +408,8 @@ int cmd_analyze(int argc, char **argv)
         }
         /* the TUI changes the selection later: it gets every panel's columns */
         struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
-                                    .nblocks = args.tui ? 0 : args.blocks.n};
+                                    .nblocks = args.tui ? 0 : args.blocks.n,
+                                    .no_findings = args.no_findings};
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
                 if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
@@ -429,6 +435,7 @@ int cmd_analyze(int argc, char **argv)
                                   .rank = args.rank,
                                   /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose,
+                                  .no_findings = args.no_findings,
                                   .all_rows = args.all_rows};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
@@ -501,6 +508,7 @@ int cmd_analyze(int argc, char **argv)
                               w[0].path, w[0].arch, w[1].path, w[1].arch);
                 if (args.plot_dir)
                         warnf("--plot-dir draws one workload's figures: not when comparing two");
+                findings_compare(&an[0], &an[1]); /* appeared, disappeared, changed gain */
                 render_compare(out, &an[0], &an[1], &ro);
                 if (args.save_dfs &&
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))

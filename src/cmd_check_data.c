@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/rules.h"
 #include "arch/arch.h"
 #include "cmds.h"
 
@@ -137,6 +138,17 @@ int cmd_check_data(int argc, char **argv)
                 nrepeats += check_repeats(&a, &reported);
                 nmetrics += a.nmetrics;
                 printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);
+                /* the findings rules serving this architecture load and parse */
+                char *rdir = data_path("rules");
+                struct ruleset rs;
+                if (rdir && rules_load(rdir, &a, &rs, &err)) {
+                        fprintf(stderr, "prism: %s\n", err.msg);
+                        bad = 2;
+                } else if (rdir) {
+                        printf("%s: %zu findings rules (%s)\n", targets[t], rs.nrules, rs.chain);
+                        rules_free(&rs);
+                }
+                free(rdir);
                 arch_free(&a);
         }
         for (size_t p = 0; p < ps.npanels; p++)

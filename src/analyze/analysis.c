@@ -1,6 +1,7 @@
 /* Evaluate panels for one workload: select dispatches, bind formula names to columns of
  * the selected rows, evaluate each table cell, and build the built-in tables. */
 #include "analysis.h"
+#include "findings.h"
 #include "ranks.h"
 
 #include "kname.h"
@@ -298,11 +299,22 @@ static int block_selects(const struct analysis_opts *o, const char *id)
         return 0;
 }
 
+/* 1 if a -b id names a table of panel 0 ("0.3"): panel 0 then shows only those */
+static int names_panel0_table(const struct analysis_opts *o)
+{
+        for (size_t i = 0; i < o->nblocks; i++)
+                if (!strncmp(o->blocks[i], "0.", 2))
+                        return 1;
+        return 0;
+}
+
 int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
                           const struct panel_table *t)
 {
-        if (!o->nblocks || p->id == 0)
+        if (!o->nblocks)
                 return 1;
+        if (p->id == 0)
+                return !names_panel0_table(o) || block_selects(o, t->id);
         char pid[16];
         snprintf(pid, sizeof pid, "%d", p->id);
         if (block_selects(o, pid) || block_selects(o, t->id))
@@ -801,7 +813,7 @@ static void build_raw(const struct table *src, struct analysis *an, const struct
 
 /* ---- the driver ---- */
 
-static void rtable_free(struct rtable *t)
+void rtable_free(struct rtable *t)
 {
         for (size_t k = 0; k < t->ncols; k++)
                 free(t->cols[k]);
@@ -900,6 +912,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                         goto out;
                         } else if (!strcmp(pt->source, "pc_sampling")) {
                                 continue; /* PC-sampling records are not read (yet) */
+                        } else if (findings_is_source(pt->source)) {
+                                if ((rc = findings_build(w, a, ps, o, knames, nknames, p, an,
+                                                         err)))
+                                        goto out;
                         } else if (!strcmp(pt->source, "roofline")) {
                                 if (w->has_roofline)
                                         build_raw(&w->roofline, an, p, pt);
@@ -919,8 +935,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0)
+                                if (t->panel->id == 0) {
+                                        found = !strcmp(o->blocks[b], t->id);
                                         continue;
+                                }
                                 if (!t->metric_table) {
                                         found = analysis_table_wanted(&one, t->panel, t->pt);
                                         continue;
