@@ -177,7 +177,7 @@ expect "--resume reused the 5 passes that had finished" test "$(grep -c 'reused 
 check - 2 "pass 0: the target ran past --pass-timeout 1 s" \
         profile -n t -p "$T/t" --no-roof --pass-timeout 1 -- "$APP" --sleep 20
 check PRISM_SYSFS_ROOT=$F/sysfs-cpuonly 2 "no GPU profiler available" profile -n c -p "$T/c" --no-roof -- "$APP"
-check ROCR_VISIBLE_DEVICES=5 2 "GPU 5 selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, but 2 AMD GPUs were found" \
+check ROCR_VISIBLE_DEVICES=5 2 "ROCR_VISIBLE_DEVICES=5 names GPU 5, but this node has 2 GPUs" \
         profile -n c -p "$T/c" --no-roof -- "$APP"
 
 # ---- MI300X: the default directory, 8 XCDs of per-channel counters ----

@@ -38,5 +38,14 @@ tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
 
+# An MPI program whose ranks exchange data between kernels (issue 21); built where MPI is
+# (the device machine): nvcc compiles, the MPI C++ wrapper links.
+MPICXX ?= mpicxx
+tests/bin/mpi_ranks: tests/gpu/mpi_ranks.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -c -o $@.o $< $(addprefix -I,$(shell $(MPICXX) --showme:incdirs 2>/dev/null))
+	$(MPICXX) -o $@ $@.o -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64
+	rm -f $@.o
+
 .PHONY: gpu-tests
 gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds

@@ -8,7 +8,7 @@
 
 #include "collector.h"
 
-enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
+enum { CTX_NEW, CTX_RUNNING, CTX_PAUSED, CTX_OFF };
 
 struct pc_ctx {
         CUcontext ctx;
@@ -136,12 +136,15 @@ static int setup(struct pc_ctx *c)
         static int initialized;
         char msg[512];
 
+        double t0 = pc_now();
         if (!initialized) {
                 CUpti_Profiler_Initialize_Params pi = PC_PARAMS(CUpti_Profiler_Initialize_Params);
                 if (pc_check(cuptiProfilerInitialize(&pi), "cannot initialize the profiler") < 0)
                         return -1;
                 initialized = 1;
         }
+        double t1 = pc_now();
+        pc.t.init += t1 - t0;
         CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
         cn.deviceIndex = c->dev;
         if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
@@ -161,12 +164,16 @@ static int setup(struct pc_ctx *c)
         if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
             0)
                 return -1;
+        double t2 = pc_now();
+        pc.t.avail += t2 - t1;
 
         if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
                            &c->config_size, msg, sizeof msg) < 0) {
                 pc_error("device %u: %s", c->dev, msg);
                 return -1;
         }
+        double t3 = pc_now();
+        pc.t.config += t3 - t2;
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
@@ -187,8 +194,11 @@ static int setup(struct pc_ctx *c)
                          c->cd_size);
                 return -1;
         }
+        double t4 = pc_now();
+        pc.t.enable += t4 - t3;
         if (ck(c, arm(c), "cannot start the range profiler") < 0)
                 return -1;
+        pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
                  c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
         return 0;
@@ -231,7 +241,18 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 }
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
+static int flush_ranges(struct pc_ctx *c);
+
 static int flush(struct pc_ctx *c)
+{
+        double t0 = pc_now();
+        int r = flush_ranges(c);
+        pc.t.flush += pc_now() - t0;
+        pc.t.nflush++;
+        return r;
+}
+
+static int flush_ranges(struct pc_ctx *c)
 {
         CUptiResult r;
 
@@ -282,6 +303,7 @@ static int flush(struct pc_ctx *c)
                         ck(c, r, "cannot evaluate the metrics");
                         return -1;
                 }
+                l->ranged = 1;
         }
         c->base += c->nbatch;
         c->nbatch = 0;
@@ -314,9 +336,24 @@ static void turn_off(struct pc_ctx *c)
 
 void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
 {
+        if (c->state == CTX_NEW || c->state == CTX_PAUSED)
+                pc_gpu_lock();
+        if (c->state == CTX_PAUSED) {
+                double t0 = pc_now();
+                if (ck(c, enable(c), "cannot enable the range profiler") < 0 ||
+                    ck(c, arm(c), "cannot start the range profiler") < 0) {
+                        turn_off(c);
+                        pc_gpu_unlock();
+                        return;
+                }
+                pc.t.arm += pc_now() - t0;
+                c->named = 0; /* a new profiler object numbers its ranges from 0 again */
+                c->state = CTX_RUNNING;
+        }
         if (c->state == CTX_NEW) {
                 if (setup(c) < 0) {
                         turn_off(c);
+                        pc_gpu_unlock();
                         return;
                 }
                 c->state = CTX_RUNNING;
@@ -332,6 +369,21 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         c->batch[c->nbatch++] = dispatch;
 }
 
+void pc_ctx_after_launch(struct pc_ctx *c)
+{
+        if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
+                return;
+        if (flush(c) < 0) {
+                turn_off(c);
+        } else {
+                double t0 = pc_now();
+                disable(c);
+                pc.t.disable += pc_now() - t0;
+                c->state = CTX_PAUSED;
+        }
+        pc_gpu_unlock();
+}
+
 void pc_ctx_drop(struct pc_ctx *c, size_t dispatch)
 {
         if (c->state == CTX_RUNNING && c->nbatch > 0 && c->batch[c->nbatch - 1] == dispatch)
@@ -340,11 +392,14 @@ void pc_ctx_drop(struct pc_ctx *c, size_t dispatch)
 
 void pc_ctx_finish(struct pc_ctx *c, int push)
 {
+        if (c->state == CTX_PAUSED)
+                turn_off(c);
         if (c->state != CTX_RUNNING)
                 return;
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
         flush(c);
         turn_off(c);
+        pc_gpu_unlock();
         if (pushed) {
                 CUcontext old;
                 pc_cu.ctx_pop(&old);
