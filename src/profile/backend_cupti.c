@@ -3,6 +3,7 @@
  * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
 #include "backend.h"
 #include "clocks.h"
+#include "passcache.h"
 #include "proc.h"
 
 #include <dlfcn.h>
@@ -341,8 +342,34 @@ static char *find_collector(struct err *err)
         return found;
 }
 
+static int cupti_num_passes_uncached(const char *chip, const char *const *counters, size_t n,
+                                     struct err *err);
+
+/* Pass counts are asked hundreds of times while planning: kept in passcache.c. */
 static int cupti_num_passes(const char *chip, const char *const *counters, size_t n,
                             struct err *err)
+{
+        static int opened;
+        if (!opened) {
+                /* the cache is keyed by the collector library: find it, load it on a miss */
+                char *path = find_collector(err);
+                if (!path)
+                        return ERR_SYS;
+                passcache_open(path);
+                free(path);
+                opened = 1;
+        }
+        int r = passcache_get(chip, counters, n);
+        if (r > 0)
+                return r;
+        r = cupti_num_passes_uncached(chip, counters, n, err);
+        if (r > 0)
+                passcache_put(chip, counters, n, r);
+        return r;
+}
+
+static int cupti_num_passes_uncached(const char *chip, const char *const *counters, size_t n,
+                                     struct err *err)
 {
         static void *handle;
         static int (*fn)(const char *, const char *const *, size_t, char *, size_t);

@@ -11,7 +11,7 @@ import re
 import sys
 
 EXACT = re.compile(r"(inst_executed|sass_|warps_launched|ctas_launched|thread_inst|"
-                   r"ops_path_tensor|inst_issued)")
+                   r"ops_path_tensor)")
 TRAFFIC = re.compile(r"^(dram__|lts__|l1tex__|lrc__).*(bytes|sectors|requests|wavefronts|"
                      r"hit|miss|lookup)")
 

@@ -23,11 +23,23 @@ if [ ! -x "$APP" ]; then
         (cd "$ROOT" && make tests/bin/mpi_ranks) >"$W/build.log" 2>&1 ||
                 { echo "FAIL: cannot build mpi_ranks: $(tail -3 "$W/build.log" | tr '\n' ' ')"; echo "1 failures"; exit 1; }
 fi
-MPIRUN=(mpirun --oversubscribe --bind-to none)
+# every mpirun under a time limit: a hang is a failure, not a stuck check
+MPIRUN=(timeout "${TMO:-120}" mpirun --oversubscribe --bind-to none)
 cd "$W" || exit 1
 for np in 1 2 4; do
         t=$(now); "${MPIRUN[@]}" -np $np "$APP" >"plain$np.out" 2>&1; echo "TIME mpi np=$np plain $(since "$t") rc=$?"
 done
+# the target as a child of each rank (what prism does), and the collector alone with the
+# GPU lock, before prism itself
+t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\"; true" >child2.out 2>&1
+echo "TIME mpi np=2 target as a child of the rank $(since "$t") rc=$?"
+t=$(now)
+"${MPIRUN[@]}" -np 2 env CUDA_INJECTION64_PATH="$ROOT/libprism-cupti.so" \
+        PRISM_CUPTI_METRICS=gpu__time_duration.sum,smsp__inst_executed.sum \
+        PRISM_CUPTI_LOCK="$W/gpu.lock" PRISM_CUPTI_OUT="$W/direct.csv" PRISM_CUPTI_TIMING=1 \
+        "$APP" >direct2.out 2>&1
+echo "TIME mpi np=2 collector with the lock, no prism $(since "$t") rc=$?"
+grep timing direct2.out | head -2 | sed 's/^/INFO: direct: /'
 for np in 1 2 4; do
         rm -rf "workloads/mpi$np"
         t=$(now)

@@ -44,7 +44,8 @@ struct pc_timing {
         double avail;     /* counter availability */
         double config;    /* host object and config image */
         double enable;    /* range profiler enable + counter data sizing */
-        double arm;       /* counter data image init + SetConfig + Start */
+        double arm;       /* counter data image init + SetConfig + Start, of which: */
+        double arm_image, arm_config, arm_start;
         double launches;  /* inside the launch calls (kernel replay happens here) */
         double flush;     /* stop, decode, evaluate */
         double disable;   /* per-kernel disable when the GPU is shared */
@@ -69,6 +70,8 @@ struct pc_state {
         int progress_fd;      /* PRISM_CUPTI_PROGRESS_FD: "dispatch\tname" lines, -1 none */
         int lock_fd;          /* PRISM_CUPTI_LOCK: the per-GPU lock file, -1 none */
         int timing;           /* PRISM_CUPTI_TIMING=1 */
+        int use_avail;        /* PRISM_CUPTI_AVAILABILITY=1: build configs with the counter
+                                 availability image from the start */
         struct pc_timing t;
 };
 

@@ -15,7 +15,9 @@
  *   PRISM_CUPTI_PROGRESS_FD a file descriptor that gets "dispatch<TAB>kernel" per launch
  *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
  *                           processes that share the GPU (share.c)
- *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit */
+ *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
+ *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
+ *                           config (default: only when the GPU refuses a config without) */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -289,7 +291,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                                                                               : sizeof line - 1);
                 (void)w; /* a full pipe drops a progress line, never blocks the program */
         }
-        if (!pc.nlaunches || pc.t.first == 0)
+        if (pc.t.first == 0)
                 pc.t.first = pc_now();
         launch_t0 = pc_now();
         struct pc_ctx *c = pc_ctx_get(cb->context);
@@ -534,6 +536,8 @@ static void parse_env(void)
         }
         s = getenv("PRISM_CUPTI_REPLAY");
         pc.kernel_mode = s && !strcmp(s, "kernel");
+        s = getenv("PRISM_CUPTI_AVAILABILITY");
+        pc.use_avail = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
         pc.timing = s && *s && strcmp(s, "0") != 0;
         pc.progress_fd = -1;

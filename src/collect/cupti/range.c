@@ -85,6 +85,7 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
 static CUptiResult arm(struct pc_ctx *c)
 {
         CUptiResult r;
+        double t0 = pc_now();
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
@@ -92,6 +93,8 @@ static CUptiResult arm(struct pc_ctx *c)
         ip.pCounterData = c->cd;
         if ((r = cuptiRangeProfilerCounterDataImageInitialize(&ip)) != CUPTI_SUCCESS)
                 return r;
+        double t1 = pc_now();
+        pc.t.arm_image += t1 - t0;
         CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
         sp.pRangeProfilerObject = c->rp;
         sp.configSize = c->config_size;
@@ -107,9 +110,13 @@ static CUptiResult arm(struct pc_ctx *c)
         sp.targetNestingLevel = 1;
         if ((r = cuptiRangeProfilerSetConfig(&sp)) != CUPTI_SUCCESS)
                 return r;
+        double t2 = pc_now();
+        pc.t.arm_config += t2 - t1;
         CUpti_RangeProfiler_Start_Params st = PC_PARAMS(CUpti_RangeProfiler_Start_Params);
         st.pRangeProfilerObject = c->rp;
-        return cuptiRangeProfilerStart(&st);
+        r = cuptiRangeProfilerStart(&st);
+        pc.t.arm_start += pc_now() - t2;
+        return r;
 }
 
 static CUptiResult enable(struct pc_ctx *c)
@@ -129,6 +136,25 @@ static void disable(struct pc_ctx *c)
         dp.pRangeProfilerObject = c->rp;
         cuptiRangeProfilerDisable(&dp);
         c->rp = NULL;
+}
+
+static int query_avail(struct pc_ctx *c)
+{
+        CUpti_Profiler_GetCounterAvailability_Params ap =
+            PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+        ap.ctx = c->ctx;
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+            0)
+                return -1;
+        free(c->avail);
+        c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
+        if (!c->avail)
+                return -1;
+        ap.pCounterAvailabilityImage = c->avail;
+        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+            0)
+                return -1;
+        return 0;
 }
 
 static int setup(struct pc_ctx *c)
@@ -151,18 +177,10 @@ static int setup(struct pc_ctx *c)
                 return -1;
         snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
 
-        CUpti_Profiler_GetCounterAvailability_Params ap =
-            PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
-        ap.ctx = c->ctx;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
-                return -1;
-        c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
-        if (!c->avail)
-                return -1;
-        ap.pCounterAvailabilityImage = c->avail;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
+        /* The counter availability image costs ~0.1 s per run and fails while another
+         * process profiles the GPU; the config is built without it (as the planner's pass
+         * counts are) and only a config the GPU refuses is rebuilt with it (in arm). */
+        if (pc.use_avail && query_avail(c) < 0)
                 return -1;
         double t2 = pc_now();
         pc.t.avail += t2 - t1;
@@ -196,7 +214,27 @@ static int setup(struct pc_ctx *c)
         }
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
-        if (ck(c, arm(c), "cannot start the range profiler") < 0)
+        CUptiResult ar = arm(c);
+        if (ar != CUPTI_SUCCESS && !c->avail) {
+                /* a config built for the chip that this GPU refuses: build it for what the
+                 * GPU has */
+                pc_debug("device %u: arming failed (%d), rebuilding the config with the counter "
+                         "availability image",
+                         c->dev, (int)ar);
+                pc_host_free(c->host);
+                free(c->config);
+                c->host = NULL;
+                c->config = NULL;
+                if (query_avail(c) < 0)
+                        return -1;
+                if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host,
+                                   &c->config, &c->config_size, msg, sizeof msg) < 0) {
+                        pc_error("device %u: %s", c->dev, msg);
+                        return -1;
+                }
+                ar = arm(c);
+        }
+        if (ck(c, ar, "cannot start the range profiler") < 0)
                 return -1;
         pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
