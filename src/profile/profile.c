@@ -657,7 +657,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         clocks_end(be, locked);
 out:
         if (rc && parallel && !o->arch)
-                err_wrap(err, "rank %ld (%s)", lr.rank, gc.why[0] ? gc.why : "GPU unknown");
+                err_wrap(err, "rank %ld, %s", lr.rank, gc.why[0] ? gc.why : "GPU unknown");
         if (rc)
                 profile_result_free(res);
         plan_free(&plan);

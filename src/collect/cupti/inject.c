@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../util/gpulock.h"
 #include "collector.h"
 
 #define DEFAULT_MAX_RANGES 256
@@ -553,7 +554,7 @@ static void parse_env(void)
         pc.lock_fd = -1;
         s = getenv("PRISM_CUPTI_LOCK");
         if (s && *s) {
-                pc.lock_fd = open(s, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+                pc.lock_fd = gpulock_open(s);
                 if (pc.lock_fd < 0)
                         pc_error("cannot open the GPU lock '%s': %s", s, strerror(errno));
         }

@@ -4,11 +4,10 @@
  * decoding of its range -- and gives it back before the program goes on. A program whose
  * processes wait on each other between kernels (MPI) cannot deadlock on it: no process
  * waits for anything while it holds the lock but its own kernel. And the timing report. */
-#include <errno.h>
 #include <stdio.h>
-#include <sys/file.h>
 #include <time.h>
 
+#include "../../util/gpulock.h"
 #include "collector.h"
 
 static int held;
@@ -24,11 +23,8 @@ void pc_gpu_lock(void)
 {
         if (pc.lock_fd < 0 || held)
                 return;
-        double t0 = pc_now();
-        while (flock(pc.lock_fd, LOCK_EX) != 0 && errno == EINTR)
-                ;
+        pc.t.lock_wait += gpulock_take(pc.lock_fd);
         held = 1;
-        pc.t.lock_wait += pc_now() - t0;
         pc.t.nlock++;
 }
 
@@ -36,7 +32,7 @@ void pc_gpu_unlock(void)
 {
         if (pc.lock_fd < 0 || !held)
                 return;
-        flock(pc.lock_fd, LOCK_UN);
+        gpulock_give(pc.lock_fd);
         held = 0;
 }
 
