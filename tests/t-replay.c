@@ -317,6 +317,7 @@ static void test_ranks(void **state)
         print_message("%s\n", err.msg);
         assert_non_null(strstr(err.msg, "rank 1, "));
         assert_non_null(strstr(err.msg, "target exited with status 3"));
+        assert_non_null(strstr(err.msg, "no fallback"));
         assert_null(strchr(err.msg, '\n'));
         fk.all_fail = 0;
         fake.replay_modes = REPLAY_APPLICATION | REPLAY_KERNEL;

@@ -346,7 +346,8 @@ static void fill_workload_info(const struct profile_opts *o, struct table *si)
 
 static int run_passes(const struct profile_opts *o, const struct backend *be,
                       const struct plan *plan, int nchan, const char *dir, struct table *si,
-                      struct profile_result *res, const char *label, struct err *err)
+                      struct profile_result *res, const char *label, int parallel,
+                      struct err *err)
 {
         size_t np = plan->npasses, nnormal = np - plan->naccum;
         struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
@@ -362,7 +363,7 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         struct progress pg;
         progress_init(&pg, o->tty, o->log, np, res->replay == REPLAY_KERNEL, label);
         struct runs r = {.o = o, .be = be, .plan = plan, .nchan = nchan, .scratch = scratch,
-                         .mode = res->replay, .pg = &pg};
+                         .mode = res->replay, .pg = &pg, .parallel = parallel};
         if (!rc) {
                 ran = np;
                 rc = runs_collect(&r, tables, err);
@@ -653,7 +654,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         }
         si_set(&si, "replay", backend_replay_name(res->replay));
         int locked = clocks_begin(o, be, &si, res);
-        rc = run_passes(o, be, &plan, nchan, dir, &si, res, label, err);
+        rc = run_passes(o, be, &plan, nchan, dir, &si, res, label, parallel, err);
         clocks_end(be, locked);
 out:
         if (rc && parallel && !o->arch)

@@ -323,6 +323,15 @@ int runs_collect(struct runs *r, struct table *tables, struct err *err)
                 progress_start(r->pg, line);
                 struct err ke = {0};
                 if (run_kernel(r, todo, nt, tables, &bad, &nbad, &ke)) {
+                        if (r->parallel) {
+                                rc = err_set(err, ke.code ? ke.code : ERR_SYS,
+                                             "%s (under MPI there is no fallback to "
+                                             "application replay, which would run this rank's "
+                                             "program more often than its peers': rerun with "
+                                             "--replay application)",
+                                             ke.msg);
+                                goto out;
+                        }
                         r->fell_back = 1;
                         warn_clear(r, "kernel replay failed (%s); collecting by application "
                                       "replay%s",
@@ -333,7 +342,13 @@ int runs_collect(struct runs *r, struct table *tables, struct err *err)
                                 progress_step(r->pg);
                         }
                 }
-                if (nbad && !r->fell_back) {
+                if (nbad && r->parallel) {
+                        char cnt[64];
+                        snprintf(cnt, sizeof cnt, "%zu dispatch%s", nbad, nbad == 1 ? "" : "es");
+                        warn_clear(r, "%s could not be replayed by kernel; under MPI their "
+                                      "counters stay empty%s (rerun with --replay application)",
+                                   cnt, "");
+                } else if (nbad && !r->fell_back) {
                         r->fell_back = 2;
                         char cnt[64];
                         snprintf(cnt, sizeof cnt, "%zu dispatch%s", nbad, nbad == 1 ? "" : "es");

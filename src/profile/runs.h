@@ -22,6 +22,8 @@ struct runs {
         const char *scratch; /* DIR/.prism-passes: pass_N/ (result.csv, counters.txt) */
         int mode;            /* REPLAY_KERNEL or REPLAY_APPLICATION */
         struct progress *pg;
+        int parallel;        /* one rank of several: no fallback to application replay (the
+                                ranks would run the program different numbers of times) */
         size_t runs;         /* out: runs of the program made */
         int fell_back;       /* out: 1 whole kernel replay failed, 2 some dispatches */
 };

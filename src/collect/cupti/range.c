@@ -8,7 +8,7 @@
 
 #include "collector.h"
 
-enum { CTX_NEW, CTX_RUNNING, CTX_PAUSED, CTX_OFF };
+enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
 
 struct pc_ctx {
         CUcontext ctx;
@@ -27,6 +27,8 @@ struct pc_ctx {
         size_t base; /* launches profiled in this context before the image's first */
         int named;   /* range names are launch indices (auto range names them so) */
         size_t nflushes;
+        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
+                        per range) and doubles at each re-arm up to pc.max_ranges */
 };
 
 static struct pc_ctx **ctxs;
@@ -103,7 +105,7 @@ static CUptiResult arm(struct pc_ctx *c)
         sp.pCounterDataImage = c->cd;
         sp.range = CUPTI_AutoRange;
         sp.replayMode = CUPTI_KernelReplay;
-        sp.maxRangesPerPass = pc.max_ranges;
+        sp.maxRangesPerPass = c->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
         sp.passIndex = 0;
@@ -136,6 +138,44 @@ static void disable(struct pc_ctx *c)
         dp.pRangeProfilerObject = c->rp;
         cuptiRangeProfilerDisable(&dp);
         c->rp = NULL;
+}
+
+/* Ranges of a context's first image: few, since the Start of a profiling session costs
+ * about 1 ms per range the image can hold (measured on the H100: 0.38 s at 256, 0.19 s at
+ * 16), and most programs launch few kernels; one when the GPU is shared (one kernel per
+ * session). */
+static size_t first_ranges(void)
+{
+        size_t n = pc.lock_fd >= 0 ? 1 : 16;
+        return n < pc.max_ranges ? n : pc.max_ranges;
+}
+
+/* (Re)size the counter data image for max ranges (the profiler object must exist). */
+static int size_image(struct pc_ctx *c, size_t max)
+{
+        CUpti_RangeProfiler_GetCounterDataSize_Params sp =
+            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+        sp.pRangeProfilerObject = c->rp;
+        sp.pMetricNames = pc.metrics;
+        sp.numMetrics = pc.nmetrics;
+        sp.maxNumOfRanges = max;
+        sp.maxNumRangeTreeNodes = (uint32_t)max;
+        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+                return -1;
+        uint8_t *cd = realloc(c->cd, sp.counterDataSize);
+        size_t *batch = realloc(c->batch, max * sizeof *batch);
+        if (cd)
+                c->cd = cd;
+        if (batch)
+                c->batch = batch;
+        if (!cd || !batch) {
+                pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
+                         (size_t)sp.counterDataSize);
+                return -1;
+        }
+        c->cd_size = sp.counterDataSize;
+        c->max = max;
+        return 0;
 }
 
 static int query_avail(struct pc_ctx *c)
@@ -180,12 +220,14 @@ static int setup(struct pc_ctx *c)
         /* The counter availability image costs ~0.1 s per run and fails while another
          * process profiles the GPU; the config is built without it (as the planner's pass
          * counts are) and only a config the GPU refuses is rebuilt with it (in arm). */
-        if (pc.use_avail && query_avail(c) < 0)
+        if (pc.use_avail && !c->config && query_avail(c) < 0)
                 return -1;
         double t2 = pc_now();
         pc.t.avail += t2 - t1;
 
-        if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
+        /* kept from an earlier session of this context (a shared GPU) */
+        if (!c->config &&
+            pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
                            &c->config_size, msg, sizeof msg) < 0) {
                 pc_error("device %u: %s", c->dev, msg);
                 return -1;
@@ -195,23 +237,8 @@ static int setup(struct pc_ctx *c)
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
-        CUpti_RangeProfiler_GetCounterDataSize_Params sp =
-            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-        sp.pRangeProfilerObject = c->rp;
-        sp.pMetricNames = pc.metrics;
-        sp.numMetrics = pc.nmetrics;
-        sp.maxNumOfRanges = pc.max_ranges;
-        sp.maxNumRangeTreeNodes = (uint32_t)pc.max_ranges;
-        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+        if (size_image(c, first_ranges()) < 0)
                 return -1;
-        c->cd_size = sp.counterDataSize;
-        c->cd = malloc(c->cd_size);
-        c->batch = malloc(pc.max_ranges * sizeof *c->batch);
-        if (!c->cd || !c->batch) {
-                pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
-                         c->cd_size);
-                return -1;
-        }
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
         CUptiResult ar = arm(c);
@@ -238,7 +265,7 @@ static int setup(struct pc_ctx *c)
                 return -1;
         pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
-                 c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
+                 c->chip, pc.nmetrics, c->max, c->cd_size);
         return 0;
 }
 
@@ -353,6 +380,9 @@ static int flush_ranges(struct pc_ctx *c)
  * a fresh one (Disable + Enable) before giving up. */
 static int rearm(struct pc_ctx *c)
 {
+        if (c->max < pc.max_ranges &&
+            size_image(c, 2 * c->max < pc.max_ranges ? 2 * c->max : pc.max_ranges) < 0)
+                return -1;
         CUptiResult r = arm(c);
         if (r == CUPTI_SUCCESS)
                 return 0;
@@ -374,20 +404,8 @@ static void turn_off(struct pc_ctx *c)
 
 void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
 {
-        if (c->state == CTX_NEW || c->state == CTX_PAUSED)
+        if (c->state == CTX_NEW)
                 pc_gpu_lock();
-        if (c->state == CTX_PAUSED) {
-                double t0 = pc_now();
-                if (ck(c, enable(c), "cannot enable the range profiler") < 0 ||
-                    ck(c, arm(c), "cannot start the range profiler") < 0) {
-                        turn_off(c);
-                        pc_gpu_unlock();
-                        return;
-                }
-                pc.t.arm += pc_now() - t0;
-                c->named = 0; /* a new profiler object numbers its ranges from 0 again */
-                c->state = CTX_RUNNING;
-        }
         if (c->state == CTX_NEW) {
                 if (setup(c) < 0) {
                         turn_off(c);
@@ -398,7 +416,7 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         }
         if (c->state != CTX_RUNNING)
                 return;
-        if (c->nbatch == pc.max_ranges) {
+        if (c->nbatch == c->max) {
                 if (flush(c) < 0 || rearm(c) < 0) {
                         turn_off(c);
                         return;
@@ -414,10 +432,18 @@ void pc_ctx_after_launch(struct pc_ctx *c)
         if (flush(c) < 0) {
                 turn_off(c);
         } else {
+                /* give the counters back entirely (the next kernel sets up afresh, as the
+                 * first did: a re-enabled profiler object with the old image crashes
+                 * CUPTI 13 in CounterDataImageInitialize) */
                 double t0 = pc_now();
                 disable(c);
+                free(c->cd);
+                free(c->batch);
+                c->cd = NULL;
+                c->batch = NULL;
                 pc.t.disable += pc_now() - t0;
-                c->state = CTX_PAUSED;
+                c->named = 0; /* a new profiler object numbers its ranges from 0 again */
+                c->state = CTX_NEW;
         }
         pc_gpu_unlock();
 }
@@ -430,8 +456,6 @@ void pc_ctx_drop(struct pc_ctx *c, size_t dispatch)
 
 void pc_ctx_finish(struct pc_ctx *c, int push)
 {
-        if (c->state == CTX_PAUSED)
-                turn_off(c);
         if (c->state != CTX_RUNNING)
                 return;
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
