@@ -64,7 +64,8 @@ for np in 1 2 4; do
         if [ $np -gt 1 ]; then
                 "$PRISM" analyze -p "workloads/mpi$np" -b 19 >"panel19-$np.txt" 2>&1 ||
                         bad "np=$np: analyze -b 19 failed: $(tail -1 "panel19-$np.txt")"
-                grep -c 'rank' "panel19-$np.txt" | sed "s/^/INFO: np=$np: panel 19 lines naming ranks: /"
+                grep -q "19.1 Kernel Time per Rank" "panel19-$np.txt" || bad "np=$np: no panel 19.1"
+                grep -cE "^│ [0-9]+ │ +[0-9]+ │" "panel19-$np.txt" | sed "s/^/INFO: np=$np: panel 19 rows: /"
         fi
 done
 rm -rf workloads/only0
