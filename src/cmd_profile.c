@@ -321,6 +321,8 @@ int cmd_profile(int argc, char **argv)
                        res.accum_passes, res.runs, res.runs == 1 ? "" : "s",
                        res.replay == REPLAY_KERNEL ? "kernel" : "application",
                        res.fell_back ? ", partly application" : "");
+                if (res.clocks[0])
+                        printf("clocks: %s\n", res.clocks);
         }
         ret = 0;
         /* the empirical peaks, measured once per workload as rocprof-compute does */

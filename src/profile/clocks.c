@@ -26,11 +26,10 @@ int clocks_begin(const struct profile_opts *o, const struct backend *be, struct 
         } else if (o->clock_control == CLOCK_BASE) {
                 snprintf(res->clocks, sizeof res->clocks, "%s", cs.desc);
         } else {
-                snprintf(res->clocks, sizeof res->clocks, "none (the GPU's own clocks)");
-                if (cs.base_sm)
-                        snprintf(res->clocks, sizeof res->clocks,
-                                 "none (the GPU's own clocks; base %u MHz SM, %u MHz memory)",
-                                 cs.base_sm, cs.base_mem);
+                snprintf(res->clocks, sizeof res->clocks, "%s",
+                         cs.desc[0] && !strncmp(cs.desc, "none", 4)
+                             ? cs.desc
+                             : "none (the GPU's own clocks)");
         }
         if (!si->nrows)
                 table_add_row(si);
