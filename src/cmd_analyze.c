@@ -12,11 +12,13 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
-#include "analyze/listing.h"
 #include "analyze/roofline.h"
+#include "analyze/sysinfo.h"
 #include "arch/arch.h"
 #include "cmds.h"
+#include "render/listing.h"
 #include "render/render.h"
+#include "store/columns.h"
 #include "tui/tui.h"
 
 static const char usage_text[] =
@@ -88,11 +90,11 @@ static int fail(const char *fmt, const char *arg)
 
 struct analyze_args {
         struct list paths, blocks, kernels, dispatches, cols;
-        const char *rank; /* --rank (issue 8) */
+        const char *rank; /* --rank */
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
-        int tui; /* --tui: the interactive view (issue 9) */
-        struct list mem_levels; /* --mem-level (issue 6) */
+        int tui;                /* --tui: the interactive view */
+        struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
@@ -247,7 +249,7 @@ static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err 
 }
 
 /* Open a workload (directory, database or multi-rank tree) with its architecture, loading
- * only the columns that the tables sel's -b ids select read (issue 8: column projection). */
+ * only the columns that the tables sel's -b ids select read (column projection). */
 static int open_one(const char *path, const char *mdir, const struct panel_set *ps,
                     const struct analysis_opts *sel, struct workload *w, struct arch *a,
                     struct err *err)
@@ -271,7 +273,7 @@ static int open_one(const char *path, const char *mdir, const struct panel_set *
         if (rc)
                 arch_free(a);
         else
-                workload_check_sysinfo(w, a); /* issue 10: missing or damaged fields warn once */
+                workload_check_sysinfo(w, a); /* missing or damaged fields warn once */
         return rc;
 }
 
@@ -290,7 +292,7 @@ static int figure_width(FILE *out)
         return v > 160 ? 160 : (int)v;
 }
 
-/* Issue 6: the roofline's tables and plot when its panel is shown, and the figures' options. */
+/* The roofline's tables and plot when its panel is shown, and the figures' options. */
 static int prepare_figures(const struct analyze_args *args, const struct workload *w,
                            const struct arch *a, const struct panel_set *ps,
                            const struct analysis_opts *o, struct analysis *an,
@@ -314,7 +316,7 @@ static int prepare_figures(const struct analyze_args *args, const struct workloa
 
 /* Analysis allocates and frees a column of n doubles for every formula it evaluates. glibc
  * hands such blocks back to the kernel and maps them again, which zeroes every page anew
- * (a tenth of a 100k-dispatch run): keep freed memory in the heap instead (issue 8). */
+ * (a tenth of a 100k-dispatch run): keep freed memory in the heap instead. */
 static void tune_malloc(void)
 {
 #ifdef __GLIBC__
@@ -361,7 +363,7 @@ int cmd_analyze(int argc, char **argv)
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
                 if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
-        if (args.rank && table_col(&w[0].pmc, "Rank") < 0) {
+        if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
         }
@@ -436,7 +438,7 @@ int cmd_analyze(int argc, char **argv)
                                  .cols = cols,
                                  .ncols = args.cols.n,
                                  .max_stat_num = args.max_stat_num};
-        if (args.tui) { /* issue 9: the interactive view instead of the report */
+        if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
                                        .ps = &ps, .opts = &o, .ro = &ro};
                 int trc = tui_run(&ti, &err);

@@ -1,5 +1,6 @@
 /* prism check-data: load every architecture's metrics and the panels, parse every formula,
  * and check that panels and metrics refer to things that exist. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,42 @@ static void check_name(void *p, const char *name, int dollar)
         c->bad = 1;
 }
 
+/* A formula written twice under two keys (the same expression text, whitespace aside, read
+ * from the same table) should be written once and referenced with `same_as: KEY`. Prints
+ * each repeat once (by file and line, over all architectures); returns how many were new. */
+static size_t check_repeats(const struct arch *a, struct smap *reported)
+{
+        struct smap seen = {0};
+        size_t n = 0;
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                const struct metric *m = &a->metrics[i];
+                if (m->same_as || !m->expr.src || m->is_template)
+                        continue;
+                struct strbuf k = {0};
+                sb_addf(&k, "%s:", m->table ? m->table : "");
+                for (const char *q = m->expr.src; *q; q++)
+                        if (!isspace((unsigned char)*q))
+                                sb_addf(&k, "%c", *q);
+                int first;
+                if (!smap_get(&seen, k.buf, &first)) {
+                        smap_put(&seen, k.buf, (int)i);
+                } else {
+                        char *where = xasprintf("%s:%d", m->expr.loc.file, m->expr.loc.line);
+                        if (!smap_get(reported, where, NULL)) {
+                                smap_put(reported, where, 1);
+                                printf("%s: metric '%s' repeats the formula of '%s' (write "
+                                       "'same_as: %s')\n",
+                                       where, m->key, a->metrics[first].key, a->metrics[first].key);
+                                n++;
+                        }
+                        free(where);
+                }
+                sb_free(&k);
+        }
+        smap_free(&seen);
+        return n;
+}
+
 int cmd_check_data(int argc, char **argv)
 {
         if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -59,8 +96,8 @@ int cmd_check_data(int argc, char **argv)
                 bad = 2;
                 goto out;
         }
-        struct smap used = {0};
-        size_t nmetrics = 0;
+        struct smap used = {0}, reported = {0};
+        size_t nmetrics = 0, nrepeats = 0;
         for (size_t t = 0; t < nt; t++) {
                 struct arch a;
                 if (arch_load(mdir, targets[t], &a, &err)) {
@@ -97,6 +134,7 @@ int cmd_check_data(int argc, char **argv)
                                        a.metrics[i].key);
                         smap_put(&used, a.metrics[i].key, 1);
                 }
+                nrepeats += check_repeats(&a, &reported);
                 nmetrics += a.nmetrics;
                 printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);
                 arch_free(&a);
@@ -114,8 +152,11 @@ int cmd_check_data(int argc, char **argv)
                                 }
                 }
         smap_free(&used);
-        printf("%s: %zu architectures, %zu panels, %zu metric definitions\n",
-               bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics);
+        smap_free(&reported);
+        /* repeats are reported, not yet fatal: hopper.yaml still has some */
+        printf("%s: %zu architectures, %zu panels, %zu metric definitions, %zu repeated "
+               "formulas\n",
+               bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics, nrepeats);
 out:
         for (size_t i = 0; i < nt; i++)
                 free(targets[i]);

@@ -4,7 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 skip=0
@@ -51,7 +51,23 @@ check 0 "2\.1\.0 -> VALU FLOPs" analyze --list-metrics gfx90a
 check 2 "unknown architecture 'gfx1234' \(supported: .*gfx90a" analyze --list-metrics gfx1234
 check 0 "ok: [0-9]+ architectures" check-data
 
-if [ -d "$S/vcopy/MI200" ]; then
+# formulas are written once: no repeat in the AMD metric files, and a repeat is reported
+out=$("$P" check-data 2>&1)
+if printf '%s\n' "$out" | grep -Eq '/(cdna[0-9]*|gfx9[0-9]+)\.yaml:[0-9]+: metric .* repeats'; then
+        fail=$((fail + 1)); echo "FAIL check-data: repeated formulas in the AMD metric files"
+        printf '%s\n' "$out" | grep repeats | head -5
+else pass=$((pass + 1)); echo "ok   check-data: no repeated formula in the AMD metric files"; fi
+mkdir -p "$T/rep/metrics" "$T/rep/panels"; cp "$P" "$T/rep/prism"
+printf 'family: base\narchs: [gfxR]\nmetrics:\n  r.a:\n    expr: SQ_A / $denom\n  r.b:\n    expr: SQ_A/$denom\n  r.c:\n    same_as: r.a\n' > "$T/rep/metrics/base.yaml"
+printf 'id: 1\ntitle: T\ntables:\n  - id: "1.1"\n    title: T\n    columns:\n      - {title: Metric, show: name}\n    rows: [r.a, r.b, r.c]\n' > "$T/rep/panels/01-t.yaml"
+out=$("$T/rep/prism" check-data 2>&1)
+if printf '%s\n' "$out" | grep -q "base.yaml:7: metric 'r.b' repeats the formula of 'r.a' (write 'same_as: r.a')" &&
+   printf '%s\n' "$out" | grep -q "1 repeated formulas"; then
+        pass=$((pass + 1)); echo "ok   check-data reports a repeated formula"
+else fail=$((fail + 1)); echo "FAIL check-data does not report a repeated formula"; echo "$out" | head -5; fi
+
+[ -d "$S/vcopy/MI200" ] || no_data cli "shared workloads at $S"
+if true; then
         make_bad
         W=$S/vcopy/MI200
         check 0 "2\.1 Speed-of-Light" analyze -p "$W"
@@ -72,8 +88,58 @@ if [ -d "$S/vcopy/MI200" ]; then
         check 2 "pmc_perf.csv:3: [0-9]+ fields, but the header has [0-9]+ \(truncated" analyze -p "$T/trunc2"
         check 2 "cannot write" analyze -p "$W" -o /nonexistent/dir/report.txt
         check 0 "Change" analyze -p "$W" -p "$S/dispatch_0/MI200"
+fi
+
+# the bundled cut of a rocpd recording (tests/data/rocpd-vcopy): 3 dispatches, each lasting
+# the median of its rows' End - Start (the rule of rocprof-compute 3.3, computed here apart)
+F=tests/data/rocpd-vcopy
+if command -v python3 >/dev/null; then
+        sum=$(python3 -c 'import csv, statistics, sys
+d = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    d.setdefault(r["Dispatch_ID"], []).append(int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
+print("%.2f" % sum(statistics.median(v) for v in d.values()))' "$F/pmc_perf.csv")
+        check 0 "vecCopy.* 3\.00 │ ${sum//./\.} │" analyze -p "$F" -b 2
+fi
+
+# workload layouts (docs/FORMATS.md): an unknown or mixed layout is one line naming the file
+# (built from the bundled rocpd cut and a wide workload)
+if [ -d "$S/vcopy/MI200" ] && [ -f "$S/vcopy/MI300X_A1/SQ_LEVEL_WAVES.csv" ]; then
+        L=$T/layouts; mkdir -p "$L/rocpd_csv" "$L/wide_rocpd" "$L/unkfmt" "$L/sysver" "$L/nokey" "$L/mixed"
+        cp "$F"/*.csv "$F"/*.yaml "$L/rocpd_csv/"
+        sed -i 's/^format_rocprof_output: rocpd/format_rocprof_output: csv/' "$L/rocpd_csv/profiling_config.yaml"
+        cp "$F"/*.csv "$L/mixed/"; cp "$S/vcopy/MI300X_A1/SQ_LEVEL_WAVES.csv" "$L/mixed/"
+        for d in wide_rocpd unkfmt sysver nokey; do cp "$S/vcopy/MI200"/*.csv "$L/$d/"; done
+        echo "format_rocprof_output: rocpd" > "$L/wide_rocpd/profiling_config.yaml"
+        echo "format_rocprof_output: parquet" > "$L/unkfmt/profiling_config.yaml"
+        python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+rows[1][rows[0].index("version")] = "9"
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)' "$L/sysver/sysinfo.csv"
+        sed -i '1s/Kernel_Name/Counter_Name/' "$L/nokey/pmc_perf.csv"
+        check 2 "rocpd_csv/pmc_perf.csv: rocpd's long layout, but profiling_config.yaml says format_rocprof_output: csv" \
+                analyze -p "$L/rocpd_csv"
+        check 2 "wide_rocpd/pmc_perf.csv: the wide layout, but profiling_config.yaml says format_rocprof_output: rocpd" \
+                analyze -p "$L/wide_rocpd"
+        check 2 "unkfmt/profiling_config.yaml: format_rocprof_output 'parquet' is not a layout prism reads" \
+                analyze -p "$L/unkfmt"
+        check 2 "sysver/sysinfo.csv: layout version '9' is not one prism reads" analyze -p "$L/sysver"
+        check 2 "nokey/pmc_perf.csv: a 'Counter_Name' column without 'Counter_Value'" analyze -p "$L/nokey"
+        check 2 "mixed/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout" \
+                analyze -p "$L/mixed"
 else
-        echo "SKIP cli: no shared workloads at $S"
+        skip=$((skip + 1))
+fi
+
+# the whole rocpd recording (../shared/rocprof-workloads-3.3, not bundled): 3 dispatches with
+# 3.3's durations (Count, Sum, Mean and Median of its 0.1 Top Kernels)
+R=${PRISM_SHARED:-../shared}/rocprof-workloads-3.3/vcopy
+if [ -d "$R/MI300X_A1_rocpd" ]; then
+        check 0 "vecCopy.* 3\.00 │ 22073\.00 │ +7357\.67 │ +6730\.00 │ 100\.00" analyze -p "$R/MI300X_A1_rocpd" -b 2
+        check 0 "│ 2 │ +2 │ vecCopy" analyze -p "$R/MI300X_A1_rocpd" --list-stats
+elif part_missing "rocprof-compute 3.3 recordings at $R"; then
+        fail=$((fail + 1))
+else
         skip=$((skip + 1))
 fi
 echo "$pass passed, $fail failed, $skip skipped"

@@ -11,18 +11,13 @@ set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
 P=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
-SH=${PRISM_SHARED:-../shared}
-S=$SH/rocprof-workloads
+. tests/data-dir.sh
 pass=0 fail=0 skip=0
 
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-if [ ! -d "$S" ]; then
-        echo "SKIP db: $S is absent (the shared workloads)"
-        echo "0 passed, 0 failed, 1 skipped"
-        exit 0
-fi
+[ -d "$S/vcopy/MI200" ] || no_data db "shared workloads at $S"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -79,11 +79,16 @@ def main():
     ref = os.path.join(SHARED, "reference")
     work = os.path.join(SHARED, "rocprof-workloads")
     if not os.path.isdir(ref) or not os.path.isdir(work):
+        # under tests/run-all.sh the data is always there (../shared or the bundled copy)
+        if os.environ.get("PRISM_REQUIRE_DATA") == "1":
+            print(f"FAIL golden: {SHARED} has no reference/ or rocprof-workloads/")
+            print("0 passed, 1 failed, 0 skipped")
+            return 1
         print(f"SKIP golden: {SHARED} has no reference/ or rocprof-workloads/")
         print("0 passed, 0 failed, 1 skipped")
         return 0
     only = sys.argv[1:]
-    passed = failed = 0
+    passed = failed = skipped = 0
     tmp = tempfile.mkdtemp(prefix="prism-golden-")
     cases = [c for c in sorted(os.listdir(work)) if os.path.isdir(os.path.join(work, c))]
     for case in cases:
@@ -128,6 +133,7 @@ def main():
         r = subprocess.run([PRISM, "analyze", "--list-metrics", gfx], capture_output=True, text=True)
         if r.returncode != 0 and "unknown architecture" in r.stderr:
             print(f"SKIP list-metrics {gfx}: not supported")
+            skipped += 1
             continue
         got = r.stdout.splitlines()
         it = iter(got)
@@ -136,7 +142,10 @@ def main():
         passed += good
         failed += not good
         print(("ok   " if good else "FAIL ") + f"list-metrics {gfx}" + ("" if good else f": first missing {missing[:3]}"))
-    print(f"{passed} passed, {failed} failed, 0 skipped")
+    if passed + failed == 0:
+        print(f"FAIL golden: no workload of {work} has reference tables")
+        failed = 1
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
 

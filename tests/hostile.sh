@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile inputs (issue 10): malformed workloads built from a shared MI200 workload, as rows:
+# Hostile inputs: malformed workloads built from a shared MI200 workload, as rows:
 #   expected exit | pattern (ERE) | metrics the damage cannot touch | what is broken | how
 # Exit 2: exactly one line on stderr, matching the pattern (it names the file, and the line
 # where one applies). Exit 0: the pattern is a warning on stderr (SAME: stderr as for the
@@ -9,13 +9,14 @@
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 SRC=$S/vcopy/MI200
 TO=${HOSTILE_TIMEOUT:-60}
 pass=0 fail=0 skip=0
 
-if [ ! -f "$SRC/pmc_perf.csv" ] || ! command -v python3 >/dev/null; then
-        echo "SKIP hostile: no shared workload at $SRC (or no python3)"
+[ -f "$SRC/pmc_perf.csv" ] || no_data hostile "shared workload at $SRC"
+if ! command -v python3 >/dev/null; then
+        echo "SKIP hostile: no python3"
         echo "0 passed, 0 failed, 1 skipped"
         exit 0
 fi
@@ -50,6 +51,20 @@ elif op == 'swapts':       # swapts ROW: End_Timestamp before Start_Timestamp
     r = rows[int(args[0]) + 1]
     s, e = h.index('Start_Timestamp'), h.index('End_Timestamp')
     r[s], r[e] = r[e], r[s]
+elif op in ('setc', 'dupc', 'delc', 'setk'):  # rocpd rows by DISPATCH COUNTER
+    d, c, n = h.index('Dispatch_ID'), h.index('Counter_Name'), h.index('Counter_Value')
+    i = next(i for i, r in enumerate(rows) if i and r[d] == args[0] and r[c] == args[1])
+    if op == 'setc':       # setc D C VALUE: its Counter_Value
+        rows[i][n] = args[2]
+    elif op == 'dupc':     # dupc D C VALUE: the row again, at the end, with VALUE
+        rows.append(rows[i][:n] + [args[2]] + rows[i][n + 1:])
+    elif op == 'delc':     # delc D C: no row for it
+        del rows[i]
+    else:                  # setk D C COLUMN VALUE: another field of its row
+        rows[i][h.index(args[2])] = args[3]
+elif op == 'shuffle':      # shuffle SEED: the data rows in another order
+    import random
+    body = rows[1:]; random.Random(int(args[0])).shuffle(body); rows[1:] = body
 with open(path, 'w', newline='', encoding='latin-1') as f:
     csv.writer(f, lineterminator='\n').writerows(rows)
 EOF
@@ -238,6 +253,49 @@ row 0 SAME "$SOL 10.1:*" "a huge but finite counter (1e300)" 'ed $D/pmc_perf.csv
 row 0 "dfs:^2\.1\.1,VALU IOPs,[0-9.]+e\+29[0-9]," "2.1.0 2.1.2 2.1.3" \
         "a huge counter the shown metric uses (1e300): computed, not overflowed" \
         'ed $D/pmc_perf.csv set 1 SQ_INSTS_VALU_INT32 1e300'
+
+# ---- rocpd's long layout (docs/FORMATS.md): the bundled cut of the 3.3 recording of vcopy ----
+WIDE_SQ=$(cd "$S/vcopy/MI300X_A1" 2>/dev/null && pwd)/SQ_LEVEL_WAVES.csv
+if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
+        SRC=$PWD/tests/data/rocpd-vcopy
+        rm -rf "$T/clean" "$T/clean.dfs"; mkdir -p "$T/clean"
+        cp -r "$SRC"/. "$T/clean/"; chmod -R u+w "$T/clean"
+        if timeout "$TO" "$P" analyze -p "$T/clean" --save-dfs "$T/clean.dfs" >"$T/clean.out" 2>"$T/clean.err"; then
+                RW="[^ ]*/w[0-9]+/pmc_perf.csv"
+                row 2 "$RW: a 'Counter_Name' column without 'Counter_Value': neither the wide layout" "" \
+                        "rocpd: no Counter_Value column" 'ed $D/pmc_perf.csv dropcol Counter_Value'
+                row 2 "$RW: no Dispatch_ID column \(rocpd's layout needs" "" "rocpd: no Dispatch_ID column" \
+                        'ed $D/pmc_perf.csv dropcol Dispatch_ID'
+                row 2 "$RW:[0-9]+: Dispatch_ID holds 'x1', not a number \(rocpd's rows are grouped" "" \
+                        "rocpd: a non-numeric Dispatch_ID" 'ed $D/pmc_perf.csv setk 2 SQ_WAVES Dispatch_ID x1'
+                row 2 "$RW:[0-9]+: Kernel_Name is empty" "" "rocpd: an empty kernel name" \
+                        'ed $D/pmc_perf.csv setk 2 SQ_WAVES Kernel_Name ""'
+                row 2 "$RW: rocpd's long layout, but profiling_config.yaml says format_rocprof_output: csv" "" \
+                        "rocpd: profiling_config.yaml says csv" \
+                        'sed -i "s/^format_rocprof_output: rocpd/format_rocprof_output: csv/" $D/profiling_config.yaml'
+                row 2 "$W/SQ_LEVEL_WAVES.csv: an accumulate file, but pmc_perf.csv is in rocpd's long layout, which has none \(a mixed" "" \
+                        "rocpd: a wide accumulate file beside it" "cp $WIDE_SQ \$D/"
+                row 0 "$RW:[0-9]+: counter 'SQ_WAVES' holds 'abc', not a count; the metrics that use it are n/a" \
+                        "$SOL" "rocpd: a non-numeric Counter_Value" 'ed $D/pmc_perf.csv setc 2 SQ_WAVES abc'
+                row 0 "$RW:[0-9]+: counter 'SQ_WAVES' is empty; the metrics that use it are n/a" "$SOL" \
+                        "rocpd: an empty Counter_Value" 'ed $D/pmc_perf.csv setc 3 SQ_WAVES ""'
+                row 0 "$RW:[0-9]+: counter 'TCP_TOTAL_CACHE_ACCESSES_sum' of dispatch 2 also at line [0-9]+, with another value; the last is used" \
+                        "10.1:*" "rocpd: a counter row twice, with another value" \
+                        'ed $D/pmc_perf.csv dupc 2 TCP_TOTAL_CACHE_ACCESSES_sum 7'
+                row 0 SAME "10.1:*" "rocpd: a counter row twice, with the same value" \
+                        'ed $D/pmc_perf.csv dupc 2 TCP_TOTAL_CACHE_ACCESSES_sum 524288.0'
+                row 0 "$RW: 1 counter value is missing \(dispatch 2 has no row for 'TCP_TOTAL_CACHE_ACCESSES_sum'\)" \
+                        "10.1:*" "rocpd: a dispatch without one counter's row" \
+                        'ed $D/pmc_perf.csv delc 2 TCP_TOTAL_CACHE_ACCESSES_sum'
+                row 0 "$RW:[0-9]+: End_Timestamp is before Start_Timestamp; that row's duration is left out" \
+                        "10.1:*" "rocpd: a row that ends before it starts" 'ed $D/pmc_perf.csv swapts 5'
+                row 0 SAME ALL "rocpd: the rows in another order" 'ed $D/pmc_perf.csv shuffle 7'
+        else
+                fail=$((fail + 1)); echo "FAIL hostile: the clean rocpd workload does not analyze"
+        fi
+else
+        skiprow "rocpd's long layout" "no tests/data/rocpd-vcopy or $WIDE_SQ"
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -7,6 +7,20 @@ cd "$(dirname "$0")/.."
 pass=0 fail=0 skip=0
 failed=()
 
+# The recorded workloads and reference tables: ../shared where it exists (CI), else the
+# bundled copy tests/data/shared, so that a fresh clone runs the same suites. Either way the
+# data is there, so a suite that would skip for lack of it fails (PRISM_REQUIRE_DATA).
+if [ -z "${PRISM_SHARED:-}" ]; then
+        if [ -d ../shared/rocprof-workloads ] && [ -d ../shared/reference ]; then
+                PRISM_SHARED=$(cd ../shared && pwd)
+        else
+                PRISM_SHARED=$PWD/tests/data/shared
+        fi
+fi
+case $PRISM_SHARED in "$PWD"/tests/data/shared) export PRISM_SHARED_BUNDLED=1 ;; esac
+export PRISM_SHARED PRISM_REQUIRE_DATA=1
+echo "data: $PRISM_SHARED"
+
 for t in "$build"/tests/t-*; do
         [ -x "$t" ] || continue
         out=$("$t" 2>&1); rc=$?
@@ -19,19 +33,32 @@ for t in "$build"/tests/t-*; do
         echo "unit $(basename "$t"): $p passed, $f failed, $s skipped"
 done
 
-for s in tests/cli.sh tests/golden.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
-        [ -x "$s" ] || continue
-        out=$("$s" 2>&1); rc=$?
+# suite NAME COMMAND... SCRIPT: run a suite script, add up its "N passed, N failed, N skipped"
+suite() {
+        local name=$1; shift
+        if [ ! -x "${*: -1}" ]; then # a suite that lost its run bit fails, never vanishes
+                echo "FAIL ${*: -1} is not executable (chmod +x it)"
+                fail=$((fail + 1)); failed+=("$name"); return
+        fi
+        out=$("$@" 2>&1); rc=$?
         line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
         p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p'); p=${p:-0}
         f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p'); f=${f:-0}
         k=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p'); k=${k:-0}
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
         pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + k))
-        if [ "$f" -ne 0 ]; then failed+=("$s"); printf '%s\n' "$out" | grep -E "^(FAIL|not ok)" | head -30; fi
+        if [ "$f" -ne 0 ]; then failed+=("$name"); printf '%s\n' "$out" | grep -E "^(FAIL|not ok)" | head -30; fi
         printf '%s\n' "$out" | grep -E "^SKIP" | head -5
-        echo "$(basename "$s"): $p passed, $f failed, $k skipped"
+        echo "$name: $p passed, $f failed, $k skipped"
+}
+
+for s in tests/includes.sh tests/cli.sh tests/golden.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
+        suite "$(basename "$s")" "$s"
 done
+# the bundled copy is what a fresh clone tests: where ../shared was used, check it too
+if [ -z "${PRISM_SHARED_BUNDLED:-}" ]; then
+        suite "golden.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/golden.sh
+fi
 
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -163,18 +163,27 @@ static void test_normalizations(void **state)
         } cases[] = {
             {"per_wave", 4.0 / 3, "Things per wave"},
             {"per_kernel", 8, "Things per kernel"},
-            {"per_cycle", NAN, "Things per cycle"}, /* A / A: 1, 0/0, 1 -> avg 1 */
+            {"per_cycle", 1, "Things per cycle"}, /* A / A: 1, 0/0 (n/a, skipped), 1 */
             {"per_second", (4e6 + 0 + 4e6) / 3, "Things per second"},
         };
         for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
                 struct analysis an;
                 struct analysis_opts o = {.norm = cases[i].norm, .kernel_verbose = 5};
                 run(f, &o, &an);
-                struct want w[] = {{"1.1.0", "Avg", isnan(cases[i].avg) ? 1 : cases[i].avg, NULL},
+                struct want w[] = {{"1.1.0", "Avg", cases[i].avg, NULL},
                                    {"1.1.0", "Unit", 0, cases[i].unit}};
                 check(&an, "1.1", w, 2);
                 analysis_free(&an);
         }
+        /* the 0/0 dispatch alone: per_cycle is n/a, not a number */
+        const long d1[] = {1};
+        struct analysis an;
+        struct analysis_opts o = {.norm = "per_cycle", .kernel_verbose = 5, .dispatches = d1,
+                                  .ndispatches = 1};
+        run(f, &o, &an);
+        struct want w = {"1.1.0", "Avg", NAN, NULL};
+        check(&an, "1.1", &w, 1);
+        analysis_free(&an);
 }
 
 static void test_filters(void **state)

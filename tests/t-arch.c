@@ -106,6 +106,40 @@ static void test_errors(void **state)
         assert_non_null(strstr(err.msg, "cannot open metrics directory"));
 }
 
+/* same_as: a metric shows another's formula under its own name, resolved per architecture */
+static void test_same_as(void **state)
+{
+        (void)state;
+        struct arch a;
+        struct err err = {0};
+        assert_int_equal(arch_load(DATA "metrics-ref", "gfxR1", &a, &err), 0);
+        const char *follow[] = {"r.ref", "r.chain"};
+        for (size_t i = 0; i < 2; i++) {
+                const struct metric *m = arch_metric(&a, follow[i]);
+                assert_non_null(m);
+                assert_string_equal(m->expr.src, "SQ_A2 / $denom"); /* the child's source */
+                assert_non_null(m->expr.expr);
+                assert_string_equal(m->table, "SQ_LEVEL");
+                assert_null(m->unit); /* only the formula is shared */
+        }
+        assert_string_equal(arch_metric(&a, "r.ref")->name, "Shown Elsewhere");
+        const struct metric *own = arch_metric(&a, "r.own");
+        assert_string_equal(own->expr.src, "SQ_OWN");
+        assert_null(own->same_as);
+        assert_null(own->table);
+        arch_free(&a);
+
+        assert_int_not_equal(arch_load(DATA "ref-missing", "gfxRM", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "ref-missing/base.yaml:8:14:"));
+        assert_non_null(strstr(err.msg, "'same_as: r.nowhere', which this architecture lacks"));
+        assert_int_not_equal(arch_load(DATA "ref-circle", "gfxRC", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "in a circle"));
+        /* a key twice in one mapping is an error, not a silent merge */
+        assert_int_not_equal(arch_load(DATA "dup-key", "gfxDK", &a, &err), 0);
+        assert_non_null(
+            strstr(err.msg, "dup-key/base.yaml:9:3: duplicate key 'r.a' (first at line 5)"));
+}
+
 static void test_list(void **state)
 {
         (void)state;
@@ -155,8 +189,8 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
-            cmocka_unit_test(test_errors),      cmocka_unit_test(test_list),
-            cmocka_unit_test(test_shipped_data),
+            cmocka_unit_test(test_errors),      cmocka_unit_test(test_same_as),
+            cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

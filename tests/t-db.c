@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/workload.h"
 #include "store/db.h"
 #include "store/multi.h"
 #include "store/table.h"
+#include "store/workload.h"
 
 static char tmpdir[] = "/tmp/prism-t-db-XXXXXX";
 

@@ -10,7 +10,9 @@
 
 #include <cmocka.h>
 
-#include "arch/detect.h"
+#include "profile/backend.h"
+#include "profile/detect.h"
+#include "store/table.h"
 
 static const char *fake_dir(void)
 {
@@ -246,10 +248,36 @@ static void test_sysinfo(void **state)
         free(g);
 }
 
+/* planning without a GPU: the backend that knows the target fills sysinfo from its model
+ * table; a target no backend knows keeps only its name */
+static void test_offline_sysinfo(void **state)
+{
+        (void)state;
+        char buf[64];
+        struct table si;
+        table_init(&si);
+        backend_offline_sysinfo("gfx90a", &si);
+        assert_string_equal(table_cell(&si, table_col(&si, "gpu_model"), 0, buf, sizeof buf),
+                            "MI200");
+        assert_string_equal(table_cell(&si, table_col(&si, "total_l2_chan"), 0, buf, sizeof buf),
+                            "32");
+        table_free(&si);
+        table_init(&si);
+        backend_offline_sysinfo("gfx1234", &si);
+        assert_int_equal(si.nrows, 1);
+        assert_int_equal(si.ncols, 2);
+        assert_string_equal(table_cell(&si, table_col(&si, "gpu_arch"), 0, buf, sizeof buf),
+                            "gfx1234");
+        assert_string_equal(table_cell(&si, table_col(&si, "gpu_model"), 0, buf, sizeof buf),
+                            "gfx1234");
+        table_free(&si);
+}
+
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_offline_sysinfo),
                 cmocka_unit_test(test_gfx_name),   cmocka_unit_test(test_models),
                 cmocka_unit_test(test_trees),      cmocka_unit_test(test_no_gpu),
                 cmocka_unit_test(test_broken_tree), cmocka_unit_test(test_defaults),

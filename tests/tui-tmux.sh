@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
 case $P in /*) ;; *) P=$PWD/$P ;; esac
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 W=$S/vcopy/MI200
 W2=$S/dispatch_0/MI200
 pass=0 fail=0 skip=0
@@ -29,11 +29,7 @@ if ! command -v tmux >/dev/null 2>&1; then
         skip=1
         finish
 fi
-if [ ! -f "$W/pmc_perf.csv" ]; then
-        echo "SKIP tui-tmux: no $W (the shared workloads)"
-        skip=1
-        finish
-fi
+[ -f "$W/pmc_perf.csv" ] || no_data tui-tmux "$W (the shared workloads)"
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
 tm() { tmux -L "$SOCK" "$@"; }

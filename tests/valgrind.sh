@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# prism under valgrind (issue 10): a full analyze of a shared MI200 workload with every
+# prism under valgrind: a full analyze of a shared MI200 workload with every
 # table saved, and a few other paths (comparison, damaged input, an error exit), each with
 # no memory error and no definite or indirect leak. Rows: expected exit | what | args.
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
-S=${PRISM_SHARED:-../shared}/rocprof-workloads
+. tests/data-dir.sh
 W=$S/vcopy/MI200
 pass=0 fail=0 skip=0
 
@@ -13,9 +13,7 @@ done_() { echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; e
 if ! command -v valgrind >/dev/null; then
         echo "SKIP valgrind: not installed (make deps)"; skip=1; done_
 fi
-if [ ! -f "$W/pmc_perf.csv" ]; then
-        echo "SKIP valgrind: no shared workload at $W"; skip=1; done_
-fi
+[ -f "$W/pmc_perf.csv" ] || no_data valgrind "shared workload at $W"
 # a sanitizer build (make asan) cannot run under valgrind
 if { ldd "$P" 2>/dev/null | grep -q libasan; } || { nm "$P" 2>/dev/null | grep -q __asan_init; }; then
         echo "SKIP valgrind: $P is an AddressSanitizer build"; skip=1; done_

@@ -4,7 +4,7 @@
 #define PRISM_ANALYSIS_H
 
 #include "../arch/arch.h"
-#include "workload.h"
+#include "../store/workload.h"
 
 struct cell {
         double v;   /* NaN = n/a */

@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
+
 /* columns the built-in tables and filters read by name */
-static const char *const always[] = {"Dispatch_ID",   "Kernel_Name", "GPU_ID", "Start_Timestamp",
-                                     "End_Timestamp", "Rank",        "Node",   NULL};
+static const char *const always[] = {COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID, COL_START,
+                                     COL_END,         COL_RANK,        COL_NODE,   NULL};
 
 static void add_name(void *p, const char *name, int dollar)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "kname.h"
 
 /* kernels listed per rank in rank_kernels */
@@ -59,13 +60,13 @@ static int cmp_rank(const void *a, const void *b)
 
 static double duration(const struct workload *w, size_t r)
 {
-        int cs = table_col(&w->pmc, "Start_Timestamp"), ce = table_col(&w->pmc, "End_Timestamp");
+        int cs = table_col(&w->pmc, COL_START), ce = table_col(&w->pmc, COL_END);
         return cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
 }
 
 static struct rank *collect(const struct workload *w, const size_t *sel, size_t n, size_t *nr)
 {
-        int cr = table_col(&w->pmc, "Rank"), cn = table_col(&w->pmc, "Node");
+        int cr = table_col(&w->pmc, COL_RANK), cn = table_col(&w->pmc, COL_NODE);
         struct rank *v = NULL;
         size_t cap = 0;
         struct smap idx = {0};
@@ -145,7 +146,7 @@ static int cmp_double(const void *a, const void *b)
 static struct kst *kernels_of(const struct workload *w, const struct analysis_opts *o,
                               const struct rank *rk, size_t *nk)
 {
-        int ck = table_col(&w->pmc, "Kernel_Name");
+        int ck = table_col(&w->pmc, COL_KERNEL_NAME);
         struct kst *v = NULL;
         size_t cap = 0;
         struct smap idx = {0};
@@ -193,8 +194,9 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         char sum[32], mean[32];
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
-        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 8,
-                                  titles(8, "Rank", "Node", "Dispatches", "Kernels", sum, mean,
+        struct rtable *t =
+            analysis_insert_table(an, an->ntables, p, pt, "index", 8,
+                                  titles(8, COL_RANK, COL_NODE, "Dispatches", "Kernels", sum, mean,
                                          "Pct of Slowest", "Slowest"));
         double div = time_div(u);
         size_t s = slowest(rk, nr);
@@ -225,8 +227,9 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
-        struct rtable *t = analysis_insert_table(an, an->ntables, p, pt, "index", 7,
-                                  titles(7, "Rank", "Kernel_Name", "Count", sum, mean, med, "Pct"));
+        struct rtable *t = analysis_insert_table(
+            an, an->ntables, p, pt, "index", 7,
+            titles(7, COL_RANK, COL_KERNEL_NAME, "Count", sum, mean, med, "Pct"));
         double div = time_div(u);
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../store/columns.h"
+
 /* The roofline.csv columns are rocprof-compute's (prism's benchmarks write the same). */
 const struct roof_level_def roof_levels[ROOF_NLEVELS] = {
     [ROOF_HBM] = {"HBM", "roof.hbm_bytes", "HBMBw"},
@@ -288,16 +290,16 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
         char **sel = NULL;
         size_t nsel = 0;
         int rc = selected_names(w, o, &sel, &nsel, err);
-        int cs = table_col(t, "Start_Timestamp"), ce = table_col(t, "End_Timestamp");
-        int cd = table_col(t, "Dispatch_ID");
+        int cs = table_col(t, COL_START), ce = table_col(t, COL_END);
+        int cd = table_col(t, COL_DISPATCH_ID);
         struct disp *d = xcalloc(t->nrows + 1, sizeof *d);
         size_t n = 0;
         char buf[64];
         for (size_t row = 0; !rc && row < t->nrows; row++) {
                 /* the same filters as the analysis: GPU, dispatch ids, kernels */
-                if (o->gpu_id && strcmp(cell_text(t, "GPU_ID", row, buf, sizeof buf), o->gpu_id))
+                if (o->gpu_id && strcmp(cell_text(t, COL_GPU_ID, row, buf, sizeof buf), o->gpu_id))
                         continue;
-                if (o->rank && strcmp(cell_text(t, "Rank", row, buf, sizeof buf), o->rank))
+                if (o->rank && strcmp(cell_text(t, COL_RANK, row, buf, sizeof buf), o->rank))
                         continue;
                 double id = cd >= 0 ? t->num[cd][row] : (double)row;
                 if (o->ndispatches) {
@@ -307,7 +309,8 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
                         if (k == o->ndispatches)
                                 continue;
                 }
-                if (nsel && !name_in(cell_text(t, "Kernel_Name", row, buf, sizeof buf), sel, nsel))
+                if (nsel &&
+                    !name_in(cell_text(t, COL_KERNEL_NAME, row, buf, sizeof buf), sel, nsel))
                         continue;
                 d[n].row = row;
                 d[n].dur = cs >= 0 && ce >= 0 ? t->num[ce][row] - t->num[cs][row] : NAN;
@@ -320,8 +323,8 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
                 size_t row = d[i].row;
                 long id = cd >= 0 ? (long)t->num[cd][row] : (long)row;
                 char gpu[64], rank[64];
-                snprintf(gpu, sizeof gpu, "%s", cell_text(t, "GPU_ID", row, buf, sizeof buf));
-                snprintf(rank, sizeof rank, "%s", cell_text(t, "Rank", row, buf, sizeof buf));
+                snprintf(gpu, sizeof gpu, "%s", cell_text(t, COL_GPU_ID, row, buf, sizeof buf));
+                snprintf(rank, sizeof rank, "%s", cell_text(t, COL_RANK, row, buf, sizeof buf));
                 struct analysis_opts po = *o;
                 po.kernels = NULL;
                 po.nkernels = 0;
@@ -334,7 +337,7 @@ static int build_dispatches(const struct workload *w, const struct arch *a,
                         po.gpu_id = gpu;
                 if (*rank)
                         po.rank = rank;
-                add_point(r, cell_text(t, "Kernel_Name", row, buf, sizeof buf), (double)id);
+                add_point(r, cell_text(t, COL_KERNEL_NAME, row, buf, sizeof buf), (double)id);
                 rc = eval_point(w, a, ps, &po, counts_id, &r->pts[r->npts - 1], err);
         }
         free(d);
@@ -458,7 +461,7 @@ void roofline_attach(struct analysis *an, struct roofline *r)
                 const char *cols[4 + ROOF_NLEVELS];
                 char *owned[ROOF_NLEVELS] = {0};
                 size_t nc = 0;
-                cols[nc++] = "Kernel_Name";
+                cols[nc++] = COL_KERNEL_NAME;
                 cols[nc++] = "Dispatches";
                 for (int l = 0; l < ROOF_NLEVELS; l++)
                         if (r->levels & (1u << l))
@@ -487,7 +490,7 @@ void roofline_attach(struct analysis *an, struct roofline *r)
         {
                 const char *cols[2 + ROOF_NDTYPES];
                 size_t nc = 0;
-                cols[nc++] = "Kernel_Name";
+                cols[nc++] = COL_KERNEL_NAME;
                 char *owned[ROOF_NDTYPES];
                 for (int d = 0; d < ROOF_NDTYPES; d++)
                         cols[nc++] = owned[d] = roof_dtypes[d].integer

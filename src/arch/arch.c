@@ -155,6 +155,7 @@ static void metric_clear(struct metric *m)
         free(m->name);
         free(m->unit);
         free(m->table);
+        free(m->same_as);
         field_clear(&m->expr);
         field_clear(&m->peak);
         fields_free(m->fields, m->nfields);
@@ -235,6 +236,11 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
         if (v->type != YAML_MAPPING_NODE)
                 return err_set(err, ERR_INPUT, "%s:%d:%d: metric '%s' must be a mapping",
                                file, ydoc_line(v), ydoc_col(v), key);
+        if (ydoc_get(y, v, "same_as") && ydoc_get(y, v, "expr"))
+                return err_set(err, ERR_INPUT,
+                               "%s:%d:%d: metric '%s' gives both 'same_as' and "
+                               "'expr'",
+                               file, ydoc_line(v), ydoc_col(v), key);
         struct metric *m = metric_slot(a, key);
         size_t n = ydoc_len(v);
         for (size_t i = 0; i < n; i++) {
@@ -248,8 +254,23 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                         set_str(&m->unit, val);
                 } else if (!strcmp(k, "table")) {
                         set_str(&m->table, val);
+                } else if (!strcmp(k, "same_as")) {
+                        /* the formula of another metric: replaces this one's expr (a child's
+                         * `expr:` replaces the reference in turn) */
+                        if (!ydoc_is_null(val) && (!ydoc_str(val) || !*ydoc_str(val)))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: 'same_as' of metric '%s' must be a "
+                                               "metric key",
+                                               file, ydoc_line(val), ydoc_col(val), key);
+                        set_str(&m->same_as, val);
+                        m->same_as_loc = (struct expr_loc){file, ydoc_line(val), ydoc_col(val)};
+                        field_clear(&m->expr);
                 } else if (!strcmp(k, "expr") || !strcmp(k, "peak")) {
                         struct metric_field *f = !strcmp(k, "expr") ? &m->expr : &m->peak;
+                        if (f == &m->expr) {
+                                free(m->same_as);
+                                m->same_as = NULL;
+                        }
                         if (ydoc_is_null(val))
                                 field_clear(f);
                         else if (!ydoc_str(val))
@@ -258,8 +279,7 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                                file, ydoc_line(val), ydoc_col(val), k, key);
                         else
                                 field_set(f, k, ydoc_str(val), file, val);
-                } else if (!strcmp(k, "fields") || !strcmp(k, "text") ||
-                           !strcmp(k, "override")) {
+                } else if (!strcmp(k, "fields") || !strcmp(k, "text") || !strcmp(k, "override")) {
                         if (val->type != YAML_MAPPING_NODE && !ydoc_is_null(val))
                                 return err_set(err, ERR_INPUT,
                                                "%s:%d:%d: '%s' of metric '%s' must be a mapping",
@@ -337,28 +357,22 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                      ydoc_line(sec), ydoc_col(sec), maps[i]);
                         goto out;
                 }
-        if ((sec = ydoc_get(&y, root, "builtins"))) {
+        /* named formulas and values merge name by name */
+        const struct {
+                const char *sec;
+                struct named_expr **arr;
+                size_t *n;
+        } named[] = {{"builtins", &a->builtins, &a->nbuiltins},
+                     {"normalizations", &a->norms, &a->nnorms},
+                     {"defaults", &a->defaults, &a->ndefaults}};
+        for (size_t j = 0; j < sizeof named / sizeof *named; j++) {
+                if (!(sec = ydoc_get(&y, root, named[j].sec)))
+                        continue;
                 for (size_t i = 0; i < ydoc_len(sec); i++) {
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(&a->builtins, &a->nbuiltins, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "normalizations"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->norms, &a->nnorms, k, ydoc_str(v), file, v);
-                }
-        }
-        if ((sec = ydoc_get(&y, root, "defaults"))) {
-                for (size_t i = 0; i < ydoc_len(sec); i++) {
-                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
-                        yaml_node_t *v = ydoc_val(&y, sec, i);
-                        if (k && ydoc_str(v))
-                                named_merge(&a->defaults, &a->ndefaults, k, ydoc_str(v), file, v);
+                                named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
         if ((sec = ydoc_get(&y, root, "chip"))) {
@@ -425,6 +439,45 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
 out:
         ydoc_free(&y);
         return rc;
+}
+
+/* `same_as: KEY`: the metric takes KEY's expr and table (KEY's own reference followed to a
+ * metric with a formula). A key the architecture lacks, or a circle, is an error naming the
+ * reference. */
+static int resolve_same_as(struct arch *a, struct err *err)
+{
+        for (size_t i = 0; i < a->nmetrics; i++) {
+                struct metric *m = &a->metrics[i];
+                if (!m->same_as)
+                        continue;
+                const struct metric *s = m;
+                for (size_t hops = 0; s->same_as; hops++) {
+                        const char *to = s->same_as;
+                        if (hops == a->nmetrics || !(s = arch_metric(a, to)))
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: metric '%s' is 'same_as: %s', %s",
+                                               m->same_as_loc.file, m->same_as_loc.line,
+                                               m->same_as_loc.col, m->key, m->same_as,
+                                               s ? "which leads in a circle"
+                                                 : "which this architecture lacks");
+                }
+                if (m->table && (!s->table || strcmp(m->table, s->table)))
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d:%d: metric '%s' gives table '%s', but its formula "
+                                       "('same_as: %s') reads %s",
+                                       m->same_as_loc.file, m->same_as_loc.line, m->same_as_loc.col,
+                                       m->key, m->table, m->same_as,
+                                       s->table ? s->table : "pmc_perf");
+                field_clear(&m->expr);
+                if (s->expr.src) {
+                        m->expr.key = xstrdup("expr");
+                        m->expr.src = xstrdup(s->expr.src);
+                        m->expr.loc = s->expr.loc;
+                }
+                free(m->table);
+                m->table = s->table ? xstrdup(s->table) : NULL;
+        }
+        return 0;
 }
 
 static int parse_field(struct metric_field *f, const char *what, struct err *err)
@@ -560,7 +613,8 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                         goto out;
         }
         compact(a);
-        rc = parse_all(a, err);
+        if (!(rc = resolve_same_as(a, err)))
+                rc = parse_all(a, err);
 out:
         family_files_free(ff, nf);
         if (rc)

@@ -26,6 +26,9 @@ struct metric {
         struct metric_field *texts; size_t ntexts;       /* text cells: src is the text */
         struct metric_field *overrides; size_t noverrides; /* key = column show name */
         int is_template;    /* uses "@" (per-channel) */
+        char *same_as;      /* `same_as: KEY`: expr and table are those of metric KEY (as this
+                             * architecture resolves it); NULL if the metric has its own */
+        struct expr_loc same_as_loc;
 };
 
 struct named_expr {

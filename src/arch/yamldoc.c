@@ -5,6 +5,36 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A key given twice in one mapping is an error: YAML readers disagree on which one wins,
+ * and a metric written twice would otherwise merge silently. */
+static int check_unique_keys(struct ydoc *d, struct err *err)
+{
+        for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++) {
+                if (n->type != YAML_MAPPING_NODE)
+                        continue;
+                struct smap seen = {0};
+                size_t len = ydoc_len(n);
+                int rc = 0;
+                for (size_t i = 0; i < len && !rc; i++) {
+                        yaml_node_t *k = ydoc_key(d, n, i);
+                        const char *s = ydoc_str(k);
+                        int first;
+                        if (!s)
+                                continue;
+                        if (smap_get(&seen, s, &first))
+                                rc = err_set(err, ERR_INPUT,
+                                             "%s:%d:%d: duplicate key '%s' (first at line %d)",
+                                             d->file, ydoc_line(k), ydoc_col(k), s, first);
+                        else
+                                smap_put(&seen, s, ydoc_line(k));
+                }
+                smap_free(&seen);
+                if (rc)
+                        return rc;
+        }
+        return 0;
+}
+
 int ydoc_load(struct ydoc *d, const char *path, struct err *err)
 {
         yaml_parser_t p;
@@ -25,9 +55,12 @@ int ydoc_load(struct ydoc *d, const char *path, struct err *err)
         } else {
                 d->loaded = 1;
                 d->file = xstrdup(path);
+                rc = check_unique_keys(d, err);
         }
         yaml_parser_delete(&p);
         fclose(f);
+        if (rc)
+                ydoc_free(d);
         return rc;
 }
 

@@ -31,3 +31,14 @@ int backend_replay_mode(const struct backend *b, int want, struct err *err)
                 modes & REPLAY_KERNEL ? "kernel" : "application");
         return -1;
 }
+
+void backend_offline_sysinfo(const char *target, struct table *si)
+{
+        for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)
+                if (backends[i]->offline_sysinfo && backends[i]->offline_sysinfo(target, si))
+                        return;
+        if (!si->nrows)
+                table_add_row(si);
+        table_set_str(si, table_add_col(si, "gpu_arch"), 0, target);
+        table_set_str(si, table_add_col(si, "gpu_model"), 0, target);
+}

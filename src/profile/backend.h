@@ -51,6 +51,10 @@ struct backend {
         /* Fill si (one row, the sysinfo.csv columns: gpu_model, gpu_arch, cu_per_gpu, ...)
          * for the GPU the target will run on. */
         int (*detect)(struct table *si, struct err *err);
+        /* Planning without the GPU (--dry-run --arch TARGET): fill si as detect would from
+         * what the backend knows of target and return 1; 0 if it does not know target.
+         * NULL: the backend knows no target. */
+        int (*offline_sysinfo)(const char *target, struct table *si);
         /* Run one pass; fill out with one row per dispatch in launch order: the columns
          * Dispatch_ID, Kernel_Name, GPU_ID, Grid_Size, Workgroup_Size, LDS_Per_Workgroup,
          * Scratch_Per_Workitem, Arch_VGPR, Accum_VGPR, SGPR, wave_size, Start_Timestamp,
@@ -82,5 +86,9 @@ extern const struct backend backend_cupti;
 
 /* Look a backend up by name; NULL if unknown. */
 const struct backend *backend_find(const char *name);
+
+/* sysinfo for planning target without a GPU: the first backend that knows target fills si;
+ * if none does, only gpu_arch and gpu_model (both target) are set. */
+void backend_offline_sysinfo(const char *target, struct table *si);
 
 #endif

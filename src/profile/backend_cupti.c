@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "clocks.h"
 #include "passcache.h"
+#include "host.h"
 #include "proc.h"
 
 #include <dlfcn.h>
@@ -17,10 +18,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../store/columns.h"
 
 #define COLLECTOR "libprism-cupti.so"
 
@@ -112,54 +114,6 @@ static int cupti_available(void)
 
 /* ---- detect: sysinfo.csv columns ---- */
 
-static void set_s(struct table *t, const char *col, const char *v)
-{
-        table_set_str(t, table_add_col(t, col), 0, v ? v : "");
-}
-
-static void set_n(struct table *t, const char *col, double v)
-{
-        table_set_num(t, table_add_col(t, col), 0, v);
-}
-
-/* First line of a small file, trailing blanks removed; "" when unreadable. */
-static void read_line(const char *path, char *buf, size_t len)
-{
-        buf[0] = 0;
-        FILE *f = fopen(path, "r");
-        if (!f)
-                return;
-        if (fgets(buf, (int)len, f))
-                buf[strcspn(buf, "\r\n")] = 0;
-        fclose(f);
-}
-
-/* Value of "key<sep>value" in a /proc- or os-release-style file, unquoted. */
-static void read_key(const char *path, const char *key, char *buf, size_t len)
-{
-        char line[512];
-        size_t klen = strlen(key);
-        buf[0] = 0;
-        FILE *f = fopen(path, "r");
-        if (!f)
-                return;
-        while (fgets(line, sizeof line, f)) {
-                if (strncmp(line, key, klen) != 0)
-                        continue;
-                char *v = line + klen;
-                v += strspn(v, " \t:=");
-                v[strcspn(v, "\r\n")] = 0;
-                size_t n = strlen(v);
-                if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
-                        v[n - 1] = 0;
-                        v++;
-                }
-                snprintf(buf, len, "%s", v);
-                break;
-        }
-        fclose(f);
-}
-
 /* The model from the marketing name: drop the vendor and brand words, keep the first word,
  * cut at '-' ("NVIDIA A100-SXM4-80GB" -> "A100"); a letters-only word such as "RTX" keeps
  * the next one ("NVIDIA GeForce RTX 4090" -> "RTX 4090"). */
@@ -196,7 +150,7 @@ static void model_from_name(const char *name, char *out, size_t len)
 static int cupti_detect(struct table *si, struct err *err)
 {
         int r, dev, n = 0;
-        char name[256], buf[512], buf2[256];
+        char name[256], buf[512];
 
         if (cuda_load() < 0)
                 return err_set(err, ERR_SYS, "%s", cu.why);
@@ -240,69 +194,57 @@ static int cupti_detect(struct table *si, struct err *err)
         struct tm tm;
         localtime_r(&now, &tm);
         strftime(buf, sizeof buf, "%a %d %b %Y %I:%M:%S %p (%Z)", &tm);
-        set_s(si, "timestamp", buf);
-        if (gethostname(buf, sizeof buf) != 0)
-                buf[0] = 0;
-        buf[sizeof buf - 1] = 0;
-        set_s(si, "hostname", buf);
-        read_key("/proc/cpuinfo", "model name", buf, sizeof buf);
-        set_s(si, "cpu_model", buf);
-        read_line("/sys/class/dmi/id/bios_vendor", buf, sizeof buf);
-        read_line("/sys/class/dmi/id/bios_version", buf2, sizeof buf2);
-        strncat(buf, buf2, sizeof buf - strlen(buf) - 1);
-        set_s(si, "sbios", buf);
-        read_key("/etc/os-release", "PRETTY_NAME", buf, sizeof buf);
-        set_s(si, "linux_distro", buf);
-        struct utsname u;
-        set_s(si, "linux_kernel_version", uname(&u) == 0 ? u.release : "");
-        set_s(si, "amd_gpu_kernel_version", "");
-        read_key("/proc/meminfo", "MemTotal", buf, sizeof buf);
-        set_n(si, "cpu_memory", atof(buf)); /* kB, as rocprof-compute */
-        set_n(si, "gpu_memory", (double)(total_mem / 1024));
-        set_s(si, "rocm_version", "");
+        sysinfo_set_str(si, "timestamp", buf);
+        host_sysinfo(si);
+        sysinfo_set_str(si, "amd_gpu_kernel_version", "");
+        host_file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
+        sysinfo_set_num(si, "cpu_memory", atof(buf)); /* kB, as rocprof-compute */
+        sysinfo_set_num(si, "gpu_memory", (double)(total_mem / 1024));
+        sysinfo_set_str(si, "rocm_version", "");
         snprintf(buf, sizeof buf, "%d.%d", drv / 1000, drv % 1000 / 10);
-        set_s(si, "cuda_version", buf); /* the driver's CUDA version */
-        set_s(si, "vbios", "");
-        set_s(si, "compute_partition", "NA");
-        set_s(si, "memory_partition", "NA");
+        sysinfo_set_str(si, "cuda_version", buf); /* the driver's CUDA version */
+        sysinfo_set_str(si, "vbios", "");
+        sysinfo_set_str(si, "compute_partition", "NA");
+        sysinfo_set_str(si, "memory_partition", "NA");
 
         /* GPU */
         model_from_name(name, buf, sizeof buf);
-        set_s(si, "gpu_model", buf);
-        set_s(si, "gpu_name", name);
+        sysinfo_set_str(si, "gpu_model", buf);
+        sysinfo_set_str(si, "gpu_name", name);
         snprintf(buf, sizeof buf, "sm_%d%d", a[ATTR_COMPUTE_CAPABILITY_MAJOR],
                  a[ATTR_COMPUTE_CAPABILITY_MINOR]);
-        set_s(si, "gpu_arch", buf);
-        set_n(si, "gpu_l1", NAN); /* L1 and shared memory are one carve-out: no fixed size */
-        set_n(si, "gpu_l2", a[ATTR_L2_CACHE_SIZE] / 1024.0);
+        sysinfo_set_str(si, "gpu_arch", buf);
+        sysinfo_set_num(si, "gpu_l1",
+                        NAN); /* L1 and shared memory are one carve-out: no fixed size */
+        sysinfo_set_num(si, "gpu_l2", a[ATTR_L2_CACHE_SIZE] / 1024.0);
         int sms = a[ATTR_MULTIPROCESSOR_COUNT];
-        set_n(si, "cu_per_gpu", sms);
+        sysinfo_set_num(si, "cu_per_gpu", sms);
         /* Four SM sub-partitions (SMSPs) per SM since Volta: the counterpart of a CU's SIMDs. */
-        set_n(si, "simd_per_cu", 4);
+        sysinfo_set_num(si, "simd_per_cu", 4);
         /* The driver API exposes no GPC count. Volta to Hopper full GPCs hold 9 TPCs = 18 SMs,
          * so ceil(SMs/18) (checked on the H100 with gpc__cycles_elapsed.sum/.avg, see
          * bench/cupti-h100.md); src/arch data may override. */
-        set_n(si, "se_per_gpu", ceil(sms / 18.0));
-        set_n(si, "wave_size", a[ATTR_WARP_SIZE]);
-        set_n(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
-        set_n(si, "max_waves_per_cu",
-              a[ATTR_MAX_THREADS_PER_MULTIPROCESSOR] /
-                  (a[ATTR_WARP_SIZE] ? a[ATTR_WARP_SIZE] : 32));
+        sysinfo_set_num(si, "se_per_gpu", ceil(sms / 18.0));
+        sysinfo_set_num(si, "wave_size", a[ATTR_WARP_SIZE]);
+        sysinfo_set_num(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
+        sysinfo_set_num(si, "max_waves_per_cu",
+                        a[ATTR_MAX_THREADS_PER_MULTIPROCESSOR] /
+                            (a[ATTR_WARP_SIZE] ? a[ATTR_WARP_SIZE] : 32));
         double sclk = a[ATTR_CLOCK_RATE] / 1000.0, mclk = a[ATTR_MEMORY_CLOCK_RATE] / 1000.0;
-        set_n(si, "max_sclk", sclk);
-        set_n(si, "max_mclk", mclk);
-        set_n(si, "cur_sclk", sclk);
-        set_n(si, "cur_mclk", mclk);
+        sysinfo_set_num(si, "max_sclk", sclk);
+        sysinfo_set_num(si, "max_mclk", mclk);
+        sysinfo_set_num(si, "cur_sclk", sclk);
+        sysinfo_set_num(si, "cur_mclk", mclk);
         /* One L2 channel per 64-bit DRAM channel (HBM: 16 per 1024-bit stack). */
         int bus = a[ATTR_GLOBAL_MEMORY_BUS_WIDTH];
-        set_n(si, "total_l2_chan", bus / 64);
-        set_n(si, "lds_banks_per_cu", 32);
-        set_n(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
-        set_n(si, "sqc_per_gpu", NAN);
-        set_n(si, "pipes_per_gpu", NAN);
+        sysinfo_set_num(si, "total_l2_chan", bus / 64);
+        sysinfo_set_num(si, "lds_banks_per_cu", 32);
+        sysinfo_set_num(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
+        sysinfo_set_num(si, "sqc_per_gpu", NAN);
+        sysinfo_set_num(si, "pipes_per_gpu", NAN);
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
-        set_n(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
-        set_n(si, "num_xcd", 1);
+        sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
+        sysinfo_set_num(si, "num_xcd", 1);
         return 0;
 }
 
@@ -427,7 +369,7 @@ static void filter_rows(const struct backend_pass *p, struct table *t)
 {
         if ((!p->kernels || !p->nkernels) && (!p->dispatches || !p->ndispatches))
                 return;
-        int cn = table_col(t, "Kernel_Name"), ci = table_col(t, "Dispatch_ID");
+        int cn = table_col(t, COL_KERNEL_NAME), ci = table_col(t, COL_DISPATCH_ID);
         struct table keep;
         table_init(&keep);
         for (size_t c = 0; c < t->ncols; c++)

@@ -1,6 +1,6 @@
 /* The AMD backend: each pass runs the target under rocprofv3 (ROCm >= 6.2) with that
  * pass's counters and reads its counter_collection.csv (one row per dispatch and counter);
- * the GPU comes from the KFD topology (src/arch/detect_amd.c). Per-channel counters
+ * the GPU comes from the KFD topology (src/profile/detect_amd.c). Per-channel counters
  * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E). */
 #include "backend.h"
 #include "launcher.h"
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../arch/detect.h"
+#include "detect.h"
 #include "plan.h"
 
 static const char accum_value[] = "SQ_ACCUM_PREV_HIRES";
@@ -632,10 +632,21 @@ out:
         return rc;
 }
 
+/* the model table's defaults for a known AMD target */
+static int rocprof_offline_sysinfo(const char *target, struct table *si)
+{
+        struct amd_gpu g;
+        if (detect_amd_defaults(target, &g, NULL))
+                return 0;
+        detect_amd_sysinfo(&g, si);
+        return 1;
+}
+
 const struct backend backend_rocprof = {
-        .name = "rocprof",
-        .available = rocprof_available,
-        .detect = rocprof_detect,
-        .run_pass = rocprof_run_pass,
-        .num_passes = NULL,
+    .name = "rocprof",
+    .available = rocprof_available,
+    .detect = rocprof_detect,
+    .offline_sysinfo = rocprof_offline_sysinfo,
+    .run_pass = rocprof_run_pass,
+    .num_passes = NULL,
 };

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../arch/detect.h"
+#include "detect.h"
 #include "../util/util.h"
 
 extern char **environ;

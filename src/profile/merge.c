@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "plan.h"
 
 static const char *cell(const struct table *t, int c, size_t r, char *buf, size_t len)
@@ -18,10 +19,10 @@ static const char *cell(const struct table *t, int c, size_t r, char *buf, size_
 static char *group_of(const struct table *t, size_t r, enum merge_join join)
 {
         char b1[64], b2[64];
-        const char *k = cell(t, table_col(t, "Kernel_Name"), r, b1, sizeof b1);
+        const char *k = cell(t, table_col(t, COL_KERNEL_NAME), r, b1, sizeof b1);
         if (join == MERGE_JOIN_GRID)
-                return xasprintf("%s\x1f%s", k, cell(t, table_col(t, "Grid_Size"), r, b2,
-                                                     sizeof b2));
+                return xasprintf("%s\x1f%s", k,
+                                 cell(t, table_col(t, COL_GRID_SIZE), r, b2, sizeof b2));
         return xstrdup(k);
 }
 
@@ -131,29 +132,24 @@ static void copy_cell(struct table *dst, int dc, size_t dr, const struct table *
                 table_set_num(dst, dc, dr, src->num[sc][sr]);
 }
 
-static int is_timestamp(const char *name)
-{
-        return !strcmp(name, "Start_Timestamp") || !strcmp(name, "End_Timestamp");
-}
-
 /* out: one row per ref row with ref's dispatch columns, Dispatch_ID from 0 (renumber) or
  * copied from ref */
 static void dispatch_cols(struct table *out, const struct table *ref, int renumber)
 {
-        for (size_t i = 0; plan_dispatch_cols[i]; i++) {
-                int sc = table_col(ref, plan_dispatch_cols[i]);
-                if (sc >= 0 || !strcmp(plan_dispatch_cols[i], "Dispatch_ID"))
-                        table_add_col(out, plan_dispatch_cols[i]);
+        for (size_t i = 0; dispatch_info_cols[i]; i++) {
+                int sc = table_col(ref, dispatch_info_cols[i]);
+                if (sc >= 0 || !strcmp(dispatch_info_cols[i], COL_DISPATCH_ID))
+                        table_add_col(out, dispatch_info_cols[i]);
         }
         for (size_t r = 0; r < ref->nrows; r++)
                 table_add_row(out);
-        for (size_t i = 0; plan_dispatch_cols[i]; i++) {
-                int dc = table_col(out, plan_dispatch_cols[i]);
-                int sc = table_col(ref, plan_dispatch_cols[i]);
+        for (size_t i = 0; dispatch_info_cols[i]; i++) {
+                int dc = table_col(out, dispatch_info_cols[i]);
+                int sc = table_col(ref, dispatch_info_cols[i]);
                 if (dc < 0)
                         continue;
                 for (size_t r = 0; r < ref->nrows; r++) {
-                        if (renumber && !strcmp(plan_dispatch_cols[i], "Dispatch_ID"))
+                        if (renumber && !strcmp(dispatch_info_cols[i], COL_DISPATCH_ID))
                                 table_set_num(out, dc, r, (double)r);
                         else if (sc >= 0)
                                 copy_cell(out, dc, r, ref, sc, r);
@@ -178,10 +174,8 @@ static void counter_cols(struct table *out, const struct table *p, const size_t 
 static void check_agree(const struct table *ref, int ref_id, const struct table *p, int id,
                         const size_t *map, int *warned)
 {
-        static const char *const cols[] = {"Grid_Size", "Workgroup_Size", "LDS_Per_Workgroup",
-                                           "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR",
-                                           "SGPR"};
-        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        const char *const *cols = dispatch_launch_cols;
+        for (size_t i = 0; i < DISPATCH_LAUNCH_NCOLS; i++) {
                 int a = table_col(ref, cols[i]), b = table_col(p, cols[i]);
                 if (a < 0 || b < 0 || warned[i])
                         continue;
@@ -193,8 +187,7 @@ static void check_agree(const struct table *ref, int ref_id, const struct table 
                         warnf("passes %d and %d differ in %s of dispatch %zu ('%s'): %.17g and "
                               "%.17g",
                               ref_id, id, cols[i], r,
-                              cell(ref, table_col(ref, "Kernel_Name"), r, buf, sizeof buf), x,
-                              y);
+                              cell(ref, table_col(ref, COL_KERNEL_NAME), r, buf, sizeof buf), x, y);
                         warned[i] = 1;
                         break;
                 }
@@ -212,7 +205,7 @@ int merge_passes(const struct table *const *passes, const int *ids, size_t n,
         keyed_build(ref, join, &kref);
         size_t rows = ref->nrows ? ref->nrows : 1;
         size_t *maps = xmalloc(n * rows * sizeof *maps);
-        int rc = 0, warned[7] = {0};
+        int rc = 0, warned[DISPATCH_LAUNCH_NCOLS] = {0};
         for (size_t r = 0; r < ref->nrows; r++)
                 maps[r] = r;
         for (size_t i = 1; i < n && !rc; i++) {
@@ -229,7 +222,7 @@ int merge_passes(const struct table *const *passes, const int *ids, size_t n,
         for (size_t i = 0; i < n; i++)
                 counter_cols(out, passes[i], maps + i * rows);
         /* each pass timed the dispatch once: report the mean start and end */
-        static const char *const ts[] = {"Start_Timestamp", "End_Timestamp"};
+        static const char *const ts[] = {COL_START, COL_END};
         for (size_t k = 0; k < 2; k++) {
                 int dc = table_add_col(out, ts[k]);
                 for (size_t r = 0; r < out->nrows; r++) {
@@ -270,7 +263,7 @@ int merge_align(const struct table *ref, int ref_id, const struct table *pass, i
                 dispatch_cols(out, ref, 0);
                 counter_cols(out, pass, map);
                 for (size_t c = 0; c < pass->ncols; c++) {
-                        if (!is_timestamp(pass->names[c]))
+                        if (!col_is_timestamp(pass->names[c]))
                                 continue;
                         int dc = table_add_col(out, pass->names[c]);
                         for (size_t r = 0; r < out->nrows; r++)

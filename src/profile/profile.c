@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../arch/detect.h"
 #include "../store/db.h"
 #include "../store/workload_write.h"
 #include "launcher.h"
@@ -278,18 +277,6 @@ static const struct backend *passes_backend(const struct backend *be, const char
         return NULL;
 }
 
-/* sysinfo for planning without the GPU: the table's defaults for a known AMD target */
-static void offline_sysinfo(const char *target, struct table *si)
-{
-        struct amd_gpu g;
-        if (detect_amd_defaults(target, &g, NULL) == 0) {
-                detect_amd_sysinfo(&g, si);
-                return;
-        }
-        si_set(si, "gpu_arch", target);
-        si_set(si, "gpu_model", target);
-}
-
 /* ---- running the passes ---- */
 
 /* The rows of pmc_perf.csv when no normal pass ran: the dispatch columns of a pass. */
@@ -515,7 +502,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                 goto out;
         }
         if (o->arch) {
-                offline_sysinfo(o->arch, &si);
+                backend_offline_sysinfo(o->arch, &si);
         } else {
                 if (!(be = o->backend_impl) && !(be = pick_backend(o->backend, err))) {
                         rc = err->code ? err->code : ERR_SYS;

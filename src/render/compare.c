@@ -92,13 +92,9 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                         continue;
                 if (b->panel != pan) {
                         pan = b->panel;
-                        fprintf(f, "\n%s\n%d. %s\n",
-                                "--------------------------------------------------------"
-                                "------------------------",
-                                pan->id, pan->title);
+                        render_panel_heading(f, pan);
                 }
-                if (b->pt->title)
-                        fprintf(f, "%s %s\n", b->id, b->pt->title);
+                render_table_title(f, b);
                 /* columns: key, then each column; numeric ones get "new" and "change" */
                 size_t ncols = 1;
                 for (size_t c = 0; c < b->ncols; c++)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "fmt.h"
 #include "svg.h"
 
 /* ---- the values ---- */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../analyze/analysis.h"
+#include "fmt.h"
 
 struct roofline;
 
@@ -19,9 +20,10 @@ struct render_opts {
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
 
-/* Shortest text that reads back as v (Python's repr style: "0.0", "427.03", "inf"); "" for
- * NaN. buf must hold 40 bytes. */
-const char *fmt_num(double v, char *buf);
+/* The text report's heading of a panel (a rule, "N. Title") and of a table ("N.M Title",
+ * nothing for an untitled table). */
+void render_panel_heading(FILE *f, const struct panel *p);
+void render_table_title(FILE *f, const struct rtable *t);
 
 /* Print every table of an analysis, grouped under panel headings. */
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o);
@@ -72,6 +74,21 @@ char *compare_num_text(double v, int decimal);
 
 /* 1 if --cols shows column c of t (the columns of metric tables only). */
 int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t c);
+
+/* A table's cells as the text report shows them, shared by the report and the TUI: nrows
+ * (the header row included) x ncols strings, align[c] 'l' or 'r', src_col[c] the table
+ * column shown in grid column c (-1: the key column). The --cols selection, the row limit
+ * of the top-stats tables (--max-stat-num), number format and alignment are applied;
+ * wrap_names wraps the kernel names of the top-stats tables as the report does. */
+struct rgrid {
+        char **cells;
+        size_t nrows, ncols;
+        char *align;
+        long *src_col;
+};
+void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
+                 struct rgrid *g);
+void rgrid_free(struct rgrid *g);
 
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */

@@ -3,46 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "render.h"
-
-const char *fmt_num(double v, char *buf)
-{
-        if (isnan(v)) {
-                buf[0] = 0;
-                return buf;
-        }
-        if (isinf(v)) {
-                strcpy(buf, v > 0 ? "inf" : "-inf");
-                return buf;
-        }
-        /* the fewest significant digits that read back as v, laid out as Python's repr:
-         * fixed notation for exponents -4..15, else scientific */
-        char e[40];
-        int p = 15;
-        snprintf(e, sizeof e, "%.*e", p - 1, v);
-        if (strtod(e, NULL) == v) {
-                /* short enough: find the shortest (computed values rarely get here) */
-                for (p = 1; p < 15; p++) {
-                        snprintf(e, sizeof e, "%.*e", p - 1, v);
-                        if (strtod(e, NULL) == v)
-                                break;
-                }
-        } else {
-                snprintf(e, sizeof e, "%.15e", v);
-                p = strtod(e, NULL) == v ? 16 : 17;
-        }
-        snprintf(e, sizeof e, "%.*e", p - 1, v);
-        int exp10 = atoi(strchr(e, 'e') + 1);
-        if (exp10 >= -5 && exp10 < 16) {
-                int dec = p - 1 - exp10;
-                snprintf(buf, 40, "%.*f", dec > 0 ? dec : 0, v);
-                if (!strchr(buf, '.'))
-                        strcat(buf, ".0");
-        } else {
-                strcpy(buf, e);
-        }
-        return buf;
-}
 
 static double round_half_even(double x, int nd)
 {
@@ -210,7 +172,8 @@ static int is_top_stats(const struct rtable *t)
                                  !strcmp(t->pt->source, "dispatch_list"));
 }
 
-static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
+void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
+                 struct rgrid *g)
 {
         size_t nrows = t->nrows;
         if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
@@ -218,54 +181,82 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
         size_t ncols = 1;
         for (size_t c = 0; c < t->ncols; c++)
                 ncols += render_col_shown(t, o, c);
-        char **cells = xcalloc((nrows + 1) * ncols, sizeof *cells);
-        char *align = xcalloc(ncols + 1, 1);
+        g->nrows = nrows + 1;
+        g->ncols = ncols;
+        g->cells = xcalloc((nrows + 1) * ncols, sizeof *g->cells);
+        g->align = xcalloc(ncols + 1, 1);
+        g->src_col = xcalloc(ncols, sizeof *g->src_col);
         int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
-        cells[0] = xstrdup(t->metric_table ? t->key_title : "");
-        align[0] = 'l';
+        g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
+        g->src_col[0] = -1;
+        /* numbers right-aligned in built-in tables, as the reference shows them */
+        g->align[0] = !t->metric_table && !sysinfo ? 'r' : 'l';
         size_t k = 1;
         for (size_t c = 0; c < t->ncols; c++) {
                 if (!render_col_shown(t, o, c))
                         continue;
-                cells[k] = xstrdup(t->cols[c]);
-                /* numbers right-aligned in built-in tables, as the reference shows them */
-                align[k] = 'l';
+                g->cells[k] = xstrdup(t->cols[c]);
+                g->src_col[k] = (long)c;
+                g->align[k] = 'l';
                 if (!t->metric_table && !sysinfo) {
                         int num = 1;
                         for (size_t r = 0; r < t->nrows; r++)
                                 num &= t->cells[r * t->ncols + c].text == NULL;
-                        align[k] = num ? 'r' : 'l';
+                        g->align[k] = num ? 'r' : 'l';
                 }
                 k++;
         }
-        if (!t->metric_table && !sysinfo)
-                align[0] = 'r';
         int *whole = xcalloc(t->ncols + 1, sizeof *whole);
         for (size_t c = 0; c < t->ncols; c++)
                 whole[c] = rtable_int_col(t, c);
         for (size_t r = 0; r < nrows; r++) {
-                char **row = &cells[(r + 1) * ncols];
+                char **row = &g->cells[(r + 1) * ncols];
                 row[0] = xstrdup(t->keys[r]);
-                k = 1;
-                for (size_t c = 0; c < t->ncols; c++) {
-                        if (!render_col_shown(t, o, c))
-                                continue;
+                for (k = 1; k < ncols; k++) {
+                        size_t c = (size_t)g->src_col[k];
                         const struct cell *cl = &t->cells[r * t->ncols + c];
-                        if (cl->text && is_top_stats(t) && !strcmp(t->cols[c], "Kernel_Name"))
+                        if (wrap_names && cl->text && is_top_stats(t) &&
+                            !strcmp(t->cols[c], COL_KERNEL_NAME))
                                 row[k] = !strcmp(t->pt->source, "top_kernels")
                                              ? wrap(cl->text, 40, 3)
                                              : wrap(cl->text, 80, 4);
                         else
                                 row[k] = rtable_cell_text(t, cl, o->decimal, whole[c]);
-                        k++;
                 }
         }
-        render_grid(f, cells, nrows + 1, ncols, align);
         free(whole);
-        for (size_t i = 0; i < (nrows + 1) * ncols; i++)
-                free(cells[i]);
-        free(cells);
-        free(align);
+}
+
+void rgrid_free(struct rgrid *g)
+{
+        for (size_t i = 0; g->cells && i < g->nrows * g->ncols; i++)
+                free(g->cells[i]);
+        free(g->cells);
+        free(g->align);
+        free(g->src_col);
+        memset(g, 0, sizeof *g);
+}
+
+static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
+{
+        struct rgrid g;
+        rtable_grid(t, o, 1, &g);
+        render_grid(f, g.cells, g.nrows, g.ncols, g.align);
+        rgrid_free(&g);
+}
+
+void render_panel_heading(FILE *f, const struct panel *p)
+{
+        fprintf(f, "\n%s\n%d. %s\n",
+                "--------------------------------------------------------"
+                "------------------------",
+                p->id, p->title);
+}
+
+void render_table_title(FILE *f, const struct rtable *t)
+{
+        if (t->pt->title)
+                fprintf(f, "%s %s\n", t->id, t->pt->title);
 }
 
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
@@ -277,13 +268,9 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                         if (cur)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
-                        fprintf(f, "\n%s\n%d. %s\n",
-                                "--------------------------------------------------------"
-                                "------------------------",
-                                cur->id, cur->title);
+                        render_panel_heading(f, cur);
                 }
-                if (t->pt->title)
-                        fprintf(f, "%s %s\n", t->id, t->pt->title);
+                render_table_title(f, t);
                 render_table(f, t, o);
                 fputc('\n', f);
         }

@@ -2,6 +2,7 @@
  * per dispatch, counter and pass, with wide views for people; load databases back into
  * struct workload by attaching them read-only and reading through temporary views. */
 #include "db.h"
+#include "columns.h"
 #include "db_int.h"
 
 #include <dirent.h>
@@ -165,35 +166,16 @@ static int intern(struct writer *wr, const char *s, int *id)
 /* Dispatch information columns that rocprof writes beside the counters. */
 static int is_info_column(const char *name)
 {
-        static const char *const info[] = {"Dispatch_ID",
-                                           "Kernel_Name",
-                                           "GPU_ID",
-                                           "queue-id",
-                                           "queue-index",
-                                           "pid",
-                                           "tid",
-                                           "Grid_Size",
-                                           "Workgroup_Size",
-                                           "LDS_Per_Workgroup",
-                                           "Scratch_Per_Workitem",
-                                           "Arch_VGPR",
-                                           "Accum_VGPR",
-                                           "SGPR",
-                                           "wave_size",
-                                           "sig",
-                                           "obj",
-                                           "DispatchNs",
-                                           "Start_Timestamp",
-                                           "End_Timestamp",
-                                           "CompleteNs",
-                                           "Correlation_ID",
-                                           "Node",
-                                           "Rank",
-                                           NULL};
-        for (size_t i = 0; info[i]; i++)
-                if (!strcmp(info[i], name))
+        static const char *const raw[] = {
+            "queue-id",   "queue-index",    "pid",    "tid",    "sig", "obj", "DispatchNs",
+            "CompleteNs", "Correlation_ID", COL_NODE, COL_RANK, NULL};
+        for (size_t i = 0; dispatch_info_cols[i]; i++)
+                if (!strcmp(dispatch_info_cols[i], name))
                         return 1;
-        return 0;
+        for (size_t i = 0; raw[i]; i++)
+                if (!strcmp(raw[i], name))
+                        return 1;
+        return col_is_timestamp(name);
 }
 
 /* A counter's hardware block (the name's prefix, "TCC" for TCC_HIT[3]) and channel. */
@@ -287,10 +269,10 @@ static int write_dispatches(struct writer *wr, const struct table *t)
         sqlite3_stmt *k = NULL, *d = NULL;
         struct smap kid = {0};
         int rc, nk = 0;
-        int ck = table_col(t, "Kernel_Name"), cd = table_col(t, "Dispatch_ID"),
-            cg = table_col(t, "GPU_ID"), cgr = table_col(t, "Grid_Size"),
-            cw = table_col(t, "Workgroup_Size"), cs = table_col(t, "Start_Timestamp"),
-            ce = table_col(t, "End_Timestamp");
+        int ck = table_col(t, COL_KERNEL_NAME), cd = table_col(t, COL_DISPATCH_ID),
+            cg = table_col(t, COL_GPU_ID), cgr = table_col(t, COL_GRID_SIZE),
+            cw = table_col(t, COL_WORKGROUP_SIZE), cs = table_col(t, COL_START),
+            ce = table_col(t, COL_END);
         if ((rc = prep(wr->db, &k, "INSERT INTO kernels VALUES (?, ?)", wr->err)) ||
             (rc = prep(wr->db, &d, "INSERT INTO dispatches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        wr->err)))

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "../analyze/workload.h"
 #include "table.h"
+#include "workload.h"
 
 /* The schema version this build writes and reads (meta key 'schema_version'). */
 #define DB_SCHEMA_VERSION 1

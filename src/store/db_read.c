@@ -1,5 +1,6 @@
 /* Reading the prism SQLite store (docs/STORE.md): databases are attached read-only and
  * read through temporary views into struct workload, never copied. */
+#include "columns.h"
 #include "db.h"
 #include "db_int.h"
 
@@ -243,7 +244,7 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 const char *name = (const char *)sqlite3_column_text(st, 1);
-                if (!name || (want && strcmp(name, "Kernel_Name") && !want(ctx, name)))
+                if (!name || (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
                         continue;
                 xgrow(&names, &cap, n + 1, sizeof *names);
                 xgrow(&ids, &cap_ids, n + 1, sizeof *ids);
@@ -346,7 +347,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                 rc = err_set(rd->err, ERR_INPUT, "%s: no dispatches recorded", path);
                 goto out;
         }
-        if (table_col(&w->pmc, "Kernel_Name") < 0) {
+        if (table_col(&w->pmc, COL_KERNEL_NAME) < 0) {
                 rc = err_set(rd->err, ERR_INPUT, "%s: no Kernel_Name column", path);
                 goto out;
         }

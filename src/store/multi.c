@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "db.h"
 
 /* "rank<N>" -> N, or -1 */
@@ -235,7 +236,7 @@ void multi_append(struct workload *dst, const struct workload *src, long rank, c
                 dst->has_roofline = 1;
         }
         append_rows(&dst->pmc, &src->pmc, src->pmc.nrows);
-        int cr = table_add_col(&dst->pmc, "Rank"), cn = table_add_col(&dst->pmc, "Node");
+        int cr = table_add_col(&dst->pmc, COL_RANK), cn = table_add_col(&dst->pmc, COL_NODE);
         for (size_t r = base; r < dst->pmc.nrows; r++) {
                 dst->pmc.num[cr][r] = (double)rank;
                 table_set_str(&dst->pmc, cn, r, node);

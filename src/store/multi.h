@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "../analyze/workload.h"
 #include "table.h"
+#include "workload.h"
 
 struct rank_entry {
         char *path; /* the workload directory or database */

@@ -140,6 +140,16 @@ struct loader {
         int *map;
         size_t nhead, cap_map;
         struct smap seen; /* every header name, kept or not (duplicate detection) */
+        /* record mode (csv_stream): a record's fields, NUL-terminated one after another in
+         * text (lens[i] and at[i]: field i's length and offset), handed to row_fn when it
+         * ends */
+        csv_row_fn row_fn;
+        void *row_ctx;
+        struct strbuf text;
+        char **fields;
+        size_t *lens, *at, cap_fields, cap_lens, cap_at;
+        int stopped; /* row_fn asked to stop: not an error */
+        size_t nrec; /* data records handed to row_fn */
 };
 
 /* Plain integers of up to 15 digits (most counter values) without strtod: every such
@@ -233,6 +243,8 @@ static void on_field(void *data, size_t len, void *p)
         if (ld->failed || nul_in_field(ld, data, len))
                 return;
         char *s = xstrndup(data ? data : "", len);
+        if (ld->field == 0)
+                ld->row_line = ld->line;
         if (ld->header) {
                 char *name = header_name(ld, s);
                 table_add_col(t, name);
@@ -241,8 +253,6 @@ static void on_field(void *data, size_t len, void *p)
                 free(s);
                 return;
         }
-        if (ld->field == 0)
-                ld->row_line = ld->line;
         if (ld->field >= t->ncols) {
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
                         ld->path, ld->row_line, ld->field + 1, t->ncols);
@@ -267,6 +277,8 @@ static void on_field_cols(void *data, size_t len, void *p)
         const char *s = data ? data : "";
         if (ld->failed || nul_in_field(ld, data, len))
                 return;
+        if (ld->field == 0)
+                ld->row_line = ld->line;
         if (ld->header) {
                 char *name = header_name(ld, s);
                 xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
@@ -275,8 +287,6 @@ static void on_field_cols(void *data, size_t len, void *p)
                 free(name);
                 return;
         }
-        if (ld->field == 0)
-                ld->row_line = ld->line;
         if (ld->field >= ld->nhead) {
                 err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
                         ld->path, ld->row_line, ld->field + 1, ld->nhead);
@@ -294,12 +304,77 @@ static void on_field_cols(void *data, size_t len, void *p)
                 put_cell(t, c, t->nrows - 1, s, len);
 }
 
+/* on_field for csv_stream: keep the field's text until its record ends */
+static void on_field_rec(void *data, size_t len, void *p)
+{
+        struct loader *ld = p;
+        if (ld->failed || nul_in_field(ld, data, len))
+                return;
+        if (ld->field == 0)
+                ld->row_line = ld->line;
+        if (!ld->header && ld->field >= ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                        ld->path, ld->row_line, ld->field + 1, ld->nhead);
+                ld->failed = 1;
+                return;
+        }
+        if (ld->field == 0 && ld->header && len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
+                data = (char *)data + 3; /* a UTF-8 byte order mark */
+                len -= 3;
+        }
+        xgrow(&ld->lens, &ld->cap_lens, ld->field + 1, sizeof *ld->lens);
+        xgrow(&ld->at, &ld->cap_at, ld->field + 1, sizeof *ld->at);
+        if (ld->header && ld->field == 0)
+                ld->blank_head = len == 0;
+        if (ld->field == 0)
+                sb_reset(&ld->text);
+        ld->at[ld->field] = ld->text.len;
+        sb_addn(&ld->text, data ? data : "", len);
+        sb_addc(&ld->text, '\0');
+        ld->lens[ld->field++] = len;
+}
+
+/* the end of a record in csv_stream: the header sets the field count, a data record must
+ * have as many fields; then row_fn sees it */
+static void end_record_rec(struct loader *ld)
+{
+        size_t n = ld->field;
+        if (ld->header) {
+                ld->nhead = n;
+        } else if (n == 0) {
+                return; /* a blank line */
+        } else if (n < ld->nhead) {
+                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
+                        "(truncated file?)", ld->path, ld->row_line, n, ld->nhead);
+                ld->failed = 1;
+        }
+        if (!ld->failed && !(ld->header && n == 1 && ld->blank_head)) {
+                xgrow(&ld->fields, &ld->cap_fields, n + 1, sizeof *ld->fields);
+                for (size_t i = 0; i < n; i++)
+                        ld->fields[i] = ld->text.buf + ld->at[i];
+                ld->nrec += !ld->header;
+                int rc = ld->row_fn(ld->row_ctx, ld->fields, ld->lens, n,
+                                    ld->header ? 0 : ld->row_line, ld->err);
+                if (rc)
+                        ld->failed = 1;
+                if (rc > 0)
+                        ld->stopped = 1;
+        }
+}
+
 static void on_record(int ch, void *p)
 {
         struct loader *ld = p;
         (void)ch;
         if (ld->failed)
                 return;
+        if (ld->row_fn) {
+                end_record_rec(ld);
+                ld->header = 0;
+                ld->field = 0;
+                ld->end_line = ld->line;
+                return;
+        }
         if (ld->header) {
                 ld->header = 0;
         } else if (ld->field == 0) {
@@ -325,12 +400,14 @@ static const char *csv_problem(struct csv_parser *p)
 }
 
 static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
-                    struct err *err)
+                    csv_row_fn row_fn, void *row_ctx, struct err *err)
 {
         struct csv_parser p;
         struct loader ld = {.t = t, .path = path, .line = 1, .header = 1, .err = err,
-                            .want = want, .want_ctx = want_ctx};
-        void (*field_cb)(void *, size_t, void *) = want ? on_field_cols : on_field;
+                            .want = want, .want_ctx = want_ctx, .row_fn = row_fn,
+                            .row_ctx = row_ctx};
+        void (*field_cb)(void *, size_t, void *) =
+            row_fn ? on_field_rec : want ? on_field_cols : on_field;
         int rc = 0;
         FILE *f = NULL;
         table_init(t);
@@ -341,7 +418,7 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 rc = err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
                 goto out;
         }
-        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
+        /* a pipe or a device would block or never end (hostile inputs) */
         if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
                 goto out;
@@ -373,7 +450,8 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                         /* once the first data line is read, size the columns for the
                          * rows the file holds at that length: no copying as 100k-row
                          * columns grow (capacity never touched costs no memory) */
-                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0) {
+                        if (nl && ld.line == 2 && pos + off + seg > head_end && fsize > 0 &&
+                            !row_fn) {
                                 size_t est = ((size_t)fsize - head_end) /
                                                  (pos + off + seg - head_end) + 16;
                                 if (est > 1024 && est < ((size_t)1 << 24))
@@ -397,11 +475,11 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                 goto out;
         }
         if (ld.failed) {
-                rc = ERR_INPUT;
+                rc = ld.stopped ? 0 : ERR_INPUT;
                 goto out;
         }
-        size_t nhead = want ? ld.nhead : t->ncols;
-        if (nhead == 0 || (nhead == 1 && ld.blank_head && t->nrows == 0)) {
+        size_t nhead = want || row_fn ? ld.nhead : t->ncols;
+        if (nhead == 0 || (nhead == 1 && ld.blank_head && (row_fn ? ld.nrec : t->nrows) == 0)) {
                 rc = err_set(err, ERR_INPUT, "'%s' is empty", path);
                 goto out;
         }
@@ -410,21 +488,31 @@ out:
                 fclose(f);
         csv_free(&p);
         free(ld.map);
+        sb_free(&ld.text);
+        free(ld.fields);
+        free(ld.lens);
+        free(ld.at);
         smap_free(&ld.seen);
-        if (rc)
+        if (rc || row_fn)
                 table_free(t);
         return rc;
 }
 
 int table_load_csv(struct table *t, const char *path, struct err *err)
 {
-        return load_csv(t, path, NULL, NULL, err);
+        return load_csv(t, path, NULL, NULL, NULL, NULL, err);
 }
 
 int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
                         struct err *err)
 {
-        return want ? load_csv(t, path, want, ctx, err) : load_csv(t, path, NULL, NULL, err);
+        return load_csv(t, path, want, want ? ctx : NULL, NULL, NULL, err);
+}
+
+int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err)
+{
+        struct table t;
+        return load_csv(&t, path, NULL, NULL, row, ctx, err);
 }
 
 /* only: the field is alone on its line. An empty line is a blank line that readers skip,
@@ -492,4 +580,19 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
 out:
         free(tmp);
         return rc;
+}
+
+const char *text_desc(const char *s, const char *what, char *buf, size_t len)
+{
+        if (!*s)
+                return "is empty";
+        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
+        return buf;
+}
+
+const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
+                            size_t len)
+{
+        char num[64];
+        return text_desc(table_cell(t, c, r, num, sizeof num), what, buf, len);
 }

@@ -40,6 +40,17 @@ typedef int (*table_col_fn)(void *ctx, const char *name);
 int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
                         struct err *err);
 
+/* Read a CSV file record by record, with table_load_csv's file checks and errors (a
+ * directory, a pipe, a NUL byte, malformed quoting, a record with more or fewer fields than
+ * the header, an empty file). row(ctx, fields, lens, n, line, err) sees the header first
+ * (line 0; without a byte order mark), then each data record (line: the physical line where
+ * it starts, as in table_load_csv's messages); blank lines are skipped. The fields are
+ * valid only during the call. row returns 0 to go on, > 0 to stop reading (csv_stream then
+ * returns 0) or < 0 after filling err (returned). */
+typedef int (*csv_row_fn)(void *ctx, char **fields, const size_t *lens, size_t n, size_t line,
+                          struct err *err);
+int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err);
+
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */
@@ -54,5 +65,12 @@ const char *table_cell(const struct table *t, int col, size_t row, char *buf, si
 
 /* Write as CSV (quoted where needed) to path via a temporary file and rename. */
 int table_write_csv(const struct table *t, const char *path, struct err *err);
+
+/* How a damaged cell (row r, column c) reads in a warning: "is empty", or "holds 'abc', not
+ * WHAT" (the text cut at 60 characters). buf holds the text; 100 bytes suffice. text_desc:
+ * the same for a field's text s. */
+const char *text_desc(const char *s, const char *what, char *buf, size_t len);
+const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
+                            size_t len);
 
 #endif

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "columns.h"
+
 int wl_exists(const char *dir)
 {
         static const char *const files[] = {"pmc_perf.csv", "sysinfo.csv",
@@ -26,12 +28,17 @@ int wl_exists(const char *dir)
 
 
 /* timestamps.csv and pmc_dispatch_info.csv: the dispatch columns of pmc_perf.csv */
-static void subset(const struct table *pmc, const char *const *cols, size_t n, struct table *t)
+/* the columns of pmc named in cols, then in more (NULL-terminated lists; more may be NULL) */
+static void subset(const struct table *pmc, const char *const *cols, const char *const *more,
+                   struct table *t)
 {
         table_init(t);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; cols[i]; i++)
                 if (table_col(pmc, cols[i]) >= 0)
                         table_add_col(t, cols[i]);
+        for (size_t i = 0; more && more[i]; i++)
+                if (table_col(pmc, more[i]) >= 0)
+                        table_add_col(t, more[i]);
         for (size_t r = 0; r < pmc->nrows; r++)
                 table_add_row(t);
         for (size_t c = 0; c < t->ncols; c++) {
@@ -55,11 +62,8 @@ static int write_one(const char *dir, const char *name, const struct table *t, s
 
 int wl_write(const char *dir, const struct wl_out *w, struct err *err)
 {
-        static const char *const ts_cols[] = {
-                "Dispatch_ID", "Kernel_Name", "GPU_ID", "Grid_Size", "Workgroup_Size",
-                "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
-                "wave_size", "Start_Timestamp", "End_Timestamp"};
-        static const char *const info_cols[] = {"Dispatch_ID", "Kernel_Name", "GPU_ID"};
+        static const char *const ts_more[] = {COL_START, COL_END, NULL};
+        static const char *const info_cols[] = {COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID, NULL};
         struct table ts, info;
         int rc = write_one(dir, "sysinfo.csv", w->sysinfo, err);
         for (size_t i = 0; i < w->naccum && !rc; i++) {
@@ -69,8 +73,8 @@ int wl_write(const char *dir, const struct wl_out *w, struct err *err)
         }
         if (rc)
                 return rc;
-        subset(w->pmc, ts_cols, sizeof ts_cols / sizeof ts_cols[0], &ts);
-        subset(w->pmc, info_cols, sizeof info_cols / sizeof info_cols[0], &info);
+        subset(w->pmc, dispatch_info_cols, ts_more, &ts);
+        subset(w->pmc, info_cols, NULL, &info);
         rc = write_one(dir, "timestamps.csv", &ts, err);
         if (!rc)
                 rc = write_one(dir, "pmc_dispatch_info.csv", &info, err);

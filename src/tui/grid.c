@@ -10,12 +10,6 @@
 
 /* ---- the text renderer's cell rules (cell texts come from src/render) ---- */
 
-static int is_top_stats(const struct rtable *t)
-{
-        return t->pt->source &&
-               (!strcmp(t->pt->source, "top_kernels") || !strcmp(t->pt->source, "dispatch_list"));
-}
-
 static int is_source(const struct rtable *t, const char *src)
 {
         return t->pt->source && !strcmp(t->pt->source, src);
@@ -135,45 +129,22 @@ static void grid_alloc(struct tui_grid *g, size_t nrows, size_t ncols)
 
 static void build_plain(const struct rtable *t, const struct render_opts *o, struct tui_grid *g)
 {
-        size_t nrows = t->nrows;
-        if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
-                nrows = (size_t)o->max_stat_num;
-        size_t ncols = 1;
-        for (size_t c = 0; c < t->ncols; c++)
-                ncols += render_col_shown(t, o, c);
-        grid_alloc(g, nrows + 1, ncols);
-        int sysinfo = is_source(t, "sysinfo");
-        g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
-        size_t k = 1;
-        for (size_t c = 0; c < t->ncols; c++) {
-                if (!render_col_shown(t, o, c))
-                        continue;
-                g->cells[k] = xstrdup(t->cols[c]);
-                if (!t->metric_table && !sysinfo) {
-                        int num = 1;
-                        for (size_t r = 0; r < t->nrows; r++)
-                                num &= t->cells[r * t->ncols + c].text == NULL;
-                        g->align[k] = num ? 'r' : 'l';
-                }
-                k++;
-        }
-        if (!t->metric_table && !sysinfo)
-                g->align[0] = 'r';
-        for (size_t r = 0; r < nrows; r++) {
-                size_t gi = (r + 1) * ncols;
-                g->src_row[r + 1] = (long)r;
-                g->cells[gi] = xstrdup(t->keys[r]);
-                k = 1;
-                for (size_t c = 0; c < t->ncols; c++) {
-                        if (!render_col_shown(t, o, c))
-                                continue;
-                        const struct cell *cl = &t->cells[r * t->ncols + c];
-                        g->cells[gi + k] = rtable_cell_text(t, cl, o->decimal, rtable_int_col(t, c));
-                        if (is_pop(t, c) && !cl->text)
-                                g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
-                        k++;
+        struct rgrid rg;
+        rtable_grid(t, o, 0, &rg);
+        grid_alloc(g, rg.nrows, rg.ncols);
+        memcpy(g->cells, rg.cells, rg.nrows * rg.ncols * sizeof *g->cells);
+        memcpy(g->align, rg.align, rg.ncols);
+        for (size_t r = 1; r < rg.nrows; r++) {
+                g->src_row[r] = (long)r - 1;
+                for (size_t k = 1; k < rg.ncols; k++) {
+                        const struct cell *cl = &t->cells[(r - 1) * t->ncols + rg.src_col[k]];
+                        if (is_pop(t, (size_t)rg.src_col[k]) && !cl->text)
+                                g->attrs[r * rg.ncols + k] = (unsigned char)tui_pop_attr(cl->v);
                 }
         }
+        free(rg.cells); /* the strings now belong to g */
+        rg.cells = NULL;
+        rgrid_free(&rg);
 }
 
 static void build_compare(const struct rtable *b, const struct rtable *n,

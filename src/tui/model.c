@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../store/columns.h"
 #include "tui_int.h"
 
 static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
@@ -207,13 +208,28 @@ static int kernel_apply(struct tui_model *m, unsigned char *ks)
         return rc;
 }
 
+/* a new selection of n items: only item i (TUI_NONE: none), or cur with item i flipped */
+static unsigned char *sel_only(size_t n, size_t i)
+{
+        unsigned char *s = xcalloc(n + 1, 1);
+        if (i != TUI_NONE)
+                s[i] = 1;
+        return s;
+}
+
+static unsigned char *sel_flip(const unsigned char *cur, size_t n, size_t i)
+{
+        unsigned char *s = xmalloc(n + 1);
+        memcpy(s, cur, n);
+        s[i] = !s[i];
+        return s;
+}
+
 int tui_kernel_only(struct tui_model *m, size_t k)
 {
         if (k != TUI_NONE && k >= m->nkernels)
                 return ERR_INPUT;
-        unsigned char *ks = xcalloc(m->nkernels + 1, 1);
-        if (k != TUI_NONE)
-                ks[k] = 1;
+        unsigned char *ks = sel_only(m->nkernels, k);
         int rc = kernel_apply(m, ks);
         free(ks);
         return rc;
@@ -223,9 +239,7 @@ int tui_kernel_toggle(struct tui_model *m, size_t k)
 {
         if (k >= m->nkernels)
                 return ERR_INPUT;
-        unsigned char *ks = xmalloc(m->nkernels + 1);
-        memcpy(ks, m->ksel, m->nkernels);
-        ks[k] = !ks[k];
+        unsigned char *ks = sel_flip(m->ksel, m->nkernels, k);
         int rc = kernel_apply(m, ks);
         free(ks);
         return rc;
@@ -235,9 +249,7 @@ int tui_dispatch_only(struct tui_model *m, size_t d)
 {
         if (d != TUI_NONE && d >= m->ndisp)
                 return ERR_INPUT;
-        unsigned char *ds = xcalloc(m->ndisp + 1, 1);
-        if (d != TUI_NONE)
-                ds[d] = 1;
+        unsigned char *ds = sel_only(m->ndisp, d);
         int rc = apply(m, m->ksel, ds, m->norm);
         free(ds);
         return rc;
@@ -247,9 +259,7 @@ int tui_dispatch_toggle(struct tui_model *m, size_t d)
 {
         if (d >= m->ndisp)
                 return ERR_INPUT;
-        unsigned char *ds = xmalloc(m->ndisp + 1);
-        memcpy(ds, m->dsel, m->ndisp);
-        ds[d] = !ds[d];
+        unsigned char *ds = sel_flip(m->dsel, m->ndisp, d);
         int rc = apply(m, m->ksel, ds, m->norm);
         free(ds);
         return rc;
@@ -436,8 +446,8 @@ int tui_view_text(struct tui_model *m, const char *which)
 static void list_dispatches(struct tui_model *m)
 {
         const struct workload *w = m->in.w[0];
-        int cd = table_col(&w->pmc, "Dispatch_ID"), ck = table_col(&w->pmc, "Kernel_Name");
-        int cg = table_col(&w->pmc, "GPU_ID");
+        int cd = table_col(&w->pmc, COL_DISPATCH_ID), ck = table_col(&w->pmc, COL_KERNEL_NAME);
+        int cg = table_col(&w->pmc, COL_GPU_ID);
         m->disp_ids = xcalloc(w->pmc.nrows + 1, sizeof *m->disp_ids);
         m->disp_kernel = xcalloc(w->pmc.nrows + 1, sizeof *m->disp_kernel);
         char buf[64];

@@ -79,9 +79,9 @@ int is_file(const char *path);
 /* Directory holding the running executable (for data lookup), or NULL. */
 const char *exe_dir(void);
 
-/* Find a data directory ("metrics", "panels") for prism: $PRISM_DATA_DIR/name,
- * then <exe_dir>/name (build tree), then <exe_dir>/../share/prism/name (installed).
- * Returns a malloc'd path or NULL. */
+/* Find a data directory ("metrics", "panels") for prism: <exe_dir>/name (build tree), then
+ * <exe_dir>/../share/prism/name (installed), then $PRISM_DATA_DIR/name (a fallback, as
+ * prism(1) says). Returns a malloc'd path or NULL. */
 char *data_path(const char *name);
 
 #endif

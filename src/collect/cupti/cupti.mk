@@ -33,8 +33,8 @@ tests/bin/kinds: tests/gpu/kinds.cu
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
-                           src/profile/proc.c src/profile/clocks_nvml.c src/profile/passcache.c \
-                           src/store/table.c src/util/util.c
+                           src/profile/host.c src/profile/proc.c src/profile/clocks_nvml.c \
+                           src/profile/passcache.c src/store/table.c src/util/util.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm

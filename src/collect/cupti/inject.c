@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "../../util/gpulock.h"
+#include "../../store/columns.h"
 #include "collector.h"
 
 #define DEFAULT_MAX_RANGES 256
@@ -385,9 +386,10 @@ static void put_field(FILE *f, const char *s)
 }
 
 static const char *const fixed_cols[] = {
-    "Dispatch_ID",       "Kernel_Name",          "GPU_ID",        "Grid_Size",  "Workgroup_Size",
-    "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR",     "Accum_VGPR", "SGPR",
-    "wave_size",         "Start_Timestamp",      "End_Timestamp",
+    COL_DISPATCH_ID,       COL_KERNEL_NAME,          COL_GPU_ID,    COL_GRID_SIZE,
+    COL_WORKGROUP_SIZE,    COL_LDS_PER_WORKGROUP,    COL_SCRATCH_PER_WORKITEM,
+    COL_ARCH_VGPR,         COL_ACCUM_VGPR,           COL_SGPR,      COL_WAVE_SIZE,
+    COL_START,             COL_END,
 };
 
 /* Start and end of a launch: the activity record's when it has them; else (the range

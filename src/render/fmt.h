@@ -1,0 +1,9 @@
+/* Number formatting shared by every renderer (a leaf: it includes nothing of prism). */
+#ifndef PRISM_FMT_H
+#define PRISM_FMT_H
+
+/* Shortest text that reads back as v (Python's repr style: "0.0", "427.03", "inf"); "" for
+ * NaN. buf must hold 40 bytes. */
+const char *fmt_num(double v, char *buf);
+
+#endif

@@ -1,0 +1,17 @@
+/* --list-metrics and --list-stats. */
+#ifndef PRISM_LISTING_H
+#define PRISM_LISTING_H
+
+#include <stdio.h>
+
+#include "../analyze/analysis.h"
+
+/* Every panel, table and metric id with its name for target. With a workload, per-channel
+ * tables have as many rows as its sysinfo says, else the metric files' default. */
+int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
+                 const struct workload *w, struct err *err);
+
+/* The kernels (index: name, as -k takes them) and the dispatches. */
+void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o);
+
+#endif

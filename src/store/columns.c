@@ -1,0 +1,27 @@
+/* The per-dispatch column lists of columns.h. */
+#include "columns.h"
+
+#include <string.h>
+
+const char *const dispatch_info_cols[] = {
+    COL_DISPATCH_ID,
+    COL_KERNEL_NAME,
+    COL_GPU_ID,
+    COL_GRID_SIZE,
+    COL_WORKGROUP_SIZE,
+    COL_LDS_PER_WORKGROUP,
+    COL_SCRATCH_PER_WORKITEM,
+    COL_ARCH_VGPR,
+    COL_ACCUM_VGPR,
+    COL_SGPR,
+    COL_WAVE_SIZE,
+    NULL,
+};
+
+/* Grid_Size ... SGPR: a run of dispatch_info_cols */
+const char *const *const dispatch_launch_cols = dispatch_info_cols + 3;
+
+int col_is_timestamp(const char *name)
+{
+        return !strcmp(name, COL_START) || !strcmp(name, COL_END);
+}

@@ -1,0 +1,304 @@
+/* Which layout a workload directory is in (docs/FORMATS.md), and the rocpd layout's
+ * accumulate tables; the rocpd grouping itself is in rocpd.c. */
+#include "formats.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "columns.h"
+
+/* ---- what a CSV header says ---- */
+
+struct header {
+        int kernel_name, counter_name, counter_value;
+};
+
+static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
+                      struct err *err)
+{
+        struct header *h = p;
+        (void)lens, (void)line, (void)err;
+        for (size_t i = 0; i < n; i++) {
+                h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
+                h->counter_name |= !strcmp(f[i], "Counter_Name");
+                h->counter_value |= !strcmp(f[i], "Counter_Value");
+        }
+        return 1; /* the header is all we need */
+}
+
+/* The layout path's header is in: 0 and *long_form set; the file's own error (unreadable,
+ * empty, ...); or, with *half set, the error for a header with one of rocpd's two counter
+ * columns but not the other. */
+static int header_layout(const char *path, int *long_form, int *half, struct err *err)
+{
+        struct header h = {0};
+        *half = 0;
+        int rc = csv_stream(path, header_row, &h, err);
+        if (rc)
+                return rc;
+        *half = h.counter_name != h.counter_value;
+        if (*half)
+                return err_set(err, ERR_INPUT,
+                               "%s: a '%s' column without '%s': neither the wide layout nor "
+                               "rocpd's (docs/FORMATS.md)",
+                               path, h.counter_name ? "Counter_Name" : "Counter_Value",
+                               h.counter_name ? "Counter_Value" : "Counter_Name");
+        *long_form = h.counter_name;
+        return 0;
+}
+
+/* ---- profiling_config.yaml ---- */
+
+/* The top-level scalar value of key in the YAML file at path (malloc'd), NULL when the
+ * file has no such key; a file that is no YAML mapping is an error naming it. */
+static int yaml_top_value(const char *path, const char *key, char **out, struct err *err)
+{
+        *out = NULL;
+        FILE *f = fopen(path, "rb");
+        if (!f)
+                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+        yaml_parser_t p;
+        yaml_event_t ev;
+        int rc = 0, depth = 0, is_key = 0, want_val = 0, done = 0;
+        yaml_parser_initialize(&p);
+        yaml_parser_set_input_file(&p, f);
+        while (!done && !rc) {
+                if (!yaml_parser_parse(&p, &ev)) {
+                        rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path,
+                                     (size_t)p.problem_mark.line + 1,
+                                     p.problem ? p.problem : "not YAML");
+                        break;
+                }
+                switch (ev.type) {
+                case YAML_STREAM_END_EVENT:
+                        done = 1;
+                        break;
+                case YAML_MAPPING_START_EVENT:
+                case YAML_SEQUENCE_START_EVENT:
+                        if (depth == 0 && ev.type != YAML_MAPPING_START_EVENT)
+                                rc = err_set(err, ERR_INPUT, "%s: not a YAML mapping", path);
+                        if (depth == 1)
+                                is_key = !is_key, want_val = 0; /* a nested value */
+                        depth++;
+                        break;
+                case YAML_MAPPING_END_EVENT:
+                case YAML_SEQUENCE_END_EVENT:
+                        depth--;
+                        break;
+                case YAML_SCALAR_EVENT:
+                        if (depth == 0) {
+                                rc = err_set(err, ERR_INPUT, "%s: not a YAML mapping", path);
+                        } else if (depth == 1) {
+                                is_key = !is_key;
+                                if (want_val && !is_key) {
+                                        *out = xstrdup((const char *)ev.data.scalar.value);
+                                        done = 1;
+                                }
+                                want_val = is_key &&
+                                           !strcmp((const char *)ev.data.scalar.value, key);
+                        }
+                        break;
+                case YAML_ALIAS_EVENT:
+                        if (depth == 1)
+                                is_key = !is_key, want_val = 0;
+                        break;
+                default:
+                        break;
+                }
+                yaml_event_delete(&ev);
+        }
+        yaml_parser_delete(&p);
+        fclose(f);
+        return rc;
+}
+
+/* ---- the directory's layout ---- */
+
+static int is_accum_file(const char *name)
+{
+        size_t l = strlen(name);
+        return l > 6 && !strncmp(name, "SQ", 2) && !strcmp(name + l - 4, ".csv");
+}
+
+int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
+                   struct err *err)
+{
+        int rc = 0;
+        char *sys = xasprintf("%s/sysinfo.csv", dir);
+        char *cfg = xasprintf("%s/profiling_config.yaml", dir);
+        char *pmc = xasprintf("%s/pmc_perf.csv", dir);
+        char *stated = NULL;
+        *layout = WL_LAYOUT_WIDE;
+        /* sysinfo.csv's layout: "version" is the major version of the rocprof-compute
+         * (omniperf) that wrote it; prism reads those of 1 to 3 and its own (3) */
+        int c = table_col(sysinfo, "version");
+        if (c >= 0 && sysinfo->nrows > 0) {
+                char buf[64];
+                const char *v = table_cell(sysinfo, c, 0, buf, sizeof buf);
+                if (*v && strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "3")) {
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: layout version '%.40s' is not one prism reads (1 to "
+                                     "3; docs/FORMATS.md)",
+                                     sys, v);
+                        goto out;
+                }
+        }
+        /* version 3 may record a clock as 0 (MI350's max_sclk): the peaks that use it are
+         * then 0 and their percentages inf or n/a, as rocprof-compute 3.3 shows them; say so
+         * once rather than show such peaks silently */
+        static const char *const clocks[] = {"max_sclk", "cur_sclk", "max_mclk", "cur_mclk"};
+        struct strbuf zero = {0};
+        size_t nzero = 0;
+        for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
+                int k = table_col(sysinfo, clocks[i]);
+                if (k >= 0 && sysinfo->nrows > 0 && sysinfo->num[k][0] == 0)
+                        sb_addf(&zero, "%s%s", nzero++ ? ", " : "", clocks[i]);
+        }
+        if (nzero)
+                warnf("%s: %s %s 0 (not recorded): the peaks that use %s are 0 and their "
+                      "percentages inf or n/a",
+                      sys, zero.buf, nzero == 1 ? "is" : "are", nzero == 1 ? "it" : "them");
+        sb_free(&zero);
+        /* what profiling_config.yaml says pmc_perf.csv holds */
+        if (is_file(cfg)) {
+                if ((rc = yaml_top_value(cfg, "format_rocprof_output", &stated, err)))
+                        goto out;
+                if (stated && strcmp(stated, "csv") && strcmp(stated, "json") &&
+                    strcmp(stated, "rocpd")) {
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: format_rocprof_output '%.40s' is not a layout prism "
+                                     "reads (csv, json or rocpd; docs/FORMATS.md)",
+                                     cfg, stated);
+                        goto out;
+                }
+        }
+        /* what pmc_perf.csv holds: its own errors (empty, a directory, ...) come later, from
+         * loading it, so that they read the same in every layout */
+        int long_form = 0;
+        if (is_file(pmc)) {
+                struct err e2 = {0};
+                int half, hr = header_layout(pmc, &long_form, &half, &e2);
+                if (hr && half) {
+                        *err = e2;
+                        rc = hr;
+                        goto out;
+                }
+                if (!hr && stated && long_form != !strcmp(stated, "rocpd")) {
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: %s layout, but profiling_config.yaml says "
+                                     "format_rocprof_output: %s (a mixed directory?)",
+                                     pmc, long_form ? "rocpd's long" : "the wide", stated);
+                        goto out;
+                }
+        } else if (stated && !strcmp(stated, "rocpd")) {
+                long_form = 1;
+        }
+        /* the accumulate files: wide, beside a wide pmc_perf.csv. rocpd's layout keeps its
+         * accumulate counters in pmc_perf.csv (the _ACCUM columns) and writes none. */
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        while (d && !rc && (de = readdir(d))) {
+                if (!is_accum_file(de->d_name))
+                        continue;
+                char *p = xasprintf("%s/%s", dir, de->d_name);
+                int lf = 0, half;
+                struct err e2 = {0};
+                if (long_form)
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: an accumulate file, but pmc_perf.csv is in rocpd's "
+                                     "long layout, which has none (a mixed directory?)",
+                                     p);
+                /* an unreadable one warns when it is loaded */
+                else if (is_file(p) && header_layout(p, &lf, &half, &e2) == 0 && lf)
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: rocpd's long layout, but pmc_perf.csv is in the wide "
+                                     "one (a mixed directory?)",
+                                     p);
+                free(p);
+        }
+        if (d)
+                closedir(d);
+        if (!rc)
+                *layout = long_form ? WL_LAYOUT_ROCPD : WL_LAYOUT_WIDE;
+out:
+        free(stated);
+        free(sys);
+        free(cfg);
+        free(pmc);
+        return rc;
+}
+
+int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
+                     struct table *pmc, struct err *err)
+{
+        char *f = xasprintf("%s/pmc_perf.csv", dir);
+        int rc = layout == WL_LAYOUT_ROCPD ? rocpd_load(f, want, ctx, pmc, err)
+                                           : table_load_csv_cols(pmc, f, want, ctx, err);
+        free(f);
+        return rc;
+}
+
+/* ---- the rocpd layout's accumulate tables ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_accum_col(const char *name)
+{
+        size_t l = strlen(name);
+        return l > 6 && !strcmp(name + l - 6, "_ACCUM");
+}
+
+/* table X for column X_ACCUM of pmc */
+static void accum_table(const struct table *pmc, const char *col, struct table *t)
+{
+        table_init(t);
+        for (size_t r = 0; r < pmc->nrows; r++) {
+                size_t row = table_add_row(t);
+                t->line[row] = pmc->line ? pmc->line[r] : 0;
+        }
+        for (size_t c = 0; c < pmc->ncols; c++) {
+                const char *name = pmc->names[c];
+                if (is_accum_col(name) && strcmp(name, col))
+                        continue;
+                int to = table_add_col(t, strcmp(name, col) ? name : "SQ_ACCUM_PREV_HIRES");
+                for (size_t r = 0; r < pmc->nrows; r++) {
+                        if (pmc->str && pmc->str[c] && pmc->str[c][r])
+                                table_set_str(t, to, r, pmc->str[c][r]);
+                        t->num[to][r] = pmc->num[c][r];
+                }
+        }
+}
+
+void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names, size_t *n_acc)
+{
+        for (size_t i = 0; i < *n_acc; i++) {
+                table_free(&(*acc)[i]);
+                free((*names)[i]);
+        }
+        char **cols = NULL;
+        size_t n = 0, cap = 0;
+        for (size_t c = 0; c < pmc->ncols; c++)
+                if (is_accum_col(pmc->names[c])) {
+                        xgrow(&cols, &cap, n + 1, sizeof *cols);
+                        cols[n++] = pmc->names[c];
+                }
+        if (n)
+                qsort(cols, n, sizeof *cols, cmp_str);
+        free(*acc);
+        free(*names);
+        *acc = xcalloc(n ? n : 1, sizeof **acc);
+        *names = xcalloc(n ? n : 1, sizeof **names);
+        for (size_t i = 0; i < n; i++) {
+                (*names)[i] = xstrndup(cols[i], strlen(cols[i]) - 6);
+                accum_table(pmc, cols[i], &(*acc)[i]);
+        }
+        free(cols);
+        *n_acc = n;
+}

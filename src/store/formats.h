@@ -1,0 +1,39 @@
+/* The layouts of a rocprof-compute workload directory (docs/FORMATS.md): which one a
+ * directory is in, and reading its dispatches into the one wide table analysis reads (one
+ * row per dispatch, one column per counter). Never a guess: a layout prism does not know,
+ * or a directory that mixes two, is a one-line error naming the file. */
+#ifndef PRISM_FORMATS_H
+#define PRISM_FORMATS_H
+
+#include "table.h"
+
+enum wl_layout {
+        WL_LAYOUT_WIDE,  /* pmc_perf.csv: a row per dispatch (rocprof-compute 1.x-3.x, prism) */
+        WL_LAYOUT_ROCPD, /* pmc_perf.csv: a row per dispatch and counter (rocpd output, 3.2+) */
+};
+
+/* The layout of the workload directory dir, whose sysinfo.csv is loaded in sysinfo: its
+ * layout version (rocprof-compute's major version, 1 to 3, or none), profiling_config.yaml's
+ * format_rocprof_output when present, and the headers of pmc_perf.csv and of the
+ * accumulate files SQ*.csv (wide; none in the rocpd layout) must agree on one layout. */
+int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
+                   struct err *err);
+
+/* Load dir/pmc_perf.csv of the given layout as one row per dispatch, keeping the columns
+ * that want accepts (all when want is NULL) and Kernel_Name. The rocpd layout is grouped
+ * as rocprof-compute 3.3 groups it (src/store/rocpd.c); its damaged cells warn there. */
+int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
+                     struct table *pmc, struct err *err);
+
+/* The rocpd layout's accumulate tables: for each column X_ACCUM of pmc a table X, holding
+ * pmc's other columns and X_ACCUM as SQ_ACCUM_PREV_HIRES (the column where the wide
+ * layout's accumulate file holds it), row for row. Replaces the *n_acc tables acc and their
+ * names (freed). */
+void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names,
+                         size_t *n_acc);
+
+/* rocpd.c: the long table at path grouped into pmc (formats_load_pmc's rocpd case). */
+int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
+               struct err *err);
+
+#endif

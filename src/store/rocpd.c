@@ -1,0 +1,455 @@
+/* rocpd's long pmc_perf.csv (one row per dispatch and counter: Counter_Name, Counter_Value)
+ * grouped into one row per dispatch, by the rules of rocprof-compute 3.3 (rocpd_data.py):
+ * - a dispatch is the rows that share Dispatch_ID, Kernel_Name, Grid_Size, Workgroup_Size
+ *   and LDS_Per_Workgroup; dispatches are ordered by those, then numbered 0, 1, ...;
+ * - GPU_ID, Scratch_Per_Workitem, the register counts and Kernel_ID are its first row's,
+ *   GPU_ID then ranked (the lowest GPU is 0, the next 1, ...);
+ * - each counter becomes a column; a counter given twice for one dispatch takes the last
+ *   value (prism warns when the two differ);
+ * - Start_Timestamp is 0 and End_Timestamp the median of its rows' durations (End - Start,
+ *   read as exact 64-bit integers: today's timestamps are past 2^53).
+ * Unlike 3.3 nothing is dropped silently: a row whose grouping fields are empty or not
+ * numbers is an error, a damaged value or timestamp a warning naming file:line. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "formats.h"
+
+enum {
+        F_DISPATCH, F_GRID, F_WG, F_LDS, /* numeric grouping fields */
+        F_KERNEL, F_START, F_END, F_NAME, F_VALUE,
+        F_GPU, F_SCRATCH, F_AVGPR, F_ACCVGPR, F_SGPR, F_KID, /* first row's, optional */
+        NF
+};
+#define NKEY 4
+#define NREQ (F_VALUE + 1)
+#define NFIXED (NF - F_GPU)
+static const char *const field_name[NF] = {COL_DISPATCH_ID,
+                                           COL_GRID_SIZE,
+                                           COL_WORKGROUP_SIZE,
+                                           COL_LDS_PER_WORKGROUP,
+                                           COL_KERNEL_NAME,
+                                           COL_START,
+                                           COL_END,
+                                           "Counter_Name",
+                                           "Counter_Value",
+                                           COL_GPU_ID,
+                                           COL_SCRATCH_PER_WORKITEM,
+                                           COL_ARCH_VGPR,
+                                           COL_ACCUM_VGPR,
+                                           COL_SGPR,
+                                           "Kernel_ID"};
+
+#define MAX_WARN 5
+
+struct group {
+        double key[NKEY];
+        char *kernel;
+        double fixed[NFIXED];
+        size_t line; /* its first row */
+        long long *dur;
+        size_t ndur, cap_dur;
+        double *val;   /* per kept counter; NaN until given */
+        size_t *vline; /* where each was given (0: not given) */
+        size_t nval;
+};
+
+struct rocpd {
+        const char *path;
+        table_col_fn want;
+        void *ctx;
+        int col[NF];
+        struct group *g;
+        size_t ng, cap_g;
+        struct smap gidx;
+        char **cname; /* kept counters, in the order first seen */
+        size_t nc, cap_c;
+        struct smap cidx; /* counter name -> kept index, or -1 */
+        size_t bad, dup, badts;
+        struct strbuf key;
+        /* the previous row's grouping fields as written, and its group: rows come in runs
+         * of one dispatch, so most rows skip parsing them */
+        struct strbuf last;
+        int last_group;
+};
+
+static int keep(const struct rocpd *rp, const char *name)
+{
+        size_t l = strlen(name);
+        return !rp->want || rp->want(rp->ctx, name) ||
+               (l > 6 && !strcmp(name + l - 6, "_ACCUM")); /* the accumulate tables' */
+}
+
+static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
+{
+        for (int k = 0; k < NF; k++)
+                rp->col[k] = -1;
+        for (size_t i = 0; i < n; i++)
+                for (int k = 0; k < NF; k++)
+                        if (rp->col[k] < 0 && !strcmp(f[i], field_name[k]))
+                                rp->col[k] = (int)i;
+        for (int k = 0; k < NREQ; k++)
+                if (rp->col[k] < 0)
+                        return err_set(err, ERR_INPUT,
+                                       "%s: no %s column (rocpd's layout needs Dispatch_ID, "
+                                       "Kernel_Name, Grid_Size, Workgroup_Size, "
+                                       "LDS_Per_Workgroup, Start_Timestamp, End_Timestamp, "
+                                       "Counter_Name and Counter_Value)",
+                                       rp->path, field_name[k]);
+        return 0;
+}
+
+/* an exact integer timestamp; 0 on success */
+static int parse_ts(const char *s, long long *out)
+{
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (*s && !*end && !errno) {
+                *out = v;
+                return 0;
+        }
+        double d;
+        if (parse_double(s, &d) || !isfinite(d) || d != floor(d) || fabs(d) >= 9.2e18)
+                return -1;
+        *out = (long long)d;
+        return 0;
+}
+
+static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct err *err,
+                              int *rc)
+{
+        double key[NKEY];
+        char buf[100];
+        *rc = 0;
+        struct strbuf *raw = &rp->key;
+        sb_reset(raw);
+        for (int k = 0; k <= F_KERNEL; k++) /* NUL-separated: no field holds one */
+                sb_addn(raw, f[rp->col[k]], strlen(f[rp->col[k]]) + 1);
+        if (rp->last_group >= 0 && rp->last.len == raw->len &&
+            !memcmp(rp->last.buf, raw->buf, raw->len))
+                return &rp->g[rp->last_group];
+        sb_reset(&rp->last);
+        sb_addn(&rp->last, raw->buf, raw->len);
+        rp->last_group = -1;
+        for (int k = 0; k < NKEY; k++) {
+                const char *s = f[rp->col[k]];
+                if (parse_double(s, &key[k]) || !isfinite(key[k])) {
+                        *rc = err_set(err, ERR_INPUT,
+                                      "%s:%zu: %s %s (rocpd's rows are grouped into "
+                                      "dispatches by it)",
+                                      rp->path, line, field_name[k],
+                                      text_desc(s, "a number", buf, sizeof buf));
+                        return NULL;
+                }
+        }
+        const char *kernel = f[rp->col[F_KERNEL]];
+        if (!*kernel) {
+                *rc = err_set(err, ERR_INPUT,
+                              "%s:%zu: Kernel_Name is empty (rocpd's rows are grouped into "
+                              "dispatches by it)",
+                              rp->path, line);
+                return NULL;
+        }
+        sb_reset(&rp->key);
+        for (int k = 0; k < NKEY; k++)
+                sb_addf(&rp->key, "%.17g\x1f", key[k]);
+        sb_add(&rp->key, kernel);
+        int gi;
+        if (smap_get(&rp->gidx, rp->key.buf, &gi)) {
+                rp->last_group = gi;
+                return &rp->g[gi];
+        }
+        xgrow(&rp->g, &rp->cap_g, rp->ng + 1, sizeof *rp->g);
+        struct group *g = &rp->g[rp->ng];
+        memset(g, 0, sizeof *g);
+        memcpy(g->key, key, sizeof key);
+        g->kernel = xstrdup(kernel);
+        g->line = line;
+        for (int k = 0; k < NFIXED; k++) {
+                int c = rp->col[F_GPU + k];
+                double v = NAN;
+                if (c >= 0 && (parse_double(f[c], &v) || !isfinite(v) || v < 0)) {
+                        if (++rp->bad <= MAX_WARN)
+                                warnf("%s:%zu: column '%s' %s; the metrics that use it are "
+                                      "n/a for that dispatch",
+                                      rp->path, line, field_name[F_GPU + k],
+                                      text_desc(f[c], "a count", buf, sizeof buf));
+                        v = NAN;
+                }
+                g->fixed[k] = v;
+        }
+        smap_put(&rp->gidx, rp->key.buf, (int)rp->ng);
+        rp->last_group = (int)rp->ng;
+        return &rp->g[rp->ng++];
+}
+
+static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t line)
+{
+        long long s, e;
+        char buf[100];
+        const char *bad = NULL, *text = NULL;
+        if (parse_ts(f[rp->col[F_START]], &s))
+                bad = COL_START, text = f[rp->col[F_START]];
+        else if (parse_ts(f[rp->col[F_END]], &e))
+                bad = COL_END, text = f[rp->col[F_END]];
+        if (!bad && e < s) {
+                if (++rp->badts <= MAX_WARN)
+                        warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
+                              "duration is left out of its dispatch's",
+                              rp->path, line);
+                return;
+        }
+        if (bad) {
+                if (++rp->badts <= MAX_WARN)
+                        warnf("%s:%zu: %s %s; that row's duration is left out of its "
+                              "dispatch's",
+                              rp->path, line, bad, text_desc(text, "a timestamp", buf, sizeof buf));
+                return;
+        }
+        xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
+        g->dur[g->ndur++] = e - s;
+}
+
+static int counter_index(struct rocpd *rp, const char *name)
+{
+        int ci;
+        if (smap_get(&rp->cidx, name, &ci))
+                return ci;
+        ci = -1;
+        if (keep(rp, name)) {
+                xgrow(&rp->cname, &rp->cap_c, rp->nc + 1, sizeof *rp->cname);
+                rp->cname[rp->nc] = xstrdup(name);
+                ci = (int)rp->nc++;
+        }
+        smap_put(&rp->cidx, name, ci);
+        return ci;
+}
+
+static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_t line)
+{
+        char buf[100];
+        const char *s = f[rp->col[F_VALUE]], *name = rp->cname[ci];
+        double v;
+        if (parse_double(s, &v) || !isfinite(v) || v < 0) {
+                if (++rp->bad <= MAX_WARN)
+                        warnf("%s:%zu: counter '%s' %s; the metrics that use it are n/a for "
+                              "that dispatch",
+                              rp->path, line, name, text_desc(s, "a count", buf, sizeof buf));
+                v = NAN;
+        }
+        if ((size_t)ci >= g->nval) {
+                size_t n = rp->nc > (size_t)ci ? rp->nc : (size_t)ci + 1;
+                g->val = xrealloc(g->val, n * sizeof *g->val);
+                g->vline = xrealloc(g->vline, n * sizeof *g->vline);
+                for (size_t i = g->nval; i < n; i++) {
+                        g->val[i] = NAN;
+                        g->vline[i] = 0;
+                }
+                g->nval = n;
+        }
+        double old = g->val[ci];
+        if (g->vline[ci] && !(old == v || (isnan(old) && isnan(v))) && ++rp->dup <= MAX_WARN)
+                warnf("%s:%zu: counter '%s' of dispatch %.17g also at line %zu, with another "
+                      "value; the last is used (as rocprof-compute 3.3 does)",
+                      rp->path, line, name, g->key[F_DISPATCH], g->vline[ci]);
+        g->val[ci] = v;
+        g->vline[ci] = line;
+}
+
+static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
+                  struct err *err)
+{
+        struct rocpd *rp = p;
+        (void)lens, (void)n;
+        if (line == 0)
+                return on_header(rp, f, n, err);
+        int rc;
+        struct group *g = group_of(rp, f, line, err, &rc);
+        if (!g)
+                return rc;
+        add_duration(rp, g, f, line);
+        const char *name = f[rp->col[F_NAME]];
+        if (!*name) {
+                if (++rp->bad <= MAX_WARN)
+                        warnf("%s:%zu: Counter_Name is empty; the row is left out", rp->path,
+                              line);
+                return 0;
+        }
+        int ci = counter_index(rp, name);
+        if (ci >= 0)
+                set_value(rp, g, ci, f, line);
+        return 0;
+}
+
+/* ---- the wide table ---- */
+
+static int cmp_ll(const void *a, const void *b)
+{
+        long long x = *(const long long *)a, y = *(const long long *)b;
+        return (x > y) - (x < y);
+}
+
+static double median(struct group *g)
+{
+        if (!g->ndur)
+                return NAN;
+        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_ll);
+        size_t m = g->ndur / 2;
+        return g->ndur % 2 ? (double)g->dur[m] : ((double)g->dur[m - 1] + (double)g->dur[m]) / 2;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+        const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
+        if (x->key[F_DISPATCH] != y->key[F_DISPATCH])
+                return x->key[F_DISPATCH] < y->key[F_DISPATCH] ? -1 : 1;
+        int c = strcmp(x->kernel, y->kernel);
+        if (c)
+                return c;
+        for (int k = F_GRID; k < NKEY; k++)
+                if (x->key[k] != y->key[k])
+                        return x->key[k] < y->key[k] ? -1 : 1;
+        return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+        double x = *(const double *)a, y = *(const double *)b;
+        return (x > y) - (x < y);
+}
+
+/* GPU_ID as rank: the lowest id 0, the next 1, ... */
+static void rank_gpus(struct group **order, size_t n)
+{
+        double *ids = xmalloc((n ? n : 1) * sizeof *ids);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+                if (!isnan(order[i]->fixed[0]))
+                        ids[k++] = order[i]->fixed[0];
+        qsort(ids, k, sizeof *ids, cmp_double);
+        size_t m = 0; /* the distinct ids, ascending: an id's rank is its index */
+        for (size_t j = 0; j < k; j++)
+                if (!m || ids[j] != ids[m - 1])
+                        ids[m++] = ids[j];
+        for (size_t i = 0; i < n; i++) {
+                double *v = &order[i]->fixed[0];
+                if (isnan(*v))
+                        continue;
+                const double *at = bsearch(v, ids, m, sizeof *ids, cmp_double);
+                *v = (double)(at - ids);
+        }
+        free(ids);
+}
+
+static int want_col(const struct rocpd *rp, const char *name)
+{
+        return !rp->want || !strcmp(name, COL_KERNEL_NAME) || rp->want(rp->ctx, name);
+}
+
+static void build(struct rocpd *rp, struct table *t)
+{
+        struct group **order = xmalloc((rp->ng ? rp->ng : 1) * sizeof *order);
+        for (size_t i = 0; i < rp->ng; i++)
+                order[i] = &rp->g[i];
+        qsort(order, rp->ng, sizeof *order, cmp_group);
+        rank_gpus(order, rp->ng);
+        table_init(t);
+        double *dur = xmalloc((rp->ng ? rp->ng : 1) * sizeof *dur);
+        for (size_t r = 0; r < rp->ng; r++) {
+                size_t row = table_add_row(t); /* may move t->line */
+                t->line[row] = order[r]->line;
+                dur[r] = median(order[r]);
+        }
+        /* the columns in 3.3's order: the first row's fields, the counters, the times */
+        static const int head[] = {F_GPU, F_GRID, F_WG, F_LDS, F_SCRATCH, F_AVGPR,
+                                   F_ACCVGPR, F_SGPR, F_KERNEL, F_KID};
+        for (size_t h = 0; h < sizeof head / sizeof *head; h++) {
+                int k = head[h];
+                if (rp->col[k] < 0 || !want_col(rp, field_name[k]))
+                        continue;
+                int c = table_add_col(t, field_name[k]);
+                for (size_t r = 0; r < rp->ng; r++) {
+                        if (k == F_KERNEL)
+                                table_set_str(t, c, r, order[r]->kernel);
+                        else
+                                t->num[c][r] = k < NKEY ? order[r]->key[k]
+                                                        : order[r]->fixed[k - F_GPU];
+                }
+        }
+        size_t missing = 0;
+        const char *mname = NULL;
+        double mdisp = 0;
+        for (size_t i = 0; i < rp->nc; i++) {
+                int c = table_add_col(t, rp->cname[i]);
+                for (size_t r = 0; r < rp->ng; r++) {
+                        const struct group *g = order[r];
+                        int given = i < g->nval && g->vline[i];
+                        t->num[c][r] = given ? g->val[i] : NAN;
+                        if (!given && !missing++)
+                                mname = rp->cname[i], mdisp = g->key[F_DISPATCH];
+                }
+        }
+        if (missing)
+                warnf("%s: %zu counter value%s missing (dispatch %.17g has no row for '%s'); "
+                      "the metrics that use %s are n/a for %s dispatch%s",
+                      rp->path, missing, missing == 1 ? " is" : "s are", mdisp, mname,
+                      missing == 1 ? "it" : "them", missing == 1 ? "that" : "those",
+                      missing == 1 ? "" : "es");
+        if (want_col(rp, COL_END)) {
+                int c = table_add_col(t, COL_END);
+                for (size_t r = 0; r < rp->ng; r++)
+                        t->num[c][r] = dur[r];
+        }
+        if (want_col(rp, COL_START)) {
+                int c = table_add_col(t, COL_START);
+                for (size_t r = 0; r < rp->ng; r++)
+                        t->num[c][r] = isnan(dur[r]) ? NAN : 0;
+        }
+        if (want_col(rp, COL_DISPATCH_ID)) {
+                int c = table_add_col(t, COL_DISPATCH_ID);
+                for (size_t r = 0; r < rp->ng; r++)
+                        t->num[c][r] = (double)r;
+        }
+        free(dur);
+        free(order);
+}
+
+int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
+               struct err *err)
+{
+        struct rocpd rp = {.path = path, .want = want, .ctx = ctx, .last_group = -1};
+        table_init(pmc);
+        int rc = csv_stream(path, on_row, &rp, err);
+        if (!rc) {
+                build(&rp, pmc);
+                if (rp.bad > MAX_WARN)
+                        warnf("%s: %zu more damaged values read as n/a", path,
+                              rp.bad - MAX_WARN);
+                if (rp.dup > MAX_WARN)
+                        warnf("%s: %zu more counters given twice with other values", path,
+                              rp.dup - MAX_WARN);
+                if (rp.badts > MAX_WARN)
+                        warnf("%s: %zu more rows without a duration", path,
+                              rp.badts - MAX_WARN);
+        }
+        for (size_t i = 0; i < rp.ng; i++) {
+                free(rp.g[i].kernel);
+                free(rp.g[i].dur);
+                free(rp.g[i].val);
+                free(rp.g[i].vline);
+        }
+        free(rp.g);
+        for (size_t i = 0; i < rp.nc; i++)
+                free(rp.cname[i]);
+        free(rp.cname);
+        smap_free(&rp.gidx);
+        smap_free(&rp.cidx);
+        sb_free(&rp.key);
+        sb_free(&rp.last);
+        return rc;
+}

@@ -1,0 +1,341 @@
+/* Open a rocprof-compute workload directory: sysinfo.csv, pmc_perf.csv, the accumulate
+ * tables SQ*.csv (aligned with pmc_perf by row), and roofline.csv when present; or hand a
+ * prism database or a multi-rank tree to src/store (db.c, multi.c). */
+#include "workload.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "columns.h"
+#include "db.h"
+#include "formats.h"
+#include "multi.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
+                    struct workload *w, struct err *err);
+static void check_cells(struct table *t, const char *file);
+
+/* ---- other stores: a prism database, a directory holding only prism.db, a multi-rank
+ * tree (src/store/db.c, multi.c) ---- */
+
+/* column projection that always keeps Kernel_Name (every workload needs it) */
+struct keep {
+        table_col_fn want;
+        void *ctx;
+};
+
+static int keep_col(void *p, const char *name)
+{
+        const struct keep *k = p;
+        return !strcmp(name, COL_KERNEL_NAME) || k->want(k->ctx, name);
+}
+
+static int dir_has(const char *dir, const char *file)
+{
+        char *p = xasprintf("%s/%s", dir, file);
+        int r = is_file(p);
+        free(p);
+        return r;
+}
+
+/* the store at path when it is no workload directory: 1 database, 2 rank tree, 0 neither */
+static int other_store(const char *path, char **db)
+{
+        *db = NULL;
+        if (db_is_path(path)) {
+                *db = xstrdup(path);
+                return 1;
+        }
+        if (!is_dir(path) || dir_has(path, "sysinfo.csv") || dir_has(path, "pmc_perf.csv"))
+                return 0;
+        if (dir_has(path, DB_DEFAULT_NAME)) {
+                *db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
+                return 1;
+        }
+        return multi_is_tree(path) ? 2 : 0;
+}
+
+int workload_arch(const char *path, char **arch, struct err *err)
+{
+        char *db = NULL;
+        int kind = other_store(path, &db), rc;
+        *arch = NULL;
+        if (kind == 1)
+                rc = db_read_arch(db, arch, err);
+        else if (kind == 2)
+                rc = multi_arch(path, arch, err);
+        else {
+                /* a directory's sysinfo.csv alone (or the error opening it gives) */
+                struct workload w;
+                rc = open_dir(path, NULL, NULL, 1, &w, err);
+                if (!rc) {
+                        *arch = xstrdup(w.arch);
+                        workload_close(&w);
+                }
+        }
+        free(db);
+        return rc;
+}
+
+int workload_open(const char *path, struct workload *w, struct err *err)
+{
+        return workload_open_cols(path, NULL, NULL, w, err);
+}
+
+int workload_open_cols(const char *path, table_col_fn want, void *want_ctx, struct workload *w,
+                       struct err *err)
+{
+        char *db = NULL;
+        int kind = other_store(path, &db), rc;
+        if (kind == 1)
+                rc = db_open_workload(db, want, want_ctx, w, err);
+        else if (kind == 2)
+                rc = multi_open(path, want, want_ctx, w, err);
+        else
+                rc = open_dir(path, want, want_ctx, 0, w, err);
+        free(db);
+        return rc;
+}
+
+/* ---- a workload directory ---- */
+
+/* sys_only: stop once sysinfo.csv gave the architecture */
+static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
+                    struct workload *w, struct err *err)
+{
+        int rc = 0;
+        char *f = NULL;
+        struct keep keep = {want, want_ctx};
+        memset(w, 0, sizeof *w);
+        w->path = xstrdup(path);
+        if (!is_dir(path)) {
+                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': not a directory", path);
+                goto out;
+        }
+        f = xasprintf("%s/sysinfo.csv", path);
+        char *pmc = xasprintf("%s/pmc_perf.csv", path);
+        /* present in any form: a directory or a pipe there is an error naming the file
+         * (table_load_csv's), not "no such file" */
+        int have_sys = access(f, F_OK) == 0, have_pmc = access(pmc, F_OK) == 0;
+        free(pmc);
+        if (!have_sys && !have_pmc) {
+                rc = err_set(err, ERR_INPUT,
+                             "cannot open workload '%s': no pmc_perf.csv or sysinfo.csv found",
+                             path);
+                goto out;
+        }
+        if (!have_sys) {
+                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no sysinfo.csv", path);
+                goto out;
+        }
+        if ((rc = table_load_csv(&w->sysinfo, f, err)))
+                goto out;
+        if (w->sysinfo.nrows < 1) {
+                rc = err_set(err, ERR_INPUT, "%s: no data row", f);
+                goto out;
+        }
+        const char *arch = workload_sys_str(w, "gpu_arch");
+        if (!arch || !*arch) {
+                rc = err_set(err, ERR_INPUT, "%s: no gpu_arch field", f);
+                goto out;
+        }
+        w->arch = xstrdup(arch);
+        const char *model = workload_sys_str(w, "gpu_model");
+        w->model = xstrdup(model ? model : "");
+        if (sys_only)
+                goto out;
+        free(f);
+        f = xasprintf("%s/pmc_perf.csv", path);
+        if (!have_pmc) {
+                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
+                goto out;
+        }
+        enum wl_layout layout;
+        if ((rc = formats_detect(path, &w->sysinfo, &layout, err)) ||
+            (rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &w->pmc, err)))
+                goto out;
+        if (w->pmc.nrows == 0) {
+                rc = err_set(err, ERR_INPUT, "%s: no dispatches recorded", f);
+                goto out;
+        }
+        if (table_col(&w->pmc, COL_KERNEL_NAME) < 0) {
+                rc = err_set(err, ERR_INPUT, "%s: no Kernel_Name column", f);
+                goto out;
+        }
+        if (layout == WL_LAYOUT_WIDE) /* rocpd.c checks its cells as it groups them */
+                check_cells(&w->pmc, f);
+        /* accumulate tables */
+        DIR *d = opendir(path);
+        char **names = NULL;
+        size_t nn = 0, cap = 0;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                if (l > 6 && !strncmp(de->d_name, "SQ", 2) && !strcmp(de->d_name + l - 4, ".csv")) {
+                        xgrow(&names, &cap, nn + 1, sizeof *names);
+                        names[nn++] = xstrndup(de->d_name, l - 4);
+                }
+        }
+        if (d)
+                closedir(d);
+        if (nn)
+                qsort(names, nn, sizeof *names, cmp_str);
+        w->acc = xcalloc(nn ? nn : 1, sizeof *w->acc);
+        w->acc_names = xcalloc(nn ? nn : 1, sizeof *w->acc_names);
+        for (size_t i = 0; i < nn; i++) {
+                char *p = xasprintf("%s/%s.csv", path, names[i]);
+                struct err e2 = {0};
+                if (table_load_csv_cols(&w->acc[w->nacc], p, want ? keep_col : NULL, &keep, &e2)) {
+                        warnf("%s; metrics that need it are n/a", e2.msg);
+                        free(names[i]);
+                } else {
+                        check_cells(&w->acc[w->nacc], p);
+                        if (w->acc[w->nacc].nrows != w->pmc.nrows)
+                                warnf("%s: %zu rows but pmc_perf.csv has %zu; rows are matched "
+                                      "by position",
+                                      p, w->acc[w->nacc].nrows, w->pmc.nrows);
+                        w->acc_names[w->nacc++] = names[i];
+                }
+                free(p);
+        }
+        free(names);
+        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv; formats_detect refused SQ*.csv */
+                formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
+        free(f);
+        f = xasprintf("%s/roofline.csv", path);
+        if (is_file(f)) {
+                struct err e2 = {0};
+                if (table_load_csv(&w->roofline, f, &e2))
+                        warnf("%s; the roofline is not shown", e2.msg);
+                else
+                        w->has_roofline = 1;
+        }
+out:
+        free(f);
+        if (rc)
+                workload_close(w);
+        return rc;
+}
+
+void workload_close(struct workload *w)
+{
+        table_free(&w->sysinfo);
+        table_free(&w->pmc);
+        for (size_t i = 0; i < w->nacc; i++) {
+                table_free(&w->acc[i]);
+                free(w->acc_names[i]);
+        }
+        free(w->acc);
+        free(w->acc_names);
+        table_free(&w->roofline);
+        free(w->path);
+        free(w->arch);
+        free(w->model);
+        memset(w, 0, sizeof *w);
+}
+
+const struct table *workload_table(const struct workload *w, const char *name)
+{
+        if (!name || !strcmp(name, "pmc_perf"))
+                return &w->pmc;
+        for (size_t i = 0; i < w->nacc; i++)
+                if (!strcmp(w->acc_names[i], name))
+                        return &w->acc[i];
+        return NULL;
+}
+
+double workload_sys_num(const struct workload *w, const char *field)
+{
+        int c = table_col(&w->sysinfo, field);
+        if (c < 0 || w->sysinfo.nrows < 1)
+                return NAN;
+        return w->sysinfo.num[c][0];
+}
+
+const char *workload_sys_str(const struct workload *w, const char *field)
+{
+        static char buf[64];
+        int c = table_col(&w->sysinfo, field);
+        if (c < 0 || w->sysinfo.nrows < 1)
+                return NULL;
+        return table_cell(&w->sysinfo, c, 0, buf, sizeof buf);
+}
+
+/* ---- damaged cells (docs/HARDENING.md) ----
+ * Every cell of pmc_perf.csv and of the accumulate tables but Kernel_Name is a count, an
+ * id, a size or a timestamp: a finite number >= 0. A cell that is empty, text, nan, inf
+ * (or too large for a double) or negative is damaged: it is read as n/a, so that every
+ * metric that uses it is n/a for that dispatch and the aggregates over dispatches are
+ * taken over the others, and a warning names file:line and the column, never silently.
+ * Only the loaded columns are checked: with column projection, those analysis reads. */
+
+#define MAX_CELL_WARNINGS 5
+
+static void check_cells(struct table *t, const char *file)
+{
+        size_t bad = 0, cols = 0;
+        char desc[100];
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (!strcmp(t->names[c], COL_KERNEL_NAME))
+                        continue;
+                size_t before = bad;
+                for (size_t r = 0; r < t->nrows; r++) {
+                        double v = t->num[c][r];
+                        if (isfinite(v) && v >= 0)
+                                continue;
+                        if (++bad <= MAX_CELL_WARNINGS)
+                                warnf("%s:%zu: column '%s' %s; the metrics that use it are "
+                                      "n/a for that dispatch",
+                                      file, t->line ? t->line[r] : r + 2, t->names[c],
+                                      table_cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
+                        t->num[c][r] = NAN;
+                }
+                cols += bad > before;
+        }
+        if (bad > MAX_CELL_WARNINGS)
+                warnf("%s: %zu more damaged cells (%zu in all, in %zu column%s) read as n/a", file,
+                      bad - MAX_CELL_WARNINGS, bad, cols, cols == 1 ? "" : "s");
+        if (t->dup)
+                warnf("%s: column '%s' appears more than once; the first is used", file, t->dup);
+        /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right */
+        int id = table_col(t, COL_DISPATCH_ID);
+        struct smap seen = {0};
+        for (size_t r = 0; id >= 0 && r < t->nrows; r++) {
+                char key[64];
+                int first;
+                if (isnan(t->num[id][r]))
+                        continue;
+                snprintf(key, sizeof key, "%.17g", t->num[id][r]);
+                if (smap_get(&seen, key, &first)) {
+                        warnf("%s:%zu: Dispatch_ID %s also at line %zu; both rows are counted",
+                              file, t->line ? t->line[r] : r + 2, key,
+                              t->line ? t->line[first] : (size_t)first + 2);
+                        break; /* one is enough to say the file is suspect */
+                }
+                smap_put(&seen, key, (int)r);
+        }
+        smap_free(&seen);
+        /* a dispatch that ends before it starts has no duration: n/a, not negative */
+        int s0 = table_col(t, COL_START), s1 = table_col(t, COL_END);
+        size_t back = 0;
+        for (size_t r = 0; s0 >= 0 && s1 >= 0 && r < t->nrows; r++)
+                if (t->num[s1][r] < t->num[s0][r]) {
+                        if (++back <= MAX_CELL_WARNINGS)
+                                warnf("%s:%zu: End_Timestamp is before Start_Timestamp; the "
+                                      "metrics that use the duration are n/a for that dispatch",
+                                      file, t->line ? t->line[r] : r + 2);
+                        t->num[s1][r] = NAN;
+                }
+        if (back > MAX_CELL_WARNINGS)
+                warnf("%s: %zu more dispatches end before they start", file,
+                      back - MAX_CELL_WARNINGS);
+}

@@ -1,0 +1,44 @@
+/* A workload as analyze sees it: the tables of one rocprof-compute-style directory. */
+#ifndef PRISM_WORKLOAD_H
+#define PRISM_WORKLOAD_H
+
+#include "../store/table.h"
+
+struct workload {
+        char *path;
+        struct table sysinfo; /* one row */
+        struct table pmc;     /* pmc_perf.csv: one row per dispatch */
+        struct table *acc;    /* accumulate tables (SQ_*.csv), aligned with pmc by row */
+        char **acc_names;     /* their names without .csv */
+        size_t nacc;
+        struct table roofline; /* roofline.csv; nrows == 0 when absent */
+        int has_roofline;
+        char *arch;  /* gpu_arch from sysinfo.csv */
+        char *model; /* gpu_model */
+};
+
+/* Load a workload directory. No directory, no pmc_perf.csv or sysinfo.csv, or a malformed
+ * file: a one-line error naming the file. Optional files that are missing only warn. */
+int workload_open(const char *path, struct workload *w, struct err *err);
+
+/* workload_open for any store: a workload directory, a prism database (FILE.db, or a
+ * directory holding only prism.db) or a multi-rank tree NAME/<node>/rank<N>/ (one
+ * workload with Rank and Node columns; src/store/multi.h). want/ctx (want NULL: all)
+ * keep only the columns of pmc_perf and the accumulate tables that want accepts, and
+ * Kernel_Name: memory then grows with the columns analysis needs, not with the file. */
+int workload_open_cols(const char *path, table_col_fn want, void *ctx, struct workload *w,
+                       struct err *err);
+
+/* The gpu_arch of the workload at path (malloc'd) without loading its dispatches; the
+ * errors are workload_open's. */
+int workload_arch(const char *path, char **arch, struct err *err);
+void workload_close(struct workload *w);
+
+/* The table an accumulate name refers to, or NULL ("pmc_perf" or NULL gives pmc). */
+const struct table *workload_table(const struct workload *w, const char *name);
+
+/* A sysinfo field as number (NaN if absent or not numeric) or text (NULL if absent). */
+double workload_sys_num(const struct workload *w, const char *field);
+const char *workload_sys_str(const struct workload *w, const char *field);
+
+#endif

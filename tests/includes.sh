@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The modules of src/ depend in one direction: util -> expr -> arch, util -> store ->
+# analyze / profile -> render -> tui -> cmd_* (src/*.c), and a few leaf files depend on
+# nothing. Every #include "..." of every file under src/ is resolved and checked against the
+# table of allowed module edges below; an include that goes against the direction (or an
+# unknown module, or an include that names no file) fails. Prints "N passed, N failed, 0 skipped".
+set -u
+cd "$(dirname "$0")/.."
+
+# module: the modules its files may include (its own always may)
+declare -A allowed=(
+        [util]=""
+        [expr]="util"
+        [arch]="util expr"
+        [store]="util"
+        [analyze]="util expr arch store"
+        [profile]="util expr arch store"
+        [render]="util expr arch store analyze"
+        [tui]="util expr arch store analyze render"
+        [collect]=""
+        [cmd]="util expr arch store analyze profile render tui"
+)
+
+# leaf files: they include no prism header but their own (number formatting, column names),
+# and any file may include them (the CUPTI collector, a library of its own, the column names
+# and the per-GPU lock)
+leaves=" src/render/fmt.h src/render/fmt.c src/store/columns.h src/store/columns.c src/util/gpulock.h src/util/gpulock.c "
+
+module_of() { # src/x/... -> x; src/main.c, src/cmd_*.c -> cmd
+        local rel=${1#src/}
+        case $rel in */*) echo "${rel%%/*}" ;; *) echo cmd ;; esac
+}
+
+pass=0 fail=0
+check() { # file included-name
+        local f=$1 inc=$2 dir target m t
+        dir=$(dirname "$f")
+        if [ -f "$dir/$inc" ]; then target=$(realpath -m --relative-to=. "$dir/$inc")
+        elif [ -f "src/$inc" ]; then target=$(realpath -m --relative-to=. "src/$inc")
+        else echo "FAIL $f: #include \"$inc\" names no file"; fail=$((fail + 1)); return; fi
+        case $target in src/*) ;; *) echo "FAIL $f: #include \"$inc\" leaves src/"; fail=$((fail + 1)); return ;; esac
+        if [[ "$leaves" == *" $f "* ]] && [ "${target%.h}" != "${f%.[ch]}" ]; then
+                echo "FAIL $f: a leaf file includes $target"; fail=$((fail + 1)); return
+        fi
+        m=$(module_of "$f"); t=$(module_of "$target")
+        if [ -z "${allowed[$m]+x}" ]; then
+                echo "FAIL $f: module '$m' is not in the table of tests/includes.sh"; fail=$((fail + 1)); return
+        fi
+        # a leaf header may be included from anywhere
+        if [ "$m" = "$t" ] || [[ " ${allowed[$m]} " == *" $t "* ]] || [[ "$leaves" == *" $target "* ]]; then
+                pass=$((pass + 1))
+        else
+                echo "FAIL $f: includes $target: $m may not depend on $t (allowed: ${allowed[$m]:-nothing})"
+                fail=$((fail + 1))
+        fi
+}
+
+# the table itself: no module may reach itself through the allowed edges
+for m in "${!allowed[@]}"; do
+        seen=" " todo="${allowed[$m]}"
+        while [ -n "${todo// }" ]; do
+                set -- $todo; n=$1; shift; todo="$*"
+                [[ "$seen" == *" $n "* ]] && continue
+                seen+="$n "; todo+=" ${allowed[$n]:-}"
+        done
+        if [[ "$seen" == *" $m "* ]]; then echo "FAIL table: $m depends on itself"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+done
+
+while IFS= read -r f; do
+        while IFS= read -r inc; do
+                check "$f" "$inc"
+        done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done < <(find src -name '*.[ch]' | sort)
+
+echo "$pass passed, $fail failed, 0 skipped"
+[ "$fail" -eq 0 ]
