@@ -63,8 +63,10 @@ _prism()
                 --arch) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
                 --backend) COMPREPLY=($(compgen -W "rocprof cupti" -- "$cur")); return ;;
                 --join-type) COMPREPLY=($(compgen -W "grid kernel" -- "$cur")); return ;;
+                --replay) COMPREPLY=($(compgen -W "kernel application" -- "$cur")); return ;;
+                --clock-control) COMPREPLY=($(compgen -W "base none" -- "$cur")); return ;;
                 esac
-                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control -q --quiet --help" -- "$cur"))
                 ;;
         roofline) COMPREPLY=($(compgen -W "--device -o --quick --help" -- "$cur")) ;;
         database)

@@ -229,8 +229,34 @@ expect "--resume reused the 5 passes that had finished" test "$(grep -c 'reused 
 check - 2 "pass 0: the target ran past --pass-timeout 1 s" \
         profile -n t -p "$T/t" --no-roof --pass-timeout 1 -- "$APP" --sleep 20
 check PRISM_SYSFS_ROOT=$F/sysfs-cpuonly 2 "no GPU profiler available" profile -n c -p "$T/c" --no-roof -- "$APP"
-check ROCR_VISIBLE_DEVICES=5 2 "GPU 5 selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, but 2 AMD GPUs were found" \
+check ROCR_VISIBLE_DEVICES=5 2 "ROCR_VISIBLE_DEVICES=5 names GPU 5, but this node has 2 GPUs" \
         profile -n c -p "$T/c" --no-roof -- "$APP"
+
+# replay modes, progress, --ranks, --clock-control (issues 14, 21, 15)
+check - 2 "^prism: --replay kernel: the rocprof backend supports only application replay$" \
+        profile -n k -p "$T/k" --no-roof --replay kernel -- "$APP"
+check - 2 "bad --replay 'warp' \(want kernel or application\)" profile -n k -p "$T/k" --replay warp -- "$APP"
+check - 2 "bad --ranks '1-x'" profile -n k -p "$T/k" --ranks 1-x -- "$APP"
+check - 2 "bad --clock-control 'turbo'" profile -n k -p "$T/k" --clock-control turbo -- "$APP"
+# the plan's run count, from its dry run
+NP=$("$P" profile -n dr -p "$T/dr" --no-roof --dry-run -- "$APP" 2>&1 | sed -n 's/^\([0-9]*\) application runs .*/\1/p')
+expect "dry run: a plan of a few runs ($NP)" test "${NP:-0}" -ge 2
+check - 0 "in $NP runs \(application replay\)" profile -n q -p "$T/q" --no-roof --quiet -- "$APP"
+expect "--quiet: no progress lines" test "$(grep -c '^pass [0-9]' "$T/out")" -eq 0
+"$P" profile -n nt -p "$T/nt" --no-roof -- "$APP" >"$T/nt.out" 2>"$T/nt.err"
+expect "not a terminal: plain pass lines on stdout" test "$(grep -c "^pass [0-9]* ([0-9]* of $NP)" "$T/nt.out")" -eq "$NP"
+expect "not a terminal: no carriage return or escape on stderr or stdout" \
+        sh -c "! grep -q \"\$(printf '[\\r\\033]')\" '$T/nt.err' '$T/nt.out'"
+check - 0 "clocks: none \(base refused: the rocprof backend cannot lock GPU clocks\)" \
+        profile -n cb -p "$T/cb" --no-roof --clock-control base -- "$APP"
+expect "--clock-control base refused: said in sysinfo" grep -q "base refused" "$T/cb/sysinfo.csv"
+check "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURMD_NODENAME=n7" \
+        0 "not profiled \(--ranks\): running the program $NP times" \
+        profile -n rk -p "$T/rk" --no-roof --ranks 0 -- "$APP"
+expect "--ranks 0: rank 1 writes nothing" test ! -e "$T/rk/n7/rank1"
+check "FAKE_ROCPROF_FAIL=5 OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURMD_NODENAME=n7" \
+        2 "^prism: rank 1, GPU 1 of 2 \(local rank 1, round-robin\): pass 5: rocprofv3 exited" \
+        profile -n rf -p "$T/rf" --no-roof -- "$APP"
 
 # ---- MI300X: the default directory, 8 XCDs of per-channel counters ----
 mkdir -p "$T/cwd"
@@ -252,6 +278,8 @@ for r in 0 1; do
                 { pass=$((pass + 1)); echo "ok   rank $r wrote its own CSV files and prism.db"; } ||
                 { fail=$((fail + 1)); echo "FAIL rank $r output: $(find "$T/mpi" -maxdepth 5 | head)"; }
 done
+expect "rank 1's sysinfo says how its GPU was chosen" \
+        grep -q "GPU 1 of 2 (local rank 1, round-robin)" "$T/mpi/job/n7/rank1/MI200/sysinfo.csv"
 check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1

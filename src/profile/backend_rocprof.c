@@ -4,6 +4,7 @@
  * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E,
  * rocprof_input.c). */
 #include "backend.h"
+#include "launcher.h"
 #include "proc.h"
 
 #include <dirent.h>
@@ -57,16 +58,17 @@ static int load_gpu(struct err *err)
         int rc = detect_amd_gpus(&gpus, &n, err);
         if (rc)
                 return rc;
-        int want = detect_gpu_choice();
+        struct launcher l;
+        struct gpu_choice ch;
+        launcher_detect(&l, NULL);
+        launcher_gpu_choice(&l, NULL, (int)n, &ch);
+        int want = ch.index < 0 ? 0 : ch.index;
         if (n == 0)
                 rc = err_set(err, ERR_SYS,
                              "no AMD GPU in the KFD topology '%s/sys/class/kfd/kfd/topology'",
                              detect_root());
-        else if ((size_t)want >= n)
-                rc = err_set(err, ERR_INPUT,
-                             "GPU %d selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, "
-                             "but %zu AMD GPU%s found",
-                             want, n, n == 1 ? " was" : "s were");
+        else if (ch.missing)
+                rc = err_set(err, ERR_INPUT, "%s", ch.why);
         else {
                 gpu = gpus[want];
                 have_gpu = 1;

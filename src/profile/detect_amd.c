@@ -440,17 +440,6 @@ int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err)
         return 0;
 }
 
-int detect_gpu_choice(void)
-{
-        const char *vars[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"};
-        for (size_t i = 0; i < 2; i++) {
-                const char *v = getenv(vars[i]);
-                if (v && *v >= '0' && *v <= '9')
-                        return atoi(v);
-        }
-        return 0;
-}
-
 /* ---- sysinfo.csv ---- */
 
 void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)

@@ -17,6 +17,8 @@
 #include "launcher.h"
 #include "backend.h"
 #include "merge.h"
+#include "runs.h"
+#include "clocks.h"
 
 #ifndef PRISM_VERSION
 #define PRISM_VERSION "0"
@@ -35,29 +37,7 @@ void profile_result_free(struct profile_result *r)
         memset(r, 0, sizeof *r);
 }
 
-/* ---- small file helpers ---- */
-
-/* Remove a scratch directory prism made (files and subdirectories). */
-static void remove_tree(const char *dir)
-{
-        DIR *d = opendir(dir);
-        if (d) {
-                struct dirent *e;
-                while ((e = readdir(d))) {
-                        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                                continue;
-                        char *p = xasprintf("%s/%s", dir, e->d_name);
-                        struct stat st;
-                        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-                                remove_tree(p);
-                        else
-                                unlink(p);
-                        free(p);
-                }
-                closedir(d);
-        }
-        rmdir(dir);
-}
+/* ---- small helpers ---- */
 
 static char *join_names(char *const *names, size_t n, const char *sep)
 {
@@ -137,74 +117,6 @@ static const struct backend *passes_backend(const struct backend *be, const char
 
 /* ---- running the passes ---- */
 
-static int load_or_run(const struct profile_opts *o, const struct backend *be,
-                       const struct plan *plan, size_t i, int nchan, const char *scratch,
-                       struct table *out, struct err *err)
-{
-        size_t n;
-        char **names = plan_pass_names(plan, i, nchan, &n);
-        char *want = join_names(names, n, " ");
-        char *wd = xasprintf("%s/pass_%zu", scratch, i);
-        char *result = xasprintf("%s/result.csv", wd);
-        char *plan_txt = xasprintf("%s/counters.txt", wd);
-        int rc = 0;
-        table_init(out);
-        if (o->resume && is_file(result)) {
-                char *had = read_file(plan_txt, NULL, NULL);
-                int same = had && !strcmp(had, want);
-                free(had);
-                if (same && table_load_csv(out, result, NULL) == 0) {
-                        if (o->log)
-                                fprintf(o->log, "pass %zu (%zu of %zu): reused (--resume)\n",
-                                        i, i + 1, plan->npasses);
-                        goto out;
-                }
-                table_free(out);
-                table_init(out);
-        }
-        remove_tree(wd);
-        if ((rc = make_dir(wd, err)))
-                goto out;
-        if (o->log) {
-                fprintf(o->log, "pass %zu (%zu of %zu): %zu counters%s%s\n", i, i + 1,
-                        plan->npasses, n,
-                        plan->passes[i].accum ? ", accumulating " : "",
-                        plan->passes[i].accum ? plan->passes[i].accum : "");
-                fflush(o->log);
-        }
-        struct backend_pass bp = {
-                .index = (int)i,
-                .counters = (const char *const *)names,
-                .ncounters = n,
-                .argv = o->argv,
-                .workdir = wd,
-                .kernels = (const char *const *)o->kernels,
-                .nkernels = o->nkernels,
-                .dispatches = o->dispatches,
-                .ndispatches = o->ndispatches,
-                .timeout_s = o->pass_timeout,
-                .accum = plan->passes[i].accum,
-                .accum_value = plan->accum_value,
-        };
-        if ((rc = be->run_pass(&bp, out, err)))
-                goto out;
-        /* kept for --resume; removed with the scratch directory once the workload is written */
-        struct err ignore = {0};
-        FILE *f = fopen(plan_txt, "w");
-        if (f) {
-                fputs(want, f);
-                fclose(f);
-                table_write_csv(out, result, &ignore);
-        }
-out:
-        plan_names_free(names, n);
-        free(want);
-        free(wd);
-        free(result);
-        free(plan_txt);
-        return rc;
-}
-
 /* The dispatch columns of a pass table, the named counter columns and the timestamps: what
  * pmc_perf.csv takes from a pass (names NULL: only the dispatch columns). */
 static void pass_view(const struct table *src, char *const *names, size_t n, int timestamps,
@@ -266,7 +178,8 @@ static void fill_workload_info(const struct profile_opts *o, struct table *si)
 
 static int run_passes(const struct profile_opts *o, const struct backend *be,
                       const struct plan *plan, int nchan, const char *dir, struct table *si,
-                      struct profile_result *res, struct err *err)
+                      struct profile_result *res, const char *label, int parallel,
+                      struct err *err)
 {
         size_t np = plan->npasses, nnormal = np - plan->naccum;
         struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
@@ -280,8 +193,16 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         size_t ran = 0, naligned = 0, nviews = 0;
         int rc = make_dir(scratch, err);
         table_init(&pmc);
-        for (size_t i = 0; i < np && !rc; i++, ran++)
-                rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
+        struct progress pg;
+        progress_init(&pg, o->tty, o->log, np, res->replay == REPLAY_KERNEL, label);
+        struct runs r = {.o = o, .be = be, .plan = plan, .nchan = nchan, .scratch = scratch,
+                         .mode = res->replay, .pg = &pg, .parallel = parallel};
+        if (!rc) {
+                ran = np;
+                rc = runs_collect(&r, tables, err);
+        }
+        res->runs = r.runs;
+        res->fell_back = r.fell_back;
         if (rc)
                 goto out;
         /* pmc_perf.csv: each counter from the run that is its home (normal runs and the free
@@ -362,7 +283,7 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                         warnf("%s; the CSV files are complete", e2.msg);
                 free(db);
         }
-        remove_tree(scratch);
+        runs_remove_tree(scratch);
 out:
         for (size_t i = 0; i < ran; i++)
                 table_free(&tables[i]);
@@ -379,6 +300,30 @@ out:
         free(ids);
         free(scratch);
         return rc;
+}
+
+/* ---- ranks ---- */
+
+static int rank_listed(const struct profile_opts *o, long rank)
+{
+        for (size_t i = 0; i < o->nranks; i++)
+                if (o->ranks[i] == rank)
+                        return 1;
+        return 0;
+}
+
+/* Run the program as often as the profiled ranks do, without counters. */
+static int run_unprofiled(const struct profile_opts *o, const struct backend *be,
+                          const struct plan *plan, struct profile_result *res, struct err *err)
+{
+        (void)be;
+        size_t times = res->replay == REPLAY_KERNEL ? 1 : plan->npasses;
+        if (o->log)
+                fprintf(o->log, "not profiled (--ranks): running the program %zu time%s\n", times,
+                        times == 1 ? "" : "s");
+        res->skipped = 1;
+        res->runs = times;
+        return runs_plain(o->argv, o->pass_timeout, times, err);
 }
 
 /* ---- the whole profile ---- */
@@ -401,28 +346,53 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         char arch_name[64], model[64], buf[64];
         int rc = 0, need_panels = 0, nchan = 16;
 
-        /* under mpirun/srun: this rank's GPU, when the launcher did not bind one */
+        /* under mpirun/srun: this rank's GPU, by the one rule of launcher_gpu_choice */
         struct launcher lr;
+        struct gpu_choice gc = {.index = -1};
+        char label[96] = "";
         launcher_detect(&lr, NULL);
-        if (!o->arch && launcher_is_parallel(&lr) && !getenv("CUDA_VISIBLE_DEVICES") &&
-            !getenv("ROCR_VISIBLE_DEVICES") && !getenv("HIP_VISIBLE_DEVICES") &&
-            !getenv("GPU_DEVICE_ORDINAL") && lr.local_rank >= 0) {
-                /* one GPU per local rank; the count is unknown here, so a node with fewer
-                 * GPUs than ranks fails in detect with the backend's own message */
-                char idx[32];
-                snprintf(idx, sizeof idx, "%ld", lr.local_rank);
-                setenv("CUDA_VISIBLE_DEVICES", idx, 1);
-                setenv("ROCR_VISIBLE_DEVICES", idx, 1);
+        int parallel = launcher_is_parallel(&lr);
+        if (!o->arch) {
+                launcher_gpu_choice(&lr, NULL, launcher_count_gpus(), &gc);
+                if (gc.assign) {
+                        char idx[32];
+                        snprintf(idx, sizeof idx, "%d", gc.index);
+                        setenv("CUDA_VISIBLE_DEVICES", idx, 1);
+                        setenv("ROCR_VISIBLE_DEVICES", idx, 1);
+                }
+                if (parallel) {
+                        snprintf(label, sizeof label, "rank %ld, GPU %d: ", lr.rank, gc.index);
+                        snprintf(res->gpu, sizeof res->gpu, "%s", gc.why);
+                        char lock[512];
+                        if (!getenv("PRISM_CUPTI_LOCK") &&
+                            launcher_gpu_lock_path(&gc, getenv("TMPDIR"), lock, sizeof lock))
+                                setenv("PRISM_CUPTI_LOCK", lock, 1);
+                }
+        }
+        if (!o->arch && gc.missing) {
+                rc = err_set(err, ERR_INPUT, "%s", gc.why);
+                goto out;
         }
         if (o->arch) {
                 backend_offline_sysinfo(o->arch, &si);
         } else {
-                if (!(be = pick_backend(o->backend, err))) {
+                if (!(be = o->backend_impl) && !(be = pick_backend(o->backend, err))) {
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;
                 }
                 if ((rc = be->detect(&si, err)))
                         goto out;
+        }
+        if (be) {
+                int m = backend_replay_mode(be, o->replay, err);
+                if (m < 0) {
+                        rc = err->code;
+                        goto out;
+                }
+                res->replay = m;
+        }
+        if (parallel || gc.var) {
+                si_set(&si, "gpu_choice", gc.why);
         }
         snprintf(arch_name, sizeof arch_name, "%s", si_text(&si, "gpu_arch", buf, sizeof buf));
         snprintf(model, sizeof model, "%s", si_text(&si, "gpu_model", buf, sizeof buf));
@@ -498,6 +468,10 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                              arch_name);
                 goto out;
         }
+        if (o->ranks && !o->dry_run && !rank_listed(o, lr.rank)) {
+                rc = run_unprofiled(o, be, &plan, res, err);
+                goto out;
+        }
         int c = table_col(&si, "total_l2_chan");
         double chan = c >= 0 && si.nrows ? si.num[c][0] : NAN;
         if (isnan(chan) || chan <= 0)
@@ -539,8 +513,13 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         plan_print_bound(&plan, o->out);
                 goto out;
         }
-        rc = run_passes(o, be, &plan, nchan, dir, &si, res, err);
+        si_set(&si, "replay", backend_replay_name(res->replay));
+        int locked = clocks_begin(o, be, &si, res);
+        rc = run_passes(o, be, &plan, nchan, dir, &si, res, label, parallel, err);
+        clocks_end(be, locked);
 out:
+        if (rc && parallel && !o->arch)
+                err_wrap(err, "rank %ld, %s", lr.rank, gc.why[0] ? gc.why : "GPU unknown");
         if (rc)
                 profile_result_free(res);
         plan_free(&plan);

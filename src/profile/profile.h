@@ -10,6 +10,8 @@
 #include "../util/util.h"
 #include "plan.h"
 
+struct backend;
+
 struct profile_opts {
         const char *name;          /* -n: workload name */
         const char *path;          /* -p: the workload directory; NULL: workloads/NAME/MODEL */
@@ -32,8 +34,17 @@ struct profile_opts {
         const char *metrics_dir;   /* NULL: data_path("metrics") */
         const char *panels_dir;    /* NULL: data_path("panels") */
         FILE *out;                 /* --dry-run listing ("pass N: ..."); NULL: none */
-        FILE *log;                 /* progress lines; NULL: none */
+        FILE *log;                 /* plain progress lines; NULL: none */
+        FILE *tty;                 /* the terminal for the in-place progress line, or NULL
+                                      (then plain lines go to log) */
+        int replay;                /* REPLAY_AUTO, REPLAY_APPLICATION, REPLAY_KERNEL */
+        const long *ranks;         /* --ranks: the ranks to profile (NULL: all) */
+        size_t nranks;
+        int clock_control;         /* CLOCK_NONE (default) or CLOCK_BASE */
+        const struct backend *backend_impl; /* tests: this backend instead of a lookup */
 };
+
+enum { CLOCK_NONE = 0, CLOCK_BASE = 1 };
 
 /* What a profile did, for the command's summary. */
 struct profile_result {
@@ -43,6 +54,12 @@ struct profile_result {
         size_t ratios, ratios_split; /* ratios to keep in one run (plan.h), those spread */
         int grouped;               /* planned by the profiler's pass count (NVIDIA): then
                                       lower_bound is the hardware passes of all at once */
+        int replay;                /* the mode used: REPLAY_KERNEL or REPLAY_APPLICATION */
+        size_t runs;               /* runs of the program made */
+        int fell_back;             /* kernel replay fell back: 1 all, 2 some dispatches */
+        int skipped;               /* --ranks: this rank ran the program without counters */
+        char gpu[160];             /* how this rank's GPU was chosen ("" single process) */
+        char clocks[200];          /* the clocks the report was taken at */
 };
 void profile_result_free(struct profile_result *r);
 
