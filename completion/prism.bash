@@ -54,7 +54,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs -o --output --mem-level --plot-dir --tui --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in

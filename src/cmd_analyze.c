@@ -34,6 +34,7 @@ static const char usage_text[] =
     "  -n, --normal-unit U     per_wave (default), per_cycle, per_second, per_kernel\n"
     "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
     "      --decimal N         digits shown after the point (default 2)\n"
+    "      --all-rows          also rows with no counterpart on the workload's GPU\n"
     "      --cols N...         columns of metric tables to show, by index\n"
     "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
     "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
@@ -94,6 +95,7 @@ struct analyze_args {
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
+        int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         long device;            /* --device, -1: mean of all */
@@ -191,6 +193,8 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         a->plot_dir = argv[i];
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
+                } else if (!strcmp(o, "--all-rows")) {
+                        a->all_rows = 1;
                 } else if (!strcmp(o, "--list-stats")) {
                         a->list_stats = 1;
                 } else if (!strcmp(o, "--list-metrics")) {
@@ -352,6 +356,12 @@ int cmd_analyze(int argc, char **argv)
         if (load_data(&mdir, &pdir, &ps, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
+                struct arch la;
+                struct err lerr = {0}; /* an unknown target: list_metrics says so */
+                if (arch_load(mdir, args.list_arch, &la, &lerr) == 0) {
+                        panels_use_titles(&ps, &la); /* the family's titles */
+                        arch_free(&la);
+                }
                 rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
                 if (rc)
                         goto fail;
@@ -363,6 +373,8 @@ int cmd_analyze(int argc, char **argv)
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
                 if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
+        if (args.paths.n)
+                panels_use_titles(&ps, &a[0]);
         if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
@@ -382,7 +394,8 @@ int cmd_analyze(int argc, char **argv)
                                   .gpu_id = args.gpu_id,
                                   .rank = args.rank,
                                   /* --sort is the roofline's (kernels or dispatches) */
-                                  .kernel_verbose = args.kernel_verbose};
+                                  .kernel_verbose = args.kernel_verbose,
+                                  .all_rows = args.all_rows};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
         for (size_t i = 0; i < args.kernels.n; i++) {

@@ -322,6 +322,7 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
         memset(t, 0, sizeof *t);
         t->panel = p;
         t->pt = pt;
+        t->arch = an->arch;
         t->id = xstrdup(pt->id);
         t->key_title = xstrdup(key_title);
         t->ncols = ncols;
@@ -417,7 +418,7 @@ static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const s
                 if (!strcmp(pc->show, "name")) {
                         cl->text = xstrdup(name);
                 } else if (!strcmp(pc->show, "unit")) {
-                        cl->text = unit_display(m->unit, c->o->norm);
+                        cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm));
                 } else if (!strcmp(pc->show, "text")) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
@@ -494,6 +495,14 @@ static int eval_template_row(struct ctx *c, const struct panel_table *pt, const 
 static int eval_metric_table(struct ctx *c, struct analysis *an, const struct panel *p,
                              const struct panel_table *pt, struct err *err)
 {
+        /* a family may hide the rows it has no counterpart for: they keep their ids */
+        int hide = c->a->hide_empty_rows && !c->o->all_rows, shown = 0;
+        for (size_t r = 0; r < pt->nrows; r++) {
+                const struct metric *m = arch_metric(c->a, pt->rows[r]);
+                shown += m && (!hide || m->expr.src);
+        }
+        if (!shown)
+                return 0;
         struct rtable *t = new_table(an, p, pt, "Metric_ID");
         t->metric_table = 1;
         char **titles = xcalloc(pt->ncols, sizeof *titles);
@@ -515,6 +524,10 @@ static int eval_metric_table(struct ctx *c, struct analysis *an, const struct pa
                         snprintf(rid, sizeof rid, "%s.%ld", pt->id, pos++);
                         if (!row_wanted(c->o, p, pt, rid))
                                 continue;
+                        if (hide && !m->expr.src) {
+                                t->nhidden++;
+                                continue;
+                        }
                         char rkey[256];
                         snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);
                         struct cell *row = rtable_add_row(t, rid, rkey);
@@ -736,7 +749,14 @@ static void build_sysinfo(const struct workload *w, struct analysis *an, const s
         table_set_cols(t, 1, titles_of(cols, 1));
         char buf[64];
         for (size_t c = 0; c < w->sysinfo.ncols; c++) {
-                struct cell *row = add_row(t, w->sysinfo.names[c]);
+                /* the family's name for the field ("sysinfo.cu_per_gpu" in its words); an
+                 * empty one hides a field it has no use for */
+                char wkey[160];
+                snprintf(wkey, sizeof wkey, "sysinfo.%s", w->sysinfo.names[c]);
+                const char *label = arch_title(an->arch, wkey, w->sysinfo.names[c]);
+                if (!*label)
+                        continue;
+                struct cell *row = add_row(t, label);
                 const char *s = table_cell(&w->sysinfo, (int)c, 0, buf, sizeof buf);
                 /* the spellings of "not available" that the reference's CSV reader knows */
                 static const char *const na[] = {"NA", "N/A", "n/a", "NaN", "nan", "null",
@@ -800,6 +820,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
 {
         int rc = 0;
         memset(an, 0, sizeof *an);
+        an->arch = a;
         struct ctx c = {.w = w, .a = a, .o = o, .an = an};
         char **top = NULL;
         size_t ntop = 0;

@@ -23,6 +23,8 @@ struct rtable {
         char **rkeys;        /* stable row identities across architectures (metric keys) */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
+        const struct arch *arch; /* the architecture evaluated (its words label charts) */
+        size_t nhidden;          /* rows the family hides (no counterpart; ids kept) */
 };
 
 struct analysis_opts {
@@ -36,10 +38,12 @@ struct analysis_opts {
         const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
+        int all_rows;            /* show rows the family hides (no formula: no counterpart) */
 };
 
 struct analysis {
         struct rtable *tables; size_t ntables;
+        const struct arch *arch; /* the architecture the tables were evaluated for */
         size_t nselected;        /* dispatches selected */
         char **missing; size_t nmissing; /* counters the workload lacks */
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "words.h"
 #include "yamldoc.h"
 
 /* One metric file's header, read to find the chain. */
@@ -349,7 +350,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         /* these sections are read pair by pair: a list or a scalar there is an error, not
          * a silently empty section (fuzz_yaml_metrics read a list as pairs) */
         static const char *const maps[] = {"builtins", "normalizations", "defaults",
-                                           "block_limits"};
+                                           "block_limits", "titles", "words"};
         for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
                 if ((sec = ydoc_get(&y, root, maps[i])) && sec->type != YAML_MAPPING_NODE &&
                     !ydoc_is_null(sec)) {
@@ -375,6 +376,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                 named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
+        arch_merge_words(a, &y, root);
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
@@ -624,6 +626,7 @@ out:
 
 void arch_free(struct arch *a)
 {
+        arch_free_words(a);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);

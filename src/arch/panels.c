@@ -1,5 +1,6 @@
 /* Load the shared panel catalogue: panels/NN-name.yaml, one panel per file. */
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,4 +212,26 @@ int panel_table_for(const struct panel_table *pt, const char *target)
                 if (!strcmp(pt->archs[i], target))
                         return 1;
         return 0;
+}
+
+void panels_use_titles(struct panel_set *ps, const struct arch *a)
+{
+        for (size_t i = 0; i < ps->npanels; i++) {
+                struct panel *p = &ps->panels[i];
+                char pid[16];
+                snprintf(pid, sizeof pid, "%d", p->id);
+                const char *t = arch_title(a, pid, NULL);
+                if (t && p->title != t) {
+                        free(p->title);
+                        p->title = xstrdup(t);
+                }
+                for (size_t k = 0; k < p->ntables; k++) {
+                        struct panel_table *pt = &p->tables[k];
+                        t = arch_title(a, pt->id, NULL);
+                        if (t && pt->title) {
+                                free(pt->title);
+                                pt->title = xstrdup(t);
+                        }
+                }
+        }
 }
