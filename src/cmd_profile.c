@@ -231,14 +231,16 @@ int cmd_profile(int argc, char **argv)
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
                         "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
-                        "for all the metrics at once) for %s; plan in %s/perfmon\n",
-                        res.passes, res.lower_bound, res.target, res.dir);
+                        "for all the metrics at once; %zu of %zu ratios spread over runs) for "
+                        "%s; plan in %s/perfmon\n",
+                        res.passes, res.lower_bound, res.ratios_split, res.ratios, res.target,
+                        res.dir);
         } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
-                        "%zu passes (%zu counter + %zu accumulate; the busiest block alone "
-                        "needs %zu) for %s; plan in %s/perfmon\n",
+                        "%zu passes (%zu counter + %zu accumulate; lower bound %zu; %zu of %zu "
+                        "ratios spread over runs) for %s; plan in %s/perfmon\n",
                         res.passes, res.passes - res.accum_passes, res.accum_passes,
-                        res.lower_bound, res.target, res.dir);
+                        res.lower_bound, res.ratios_split, res.ratios, res.target, res.dir);
         } else if (!roof_only) {
                 printf("wrote %s: %zu dispatches, %zu passes (%zu counter + %zu accumulate)\n",
                        res.dir, res.dispatches, res.passes, res.passes - res.accum_passes,

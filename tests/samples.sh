@@ -18,7 +18,7 @@ for f in workloads-sample/*/*/pmc_perf.csv; do
         [ -e "$f" ] || continue
         d=$(dirname "$f")
         n=$((n + 1))
-        if "$P" analyze -p "$d" >"$T/out" 2>"$T/err" && grep -q "^2.1 Speed-of-Light" "$T/out"; then
+        if "$P" analyze -p "$d" >"$T/out" 2>"$T/err" && grep -Eq "^2.1 (System )?Speed-of-Light" "$T/out"; then
                 ok "analyze $d"
         else
                 bad "analyze $d: $(head -2 "$T/err")"
@@ -70,7 +70,7 @@ while IFS='|' read -r wl filt id col want why; do
         out=$T/dfs-$(echo "$wl $filt" | tr -c 'A-Za-z0-9' _)
         if [ ! -d "$out" ]; then
                 # shellcheck disable=SC2086
-                "$P" analyze -p "$d" $filt --save-dfs "$out" >/dev/null 2>"$T/err" ||
+                "$P" analyze -n per_wave -p "$d" $filt --save-dfs "$out" >/dev/null 2>"$T/err" ||
                         { bad "$wl $filt: analyze failed: $(head -1 "$T/err")"; continue; }
         fi
         got=$(python3 - "$out" "$id" "$col" <<'EOF'

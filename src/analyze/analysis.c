@@ -1,6 +1,7 @@
 /* Evaluate panels for one workload: select dispatches, bind formula names to columns of
  * the selected rows, evaluate each table cell, and build the built-in tables. */
 #include "analysis.h"
+#include "findings.h"
 #include "ranks.h"
 
 #include "kname.h"
@@ -60,6 +61,17 @@ static void note_missing(struct ctx *c, const char *name)
 static int eval_into_slot(struct ctx *c, const char *key, struct expr *e, const char *table,
                           struct err *err);
 
+static double time_div(const char *unit)
+{
+        if (!unit || !strcmp(unit, "ns"))
+                return 1;
+        if (!strcmp(unit, "us"))
+                return 1e3;
+        if (!strcmp(unit, "ms"))
+                return 1e6;
+        return 1e9;
+}
+
 static int resolve(void *p, const char *name, int dollar, struct err *err)
 {
         struct ctx *c = p;
@@ -92,6 +104,12 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 key = xasprintf("$%s", name);
                 if (smap_get(&c->slotmap, key, &slot))
                         goto done;
+                if (!strcmp(name, "timeDiv")) {
+                        /* nanoseconds per unit of -t, for rows shown in it ($timeUnit) */
+                        slot = add_slot(c, key, NULL,
+                                        time_div(c->o->time_unit ? c->o->time_unit : "ns"));
+                        goto done;
+                }
                 for (size_t i = 0; i < c->a->nbuiltins; i++) {
                         if (strcmp(c->a->builtins[i].name, name))
                                 continue;
@@ -227,10 +245,12 @@ static void ctx_free(struct ctx *c)
 
 /* ---- helpers ---- */
 
-char *unit_display(const char *unit, const char *norm)
+char *unit_display(const char *unit, const char *norm, const char *time_unit)
 {
         if (!unit)
                 return NULL;
+        if (!strcmp(unit, "$timeUnit"))
+                return xstrdup(time_unit ? time_unit : "ns");
         const char *p = strstr(unit, "$normUnit");
         if (!p)
                 return xstrdup(unit);
@@ -279,11 +299,22 @@ static int block_selects(const struct analysis_opts *o, const char *id)
         return 0;
 }
 
+/* 1 if a -b id names a table of panel 0 ("0.3"): panel 0 then shows only those */
+static int names_panel0_table(const struct analysis_opts *o)
+{
+        for (size_t i = 0; i < o->nblocks; i++)
+                if (!strncmp(o->blocks[i], "0.", 2))
+                        return 1;
+        return 0;
+}
+
 int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
                           const struct panel_table *t)
 {
-        if (!o->nblocks || p->id == 0)
+        if (!o->nblocks)
                 return 1;
+        if (p->id == 0)
+                return !names_panel0_table(o) || block_selects(o, t->id);
         char pid[16];
         snprintf(pid, sizeof pid, "%d", p->id);
         if (block_selects(o, pid) || block_selects(o, t->id))
@@ -418,7 +449,8 @@ static void fill_metric_row(struct ctx *c, const struct panel_table *pt, const s
                 if (!strcmp(pc->show, "name")) {
                         cl->text = xstrdup(name);
                 } else if (!strcmp(pc->show, "unit")) {
-                        cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm));
+                        cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm),
+                                                c->o->time_unit);
                 } else if (!strcmp(pc->show, "text")) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
@@ -545,16 +577,6 @@ static int eval_metric_table(struct ctx *c, struct analysis *an, const struct pa
 
 /* ---- built-in tables ---- */
 
-static double time_div(const char *unit)
-{
-        if (!unit || !strcmp(unit, "ns"))
-                return 1;
-        if (!strcmp(unit, "us"))
-                return 1e3;
-        if (!strcmp(unit, "ms"))
-                return 1e6;
-        return 1e9;
-}
 
 struct kstat {
         char *name;
@@ -791,7 +813,7 @@ static void build_raw(const struct table *src, struct analysis *an, const struct
 
 /* ---- the driver ---- */
 
-static void rtable_free(struct rtable *t)
+void rtable_free(struct rtable *t)
 {
         for (size_t k = 0; k < t->ncols; k++)
                 free(t->cols[k]);
@@ -888,6 +910,12 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                 if ((rc = ranks_build(w, a, o, sel, n, knames, nknames, p, pt,
                                                       an, err)))
                                         goto out;
+                        } else if (!strcmp(pt->source, "pc_sampling")) {
+                                continue; /* PC-sampling records are not read (yet) */
+                        } else if (findings_is_source(pt->source)) {
+                                if ((rc = findings_build(w, a, ps, o, knames, nknames, p, an,
+                                                         err)))
+                                        goto out;
                         } else if (!strcmp(pt->source, "roofline")) {
                                 if (w->has_roofline)
                                         build_raw(&w->roofline, an, p, pt);
@@ -907,8 +935,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0)
+                                if (t->panel->id == 0) {
+                                        found = !strcmp(o->blocks[b], t->id);
                                         continue;
+                                }
                                 if (!t->metric_table) {
                                         found = analysis_table_wanted(&one, t->panel, t->pt);
                                         continue;

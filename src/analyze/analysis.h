@@ -38,6 +38,8 @@ struct analysis_opts {
         const char *rank;        /* --rank: dispatches of one MPI rank (multi-rank trees) */
         int sort_by_kernel;      /* top kernels sorted by name instead of time */
         int kernel_verbose;      /* name shortening level, 5 = full */
+        int no_findings;         /* --no-findings: leave the findings tables out */
+        const char *rules_dir;   /* rules/ (NULL: the installed one) */
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
 };
 
@@ -69,8 +71,11 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
                                      const struct panel_table *pt, const char *key_title,
                                      size_t ncols, char **cols);
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+/* Free what a table owns (analysis_free does this for every table). */
+void rtable_free(struct rtable *t);
 
-/* Unit text with $normUnit replaced for the normalization. malloc'd. */
-char *unit_display(const char *unit, const char *norm);
+/* Unit text with $normUnit replaced for the normalization, and "$timeUnit" (a time row)
+ * by the -t unit. malloc'd. */
+char *unit_display(const char *unit, const char *norm, const char *time_unit);
 
 #endif

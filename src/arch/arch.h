@@ -65,6 +65,10 @@ struct arch {
          * asked for (`hide_empty_rows: true`; their ids stay reserved) */
         char **title_ids, **titles; size_t ntitles;
         int hide_empty_rows;
+        /* The name under which a metric with `table: COUNTER` reads that counter's value
+         * accumulated over time, collected in a run of its own ("SQ_ACCUM_PREV_HIRES" on
+         * AMD); NULL when the family has no accumulate counters. */
+        char *accum_value;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by

@@ -20,6 +20,8 @@ struct backend_pass {
         const long *dispatches;   /* dispatch ids to keep, may be NULL */
         size_t ndispatches;
         int timeout_s;            /* 0: none */
+        const char *accum;        /* an accumulate pass: the counter accumulated, else NULL */
+        const char *accum_value;  /* the name its accumulated value has among counters */
 };
 
 struct backend {

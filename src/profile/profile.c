@@ -35,168 +35,6 @@ void profile_result_free(struct profile_result *r)
         memset(r, 0, sizeof *r);
 }
 
-/* ---- choosing metrics ---- */
-
-static int is_id(const char *s)
-{
-        if (!isdigit((unsigned char)*s))
-                return 0;
-        for (; *s; s++)
-                if (!isdigit((unsigned char)*s) && *s != '.')
-                        return 0;
-        return 1;
-}
-
-/* A field's parsed formula; per-channel templates ("TCC_HIT[@]") are parsed here with
- * channel 0, which names the same counters. Returns NULL for a field without formula;
- * *owned says whether the caller frees it. */
-static struct expr *field_expr(const struct metric_field *f, int *owned, struct err *err)
-{
-        *owned = 0;
-        if (f->expr || !f->src)
-                return f->expr;
-        char *src = xstrdup(f->src);
-        for (char *c = src; *c; c++)
-                if (*c == '@')
-                        *c = '0';
-        struct expr *e = expr_parse(src, &f->loc, f->key, err);
-        free(src);
-        *owned = e != NULL;
-        return e;
-}
-
-/* Visit every formula of a metric; stops at the first parse error. */
-static int metric_formulas(const struct metric *m, void (*fn)(void *, const struct expr *),
-                           void *ctx, struct err *err)
-{
-        const struct metric_field *one[] = {&m->expr, &m->peak};
-        for (size_t i = 0; i < 2 + m->nfields + m->noverrides; i++) {
-                const struct metric_field *f = i < 2           ? one[i]
-                                               : i < 2 + m->nfields ? &m->fields[i - 2]
-                                                                    : &m->overrides[i - 2 - m->nfields];
-                int owned;
-                struct expr *e = field_expr(f, &owned, err);
-                if (!e && f->src)
-                        return err && err->code ? err->code : ERR_INPUT;
-                if (e)
-                        fn(ctx, e);
-                if (owned)
-                        expr_free(e);
-        }
-        return 0;
-}
-
-struct block_match {
-        const char *block;
-        int hit;
-};
-
-static void match_block(void *ctx, const char *name, int dollar)
-{
-        struct block_match *m = ctx;
-        size_t n = strcspn(name, "_[");
-        if (!dollar && n == strlen(m->block) && !strncasecmp(name, m->block, n))
-                m->hit = 1;
-}
-
-static void match_expr(void *ctx, const struct expr *e)
-{
-        expr_names(e, match_block, ctx);
-}
-
-struct add_ctx {
-        struct plan_req *r;
-        const char *table;
-};
-
-static void add_expr(void *ctx, const struct expr *e)
-{
-        struct add_ctx *a = ctx;
-        plan_req_expr(a->r, e, a->table);
-}
-
-static int table_for_arch(const struct panel_table *t, const char *target)
-{
-        if (!t->narchs)
-                return 1;
-        for (size_t i = 0; i < t->narchs; i++)
-                if (!strcmp(t->archs[i], target))
-                        return 1;
-        return 0;
-}
-
-/* Mark the metrics of panel "N" or table "N.M". Returns 0, or -1 if there is no such id. */
-static int select_id(const struct arch *a, const struct panel_set *ps, const char *id,
-                     char *chosen)
-{
-        int found = 0;
-        int whole = !strchr(id, '.');
-        for (size_t p = 0; ps && p < ps->npanels; p++) {
-                const struct panel *pn = &ps->panels[p];
-                char pid[32];
-                snprintf(pid, sizeof pid, "%d", pn->id);
-                for (size_t t = 0; t < pn->ntables; t++) {
-                        const struct panel_table *tb = &pn->tables[t];
-                        if (whole ? strcmp(pid, id) : strcmp(tb->id, id))
-                                continue;
-                        found = 1;
-                        if (!table_for_arch(tb, a->target))
-                                continue;
-                        for (size_t r = 0; r < tb->nrows; r++) {
-                                int k;
-                                if (smap_get(&a->index, tb->rows[r], &k))
-                                        chosen[k] = 1;
-                        }
-                }
-                if (whole && !strcmp(pid, id))
-                        found = 1;
-        }
-        return found ? 0 : -1;
-}
-
-int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
-                     size_t nsel, struct plan_req *r, struct err *err)
-{
-        plan_req_init(r, a->limits, a->nlimits);
-        int rc = 0;
-        for (size_t i = 0; i < a->nbuiltins && !rc; i++)
-                rc = plan_req_builtin(r, a->builtins[i].name, a->builtins[i].src,
-                                      &a->builtins[i].loc, err);
-        for (size_t i = 0; i < a->nnorms && !rc; i++)
-                rc = plan_req_norm(r, a->norms[i].src, &a->norms[i].loc, err);
-        if (rc)
-                return rc;
-        char *chosen = xcalloc(a->nmetrics ? a->nmetrics : 1, 1);
-        if (nsel == 0)
-                memset(chosen, 1, a->nmetrics);
-        for (size_t s = 0; s < nsel && !rc; s++) {
-                if (is_id(sel[s])) {
-                        if (select_id(a, ps, sel[s], chosen) < 0)
-                                rc = err_set(err, ERR_INPUT, "no panel or table '%s'", sel[s]);
-                        continue;
-                }
-                int any = 0;
-                for (size_t m = 0; m < a->nmetrics && !rc; m++) {
-                        struct block_match bm = {sel[s], 0};
-                        rc = metric_formulas(&a->metrics[m], match_expr, &bm, err);
-                        if (bm.hit)
-                                chosen[m] = any = 1;
-                }
-                if (!any && !rc)
-                        rc = err_set(err, ERR_INPUT,
-                                     "no %s metric uses a counter of block '%s' (blocks are "
-                                     "counter prefixes such as SQ, SQC, TA, TCC)",
-                                     a->target, sel[s]);
-        }
-        for (size_t m = 0; m < a->nmetrics && !rc; m++) {
-                struct add_ctx ac = {r, a->metrics[m].table};
-                if (chosen[m])
-                        rc = metric_formulas(&a->metrics[m], add_expr, &ac, err);
-        }
-        free(chosen);
-        return rc;
-}
-
 /* ---- small file helpers ---- */
 
 /* Remove a scratch directory prism made (files and subdirectories). */
@@ -345,6 +183,8 @@ static int load_or_run(const struct profile_opts *o, const struct backend *be,
                 .dispatches = o->dispatches,
                 .ndispatches = o->ndispatches,
                 .timeout_s = o->pass_timeout,
+                .accum = plan->passes[i].accum,
+                .accum_value = plan->accum_value,
         };
         if ((rc = be->run_pass(&bp, out, err)))
                 goto out;
@@ -365,13 +205,20 @@ out:
         return rc;
 }
 
-/* The rows of pmc_perf.csv when no normal pass ran: the dispatch columns of a pass. */
-static void dispatch_only(const struct table *src, struct table *out)
+/* The dispatch columns of a pass table, the named counter columns and the timestamps: what
+ * pmc_perf.csv takes from a pass (names NULL: only the dispatch columns). */
+static void pass_view(const struct table *src, char *const *names, size_t n, int timestamps,
+                      struct table *out)
 {
         table_init(out);
         for (size_t c = 0; c < src->ncols; c++)
-                if (plan_is_dispatch_col(src->names[c]))
+                if (plan_is_dispatch_col(src->names[c]) &&
+                    (timestamps || (strcmp(src->names[c], "Start_Timestamp") &&
+                                    strcmp(src->names[c], "End_Timestamp"))))
                         table_add_col(out, src->names[c]);
+        for (size_t k = 0; k < n; k++)
+                if (table_col(src, names[k]) >= 0 && table_col(out, names[k]) < 0)
+                        table_add_col(out, names[k]);
         for (size_t r = 0; r < src->nrows; r++)
                 table_add_row(out);
         for (size_t c = 0; c < out->ncols; c++) {
@@ -423,31 +270,54 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
 {
         size_t np = plan->npasses, nnormal = np - plan->naccum;
         struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
+        struct table *views = xcalloc(np ? np : 1, sizeof *views);
         struct table pmc, *accum = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *accum);
         struct wl_accum *wa = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *wa);
-        const struct table **normal = xcalloc(nnormal ? nnormal : 1, sizeof *normal);
+        const struct table **home = xcalloc(np ? np : 1, sizeof *home);
         int *ids = xcalloc(np ? np : 1, sizeof *ids);
         char *scratch = xasprintf("%s/.prism-passes", dir);
         enum merge_join join = o->join_grid ? MERGE_JOIN_GRID : MERGE_JOIN_KERNEL;
-        size_t ran = 0, naligned = 0;
+        size_t ran = 0, naligned = 0, nviews = 0;
         int rc = make_dir(scratch, err);
         table_init(&pmc);
         for (size_t i = 0; i < np && !rc; i++, ran++)
                 rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
         if (rc)
                 goto out;
-        for (size_t i = 0; i < np; i++)
+        /* pmc_perf.csv: each counter from the run that is its home (normal runs and the free
+         * slots of accumulate runs); the timestamps are the mean over the runs that
+         * contribute counters */
+        for (size_t i = 0; i < np; i++, nviews++) {
                 ids[i] = (int)i;
-        for (size_t i = 0; i < nnormal; i++)
-                normal[i] = &tables[i];
-        if (nnormal) {
-                rc = merge_passes(normal, ids, nnormal, join, &pmc, err);
+                if (!plan->passes[i].home) { /* the whole pass is home (NVIDIA) */
+                        table_init(&views[i]);
+                        home[i] = &tables[i];
+                        continue;
+                }
+                size_t n;
+                char **names = plan_pass_home_names(plan, i, nchan, &n);
+                pass_view(&tables[i], names, n, 1, &views[i]);
+                plan_names_free(names, n);
+                home[i] = &views[i];
+                if (n == 0 && i >= nnormal)
+                        ids[i] = -1; /* an accumulate run that serves pmc_perf.csv nothing */
+        }
+        size_t nh = 0;
+        for (size_t i = 0; i < np; i++)
+                if (ids[i] >= 0) {
+                        home[nh] = home[i];
+                        ids[nh] = ids[i];
+                        nh++;
+                }
+        if (nh) {
+                rc = merge_passes(home, ids, nh, join, &pmc, err);
         } else if (np) {
                 const struct table *first[] = {&tables[0]};
+                int id0 = 0;
                 struct table tmp;
-                rc = merge_passes(first, ids, 1, join, &tmp, err);
+                rc = merge_passes(first, &id0, 1, join, &tmp, err);
                 if (!rc) {
-                        dispatch_only(&tmp, &pmc);
+                        pass_view(&tmp, NULL, 0, 0, &pmc);
                         table_free(&tmp);
                 }
         }
@@ -455,7 +325,8 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                 goto out;
         for (size_t k = 0; k < plan->naccum && !rc; k++, naligned++) {
                 size_t i = nnormal + k;
-                rc = merge_align(&pmc, 0, &tables[i], (int)i, join, &accum[k], err);
+                rc = merge_align(&pmc, nh ? ids[0] : 0, &tables[i], (int)i, join,
+                                 &accum[k], err);
                 wa[k].name = plan->passes[i].accum;
                 wa[k].table = &accum[k];
         }
@@ -495,13 +366,16 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
 out:
         for (size_t i = 0; i < ran; i++)
                 table_free(&tables[i]);
+        for (size_t i = 0; i < nviews; i++)
+                table_free(&views[i]);
+        free(views);
         for (size_t k = 0; k < naligned; k++)
                 table_free(&accum[k]);
         table_free(&pmc);
         free(tables);
         free(accum);
         free(wa);
-        free(normal);
+        free(home);
         free(ids);
         free(scratch);
         return rc;
@@ -588,7 +462,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if ((rc = arch_load(mdir, arch_name, &a, err)))
                 goto out;
         for (size_t i = 0; i < o->nblocks; i++)
-                need_panels |= is_id(o->blocks[i]);
+                need_panels |= profile_sel_is_id(o->blocks[i]);
         if (need_panels) {
                 pdir = o->panels_dir ? xstrdup(o->panels_dir) : data_path("panels");
                 if (!pdir) {
@@ -653,14 +527,16 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         res->passes = plan.npasses;
         res->accum_passes = plan.naccum;
         res->lower_bound = plan.lower_bound;
-        res->formulas = plan.groups;
-        res->formulas_split = plan.groups_split;
+        res->ratios = plan.groups;
+        res->ratios_split = plan.groups_split;
         if (o->dry_run) {
                 for (size_t i = 0; i < plan.npasses && o->out; i++) {
                         char *line = plan_pass_line(&plan, i);
                         fprintf(o->out, "pass %zu: %s\n", i, line);
                         free(line);
                 }
+                if (o->out && plan.nblocks)
+                        plan_print_bound(&plan, o->out);
                 goto out;
         }
         rc = run_passes(o, be, &plan, nchan, dir, &si, res, err);

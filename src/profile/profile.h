@@ -40,7 +40,7 @@ struct profile_result {
         char *dir;                 /* the workload directory (malloc'd) */
         char *target;              /* gfx name planned for */
         size_t passes, accum_passes, lower_bound, dispatches;
-        size_t formulas, formulas_split;
+        size_t ratios, ratios_split; /* ratios to keep in one run (plan.h), those spread */
         int grouped;               /* planned by the profiler's pass count (NVIDIA): then
                                       lower_bound is the hardware passes of all at once */
 };
@@ -56,5 +56,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
  * ids "17" or table ids "17.1"; panels may be NULL when no selector is an id). */
 int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
                      size_t nsel, struct plan_req *r, struct err *err);
+/* 1 for a selector that is a panel or table id ("17", "17.1"), 0 for a block name. */
+int profile_sel_is_id(const char *s);
 
 #endif
