@@ -193,6 +193,8 @@ row 2 "$W/pmc_perf.csv' is empty" "" "pmc_perf.csv holds only a byte order mark"
         'printf "\xef\xbb\xbf" > $D/pmc_perf.csv'
 row 2 "$W/pmc_perf.csv' is empty" "" "pmc_perf.csv holds only blank lines" \
         'printf "\n\n\n" > $D/pmc_perf.csv'
+row 2 "$W/pmc_perf.csv:3: a field longer than 4 MiB \(damaged file\?\)" "" "a 10 MB field in a counter cell" \
+        'python3 -c "import sys; sys.stdout.write(\"9\" * 10000000)" > $D/big && ed $D/pmc_perf.csv set 1 SQ_WAVES BIGFIELD && python3 -c "import sys; p=sys.argv[1]; s=open(p).read(); open(p, \"w\").write(s.replace(\"BIGFIELD\", open(sys.argv[2]).read()))" $D/pmc_perf.csv $D/big'
 
 # ---- damaged cells: exit 0, a warning naming file:line:column, the rest unchanged ----
 row 0 "$W/pmc_perf.csv:3: column 'TCC_HIT\[5\]' holds 'abc', not a count; the metrics that use it are n/a" \

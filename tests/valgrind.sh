@@ -30,6 +30,12 @@ sed -i '1s/,cu_per_gpu,/,cu_per_gpux,/' "$T/bad/sysinfo.csv"
 mkdir -p "$T/trunc"
 cp "$W/sysinfo.csv" "$T/trunc/"
 head -c -300 "$W/pmc_perf.csv" > "$T/trunc/pmc_perf.csv"
+# a 10 MB field: libcsv's buffer grows geometrically (a fixed step copies quadratically:
+# minutes under valgrind), and the field is refused with one line
+mkdir -p "$T/big"
+cp "$W/sysinfo.csv" "$T/big/"
+{ head -2 "$W/pmc_perf.csv"; printf '"'; head -c 10000000 /dev/zero | tr '\0' k; printf '",'
+  tail -n +3 "$W/pmc_perf.csv" | head -1 | cut -d, -f2-; } > "$T/big/pmc_perf.csv"
 
 VG=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
     --show-leak-kinds=definite,indirect --track-origins=yes -q)
@@ -52,5 +58,13 @@ row 0 "two workloads compared, tables saved" analyze -p "$W" -p "$S/dispatch_0/M
 row 0 "a damaged workload: warnings, then the report" analyze -p "$T/bad"
 row 2 "a truncated workload: the error exit frees everything" analyze -p "$T/trunc"
 row 0 "--list-metrics" analyze --list-metrics gfx90a
+s=$(date +%s)
+row 2 "a 10 MB field: a one-line error" analyze -p "$T/big"
+e=$(( $(date +%s) - s ))
+if [ "$e" -lt 30 ] && [ "$(grep -c '' <"$T/err$n")" -eq 1 ] && grep -q "pmc_perf.csv:3: a field longer than" "$T/err$n"; then
+        pass=$((pass + 1)); echo "ok   [$n] ... in $e s (< 30 s), one line: $(cat "$T/err$n")"
+else
+        fail=$((fail + 1)); echo "FAIL [$n] 10 MB field: $e s, stderr: $(head -c 300 "$T/err$n")"
+fi
 [ -n "$(ls "$T/dfs" 2>/dev/null)" ] || { fail=$((fail + 1)); echo "FAIL --save-dfs wrote nothing"; }
 done_

@@ -224,10 +224,24 @@ static char *header_name(struct loader *ld, const char *s)
         return name;
 }
 
+/* The longest field a table file may hold: kernel names of deep C++ templates reach tens
+ * of KiB; a field of megabytes is damage, refused before it costs more memory. */
+#define FIELD_MAX (4 << 20)
+
+static int long_field(struct loader *ld)
+{
+        err_set(ld->err, ERR_INPUT, "%s:%zu: a field longer than %d MiB (damaged file?)",
+                ld->path, ld->line, FIELD_MAX >> 20);
+        ld->failed = 1;
+        return 1;
+}
+
 /* A NUL byte inside a field: text would be cut there and "5\0junk" read as 5, so the
  * file is refused as not text (found by fuzz_csv). Returns 1 after filling the error. */
 static int nul_in_field(struct loader *ld, const void *data, size_t len)
 {
+        if (len > FIELD_MAX)
+                return long_field(ld);
         if (!ld->nul_seen || !data || !memchr(data, 0, len))
                 return 0;
         err_set(ld->err, ERR_INPUT, "%s:%zu: NUL byte in field %zu (not a text file?)", ld->path,
@@ -440,6 +454,17 @@ static int load_csv(struct table *t, const char *path, table_col_fn want, void *
                         seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
                         /* a field holding a NUL ends in this segment or a later one */
                         ld.nul_seen = ld.nul_seen || memchr(buf + off, 0, seg);
+                        /* libcsv grows a field's buffer by its block size at a time: make
+                         * that the buffer's size so far, so a long field grows
+                         * geometrically (a fixed 128 bytes copies quadratically) */
+                        size_t bsz = csv_get_buffer_size(&p);
+                        if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over FIELD_MAX */
+                                long_field(&ld);
+                        if (ld.failed) {
+                                rc = ERR_INPUT;
+                                goto out;
+                        }
+                        csv_set_blk_size(&p, bsz > 128 ? bsz : 128);
                         if (csv_parse(&p, buf + off, seg, field_cb, on_record, &ld) != seg) {
                                 rc = err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld.line,
                                              csv_problem(&p));
