@@ -67,13 +67,21 @@ done
 
 # the database is queryable by people: wide views, kernels, plan
 if command -v sqlite3 >/dev/null; then
-        n=$(sqlite3 "$T/vcopy_MI200.db" "SELECT count(*) FROM wide_pmc_perf; SELECT count(*) FROM kernel_stats; SELECT count(DISTINCT file) > 20 FROM plan" | tr '\n' ' ')
-        if [ "$n" = "3 1 1 " ]; then ok "views: wide_pmc_perf, kernel_stats, plan"
-        else bad "views: got '$n'"; fi
-        v=$(sqlite3 "$T/vcopy_MI200.db" 'SELECT "SQ_WAVES" FROM wide_pmc_perf WHERE dispatch = 1')
+        n=$(sqlite3 "$T/vcopy_MI200.db" "SELECT count(*) FROM pmc_perf; SELECT count(*) FROM kernel_stats; SELECT count(DISTINCT file) > 20 FROM plan; SELECT count(*) FROM SQ_LEVEL_WAVES" | tr '\n' ' ')
+        if [ "$n" = "3 1 1 3 " ]; then ok "tables: pmc_perf, SQ_LEVEL_WAVES, kernel_stats, plan"
+        else bad "tables: got '$n'"; fi
+        v=$(sqlite3 "$T/vcopy_MI200.db" 'SELECT "SQ_WAVES" FROM pmc_perf WHERE dispatch = 1')
         w=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="SQ_WAVES") c=i} NR==3{print $c}' <(sed 's/"[^"]*"/K/g' "$d/pmc_perf.csv"))
-        if [ -n "$v" ] && [ "$v" = "$w" ]; then ok "wide view value SQ_WAVES = $v"
-        else bad "wide view value: '$v' vs csv '$w'"; fi
+        if [ -n "$v" ] && [ "$v" = "$w" ]; then ok "pass table value SQ_WAVES = $v"
+        else bad "pass table value: '$v' vs csv '$w'"; fi
+        # a database of schema version 1 (a row per cell): one line naming the version
+        cp "$T/vcopy_MI200.db" "$T/v1.db"
+        sqlite3 "$T/v1.db" "UPDATE meta SET value = '1' WHERE key = 'schema_version'"
+        e=$("$P" analyze -p "$T/v1.db" 2>&1); r=$?
+        if [ $r -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] &&
+           printf '%s' "$e" | grep -q "schema version 1, this prism reads version 2 (import"; then
+                ok "old schema: $e"
+        else bad "old schema: $e ($r)"; fi
 else
         skip=$((skip + 1)); echo "SKIP views: no sqlite3 command"
 fi

@@ -16,14 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The schema, executed once per new database; docs/STORE.md explains every column. */
+/* The schema, executed once per new database; docs/STORE.md explains every column. The
+ * values live in one table per pass, created by write_pass. */
 static const char schema_sql[] =
     "PRAGMA application_id = 1886548845;" /* 0x7072736d, "prsm" */
-    "PRAGMA user_version = 1;"
+    "PRAGMA user_version = 2;"
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
     "CREATE TABLE sysinfo(pos INTEGER PRIMARY KEY, field TEXT NOT NULL UNIQUE, value,"
     " text TEXT);"
-    "CREATE TABLE strings(string_id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);"
     "CREATE TABLE counters(counter_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
     " block TEXT, channel INTEGER);"
     "CREATE TABLE passes(pass_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
@@ -31,10 +31,8 @@ static const char schema_sql[] =
     " 'roofline')), nrows INTEGER NOT NULL);"
     "CREATE TABLE pass_columns(pass_id INTEGER NOT NULL REFERENCES passes,"
     " pos INTEGER NOT NULL, counter_id INTEGER NOT NULL REFERENCES counters,"
+    " tbl TEXT NOT NULL, col TEXT NOT NULL, text INTEGER NOT NULL, num_col TEXT,"
     " PRIMARY KEY (pass_id, pos)) WITHOUT ROWID;"
-    "CREATE TABLE raw(pass_id INTEGER NOT NULL, counter_id INTEGER NOT NULL,"
-    " dispatch INTEGER NOT NULL, value, string_id INTEGER,"
-    " PRIMARY KEY (pass_id, counter_id, dispatch)) WITHOUT ROWID;"
     "CREATE TABLE kernels(kernel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
     "CREATE TABLE dispatches(dispatch INTEGER PRIMARY KEY, dispatch_id,"
     " kernel_id INTEGER REFERENCES kernels, gpu_id, grid_size, workgroup_size,"
@@ -42,16 +40,15 @@ static const char schema_sql[] =
     "CREATE INDEX dispatches_kernel ON dispatches(kernel_id);"
     "CREATE TABLE plan(file TEXT NOT NULL, pos INTEGER NOT NULL, counter TEXT NOT NULL,"
     " PRIMARY KEY (file, pos)) WITHOUT ROWID;"
-    "CREATE VIEW cells AS SELECT r.pass_id, r.counter_id, r.dispatch,"
-    " coalesce(s.text, r.value) AS v FROM raw r LEFT JOIN strings s USING (string_id);"
     "CREATE VIEW kernel_stats AS SELECT k.kernel_id, k.name, count(*) AS dispatches,"
     " sum(d.duration_ns) AS sum_ns, avg(d.duration_ns) AS mean_ns"
     " FROM dispatches d JOIN kernels k USING (kernel_id) GROUP BY k.kernel_id"
     " ORDER BY sum_ns DESC;";
 
-/* Counter columns a wide view holds at most (SQLite allows 2000 per result, and each
- * view has the dispatch column too). */
-#define VIEW_COLS 1999
+/* Value columns one pass table holds at most: SQLite allows 2000 columns in a table
+ * (SQLITE_MAX_COLUMN), and each has the dispatch column too. A pass with more (MI300X:
+ * 2,718 counters) continues in <pass>_2, <pass>_3, ... */
+#define TABLE_COLS 1999
 
 /* Before SQLite's first use: no memory statistics (a global mutex around every
  * allocation, 10% of reading a database). Later calls are refused by SQLite, harmlessly. */
@@ -101,10 +98,10 @@ size_t db_attach_limit(void)
 
 struct writer {
         sqlite3 *db;
-        sqlite3_stmt *raw, *str, *counter, *col, *pass;
-        struct smap strings;  /* text -> string_id */
+        sqlite3_stmt *counter, *col, *pass;
         struct smap counters; /* column name -> counter_id */
-        int nstrings, ncounters;
+        struct smap tables;   /* table names taken (lower case: SQLite ignores case) */
+        int ncounters;
         struct err *err;
 };
 
@@ -150,17 +147,6 @@ const char *db_col_text(sqlite3_stmt *st, int i)
 {
         return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL
                                                          : (const char *)sqlite3_column_text(st, i);
-}
-
-static int intern(struct writer *wr, const char *s, int *id)
-{
-        if (smap_get(&wr->strings, s, id))
-                return 0;
-        *id = ++wr->nstrings;
-        smap_put(&wr->strings, s, *id);
-        sqlite3_bind_int(wr->str, 1, *id);
-        sqlite3_bind_text(wr->str, 2, s, -1, SQLITE_STATIC);
-        return step_done(wr->db, wr->str, wr->err);
 }
 
 /* Dispatch information columns that rocprof writes beside the counters. */
@@ -216,6 +202,70 @@ static int counter_id(struct writer *wr, const char *name, int *id)
         return step_done(wr->db, wr->counter, wr->err);
 }
 
+static void sql_ident(struct strbuf *sb, const char *s)
+{
+        sb_addc(sb, '"');
+        for (; *s; s++) {
+                if (*s == '"')
+                        sb_addc(sb, '"');
+                sb_addc(sb, *s);
+        }
+        sb_addc(sb, '"');
+}
+
+static char *lower(const char *s)
+{
+        char *l = xstrdup(s);
+        for (char *p = l; *p; p++)
+                if (*p >= 'A' && *p <= 'Z')
+                        *p = (char)(*p - 'A' + 'a');
+        return l;
+}
+
+/* name, or name#2, name#3, ... : the first not yet in taken (compared without case) */
+static char *unique_name(struct smap *taken, const char *name)
+{
+        char *n = xstrdup(name);
+        for (int k = 2;; k++) {
+                char *l = lower(n);
+                int used = smap_get(taken, l, NULL);
+                if (!used)
+                        smap_put(taken, l, 1);
+                free(l);
+                if (!used)
+                        return n;
+                free(n);
+                n = xasprintf("%s#%d", name, k);
+        }
+}
+
+static int same_num(double a, double b)
+{
+        return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
+}
+
+/* A column of a pass table: a counter's numbers, or its text (text columns), with the
+ * numbers beside them where the text does not read as the number the workload holds. */
+struct pcol {
+        size_t src;       /* the column of t */
+        int text;         /* the cells are text */
+        char *name;       /* the SQL column */
+        char *num_name;   /* the numbers' SQL column, or NULL */
+};
+
+static int text_needs_nums(const struct table *t, size_t c)
+{
+        for (size_t r = 0; r < t->nrows; r++) {
+                const char *s = t->str[c][r];
+                if (!same_num(t->num[c][r], s ? table_text_num(s) : NAN))
+                        return 1;
+        }
+        return 0;
+}
+
+/* One pass: a row in passes, its columns in pass_columns, and its values in a table of
+ * its own (a row per dispatch, a column per counter, as the CSV has them), split where
+ * it has more columns than a table can. */
 static int write_pass(struct writer *wr, int pass_id, const char *name, const char *kind,
                       const struct table *t)
 {
@@ -226,41 +276,121 @@ static int write_pass(struct writer *wr, int pass_id, const char *name, const ch
         sqlite3_bind_int64(wr->pass, 4, (sqlite3_int64)t->nrows);
         if ((rc = step_done(wr->db, wr->pass, wr->err)))
                 return rc;
+        /* the SQL columns, in parts of TABLE_COLS */
+        struct pcol *pc = xcalloc(t->ncols + 1, sizeof *pc);
+        size_t nparts = 0, *part_start = xcalloc(t->ncols + 2, sizeof *part_start);
+        size_t used = TABLE_COLS; /* columns in the current part */
+        struct smap names = {0};
+        char **tbl = xcalloc(t->ncols + 2, sizeof *tbl);
         for (size_t c = 0; c < t->ncols; c++) {
-                int cid;
-                if ((rc = counter_id(wr, t->names[c], &cid)))
-                        return rc;
-                sqlite3_bind_int(wr->col, 1, pass_id);
-                sqlite3_bind_int64(wr->col, 2, (sqlite3_int64)c);
-                sqlite3_bind_int(wr->col, 3, cid);
-                if ((rc = step_done(wr->db, wr->col, wr->err)))
-                        return rc;
-                /* rows in primary-key order: (pass, counter, dispatch) */
-                for (size_t r = 0; r < t->nrows; r++) {
-                        double v = t->num[c][r];
-                        const char *s = t->str[c] ? t->str[c][r] : NULL;
-                        if (isnan(v) && !s)
-                                continue; /* empty cells are absent rows */
-                        sqlite3_bind_int(wr->raw, 1, pass_id);
-                        sqlite3_bind_int(wr->raw, 2, cid);
-                        sqlite3_bind_int64(wr->raw, 3, (sqlite3_int64)r);
-                        bind_num(wr->raw, 4, v);
-                        if (s) {
-                                int sid;
-                                if ((rc = intern(wr, s, &sid)))
-                                        return rc;
-                                sqlite3_bind_int(wr->raw, 5, sid);
-                        } else {
-                                sqlite3_bind_null(wr->raw, 5);
-                        }
-                        /* every parameter bound: no clearing (the hot loop) */
-                        int src = sqlite3_step(wr->raw);
-                        sqlite3_reset(wr->raw);
-                        if (src != SQLITE_DONE)
-                                return db_sq_fail(wr->db, src, "cannot write the database", wr->err);
+                pc[c].src = c;
+                pc[c].text = t->str[c] != NULL;
+                int nums = pc[c].text && text_needs_nums(t, c);
+                if (used + 1 + (size_t)nums > TABLE_COLS) {
+                        part_start[nparts] = c;
+                        tbl[nparts] = nparts ? xasprintf("%s_%zu", name, nparts + 1)
+                                             : xstrdup(name);
+                        char *u = unique_name(&wr->tables, tbl[nparts]);
+                        free(tbl[nparts]);
+                        tbl[nparts++] = u;
+                        smap_free(&names);
+                        memset(&names, 0, sizeof names);
+                        char *d = unique_name(&names, "dispatch");
+                        free(d);
+                        used = 0;
                 }
+                pc[c].name = unique_name(&names, t->names[c]);
+                if (nums) {
+                        char *nn = xasprintf("%s#num", t->names[c]);
+                        pc[c].num_name = unique_name(&names, nn);
+                        free(nn);
+                }
+                used += 1 + (size_t)nums;
         }
-        return 0;
+        part_start[nparts] = t->ncols;
+        smap_free(&names);
+        if (nparts == 0) { /* no columns: still a table of the rows */
+                tbl[0] = unique_name(&wr->tables, name);
+                nparts = 1;
+        }
+        for (size_t p = 0; p < nparts && !rc; p++) {
+                size_t c0 = part_start[p], c1 = p + 1 < nparts ? part_start[p + 1] : t->ncols;
+                if (t->ncols == 0)
+                        c0 = c1 = 0;
+                struct strbuf sb = {0}, ins = {0};
+                sb_add(&sb, "CREATE TABLE ");
+                sql_ident(&sb, tbl[p]);
+                sb_add(&sb, "(dispatch INTEGER PRIMARY KEY");
+                sb_add(&ins, "INSERT INTO ");
+                sql_ident(&ins, tbl[p]);
+                sb_add(&ins, " VALUES (?");
+                int nparam = 1;
+                for (size_t c = c0; c < c1; c++) {
+                        sb_add(&sb, ", ");
+                        sql_ident(&sb, pc[c].name);
+                        sb_add(&ins, ", ?");
+                        nparam++;
+                        if (pc[c].num_name) {
+                                sb_add(&sb, ", ");
+                                sql_ident(&sb, pc[c].num_name);
+                                sb_add(&ins, ", ?");
+                                nparam++;
+                        }
+                        int cid;
+                        if ((rc = counter_id(wr, t->names[c], &cid)))
+                                break;
+                        sqlite3_bind_int(wr->col, 1, pass_id);
+                        sqlite3_bind_int64(wr->col, 2, (sqlite3_int64)c);
+                        sqlite3_bind_int(wr->col, 3, cid);
+                        sqlite3_bind_text(wr->col, 4, tbl[p], -1, SQLITE_STATIC);
+                        sqlite3_bind_text(wr->col, 5, pc[c].name, -1, SQLITE_STATIC);
+                        sqlite3_bind_int(wr->col, 6, pc[c].text);
+                        if (pc[c].num_name)
+                                sqlite3_bind_text(wr->col, 7, pc[c].num_name, -1, SQLITE_STATIC);
+                        if ((rc = step_done(wr->db, wr->col, wr->err)))
+                                break;
+                }
+                sb_add(&sb, ")");
+                sb_add(&ins, ")");
+                sqlite3_stmt *st = NULL;
+                if (!rc && !(rc = exec(wr->db, sb.buf, wr->err)))
+                        rc = prep(wr->db, &st, ins.buf, wr->err);
+                /* a row per dispatch, every parameter bound each time */
+                for (size_t r = 0; r < t->nrows && !rc; r++) {
+                        int k = 1;
+                        sqlite3_bind_int64(st, k++, (sqlite3_int64)r);
+                        for (size_t c = c0; c < c1; c++) {
+                                if (pc[c].text) {
+                                        const char *v = t->str[c][r];
+                                        if (v)
+                                                sqlite3_bind_text(st, k++, v, -1, SQLITE_STATIC);
+                                        else
+                                                sqlite3_bind_null(st, k++);
+                                        if (pc[c].num_name)
+                                                bind_num(st, k++, t->num[c][r]);
+                                } else {
+                                        bind_num(st, k++, t->num[c][r]);
+                                }
+                        }
+                        int src = sqlite3_step(st);
+                        sqlite3_reset(st);
+                        if (src != SQLITE_DONE)
+                                rc = db_sq_fail(wr->db, src, "cannot write the database", wr->err);
+                }
+                sqlite3_finalize(st);
+                sb_free(&sb);
+                sb_free(&ins);
+        }
+        for (size_t c = 0; c < t->ncols; c++) {
+                free(pc[c].name);
+                free(pc[c].num_name);
+        }
+        for (size_t p = 0; p < nparts; p++)
+                free(tbl[p]);
+        free(tbl);
+        free(pc);
+        free(part_start);
+        return rc;
 }
 
 /* kernels and dispatches: a convenience index over the pmc_perf pass */
@@ -386,50 +516,6 @@ out:
         return rc;
 }
 
-static void sql_ident(struct strbuf *sb, const char *s)
-{
-        sb_addc(sb, '"');
-        for (; *s; s++) {
-                if (*s == '"')
-                        sb_addc(sb, '"');
-                sb_addc(sb, *s);
-        }
-        sb_addc(sb, '"');
-}
-
-/* wide_<pass>: one row per dispatch, one column per counter (the CSV's layout), split into
- * wide_<pass>_1, _2, ... where a pass has more columns than a view can hold */
-static int write_views(struct writer *wr, int pass_id, const char *pass, const struct table *t)
-{
-        size_t nviews = (t->ncols + VIEW_COLS - 1) / VIEW_COLS;
-        int rc = 0;
-        for (size_t v = 0; v < nviews && !rc; v++) {
-                struct strbuf sb = {0};
-                char *vname = nviews == 1 ? xasprintf("wide_%s", pass)
-                                          : xasprintf("wide_%s_%zu", pass, v + 1);
-                sb_add(&sb, "CREATE VIEW ");
-                sql_ident(&sb, vname);
-                sb_addf(&sb,
-                        " AS WITH RECURSIVE n(dispatch) AS (SELECT 0 WHERE %zu > 0 UNION ALL "
-                        "SELECT dispatch + 1 FROM n WHERE dispatch + 1 < %zu) SELECT dispatch",
-                        t->nrows, t->nrows);
-                for (size_t c = v * VIEW_COLS; c < t->ncols && c < (v + 1) * VIEW_COLS; c++) {
-                        int cid = 0;
-                        smap_get(&wr->counters, t->names[c], &cid);
-                        sb_addf(&sb,
-                                ", (SELECT v FROM cells WHERE pass_id = %d AND counter_id = %d "
-                                "AND dispatch = n.dispatch) AS ",
-                                pass_id, cid);
-                        sql_ident(&sb, t->names[c]);
-                }
-                sb_add(&sb, " FROM n");
-                rc = exec(wr->db, sb.buf, wr->err);
-                sb_free(&sb);
-                free(vname);
-        }
-        return rc;
-}
-
 static int put_meta(struct writer *wr, sqlite3_stmt *st, const char *k, const char *v)
 {
         sqlite3_bind_text(st, 1, k, -1, SQLITE_STATIC);
@@ -477,11 +563,15 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
         table_init(&ts);
         if ((rc = exec(wr->db, schema_sql, wr->err)) || (rc = exec(wr->db, "BEGIN", wr->err)))
                 return rc;
-        if ((rc = prep(wr->db, &wr->raw, "INSERT INTO raw VALUES (?, ?, ?, ?, ?)", wr->err)) ||
-            (rc = prep(wr->db, &wr->str, "INSERT INTO strings VALUES (?, ?)", wr->err)) ||
-            (rc =
+        static const char *const fixed[] = {"meta",    "sysinfo", "counters", "passes",
+                                            "pass_columns", "kernels", "dispatches", "plan",
+                                            "kernel_stats", "wide_sysinfo", NULL};
+        for (size_t i = 0; fixed[i]; i++)
+                smap_put(&wr->tables, fixed[i], 1);
+        if ((rc =
                  prep(wr->db, &wr->counter, "INSERT INTO counters VALUES (?, ?, ?, ?)", wr->err)) ||
-            (rc = prep(wr->db, &wr->col, "INSERT INTO pass_columns VALUES (?, ?, ?)", wr->err)) ||
+            (rc = prep(wr->db, &wr->col,
+                       "INSERT INTO pass_columns VALUES (?, ?, ?, ?, ?, ?, ?)", wr->err)) ||
             (rc = prep(wr->db, &wr->pass, "INSERT INTO passes VALUES (?, ?, ?, ?)", wr->err)))
                 return rc;
         if ((rc = write_meta(wr, w, src_dir, extra, nextra)) ||
@@ -506,21 +596,10 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
                 if ((rc = write_plan(wr, src_dir)))
                         goto out;
         }
-        /* the wide views, now that every counter has its id */
-        pass_id = 0;
-        if ((rc = write_views(wr, pass_id++, "pmc_perf", &w->pmc)))
-                goto out;
-        for (size_t i = 0; i < w->nacc; i++)
-                if ((rc = write_views(wr, pass_id++, w->acc_names[i], &w->acc[i])))
-                        goto out;
-        if (w->has_roofline && (rc = write_views(wr, pass_id++, "roofline", &w->roofline)))
-                goto out;
-        if (ts.ncols && (rc = write_views(wr, pass_id++, "timestamps", &ts)))
-                goto out;
         {
                 struct strbuf sb = {0};
                 sb_add(&sb, "CREATE VIEW wide_sysinfo AS SELECT ");
-                for (size_t c = 0; c < w->sysinfo.ncols && c < VIEW_COLS; c++) {
+                for (size_t c = 0; c < w->sysinfo.ncols && c < TABLE_COLS; c++) {
                         sb_addf(&sb,
                                 "%s(SELECT coalesce(text, value) FROM sysinfo WHERE pos = %zu) AS ",
                                 c ? ", " : "", c);
@@ -560,8 +639,8 @@ int db_write(const char *path, const struct workload *w, const char *src_dir,
         }
         /* a fresh file renamed into place at the end: no journal needed */
         if ((rc = exec(wr.db,
-                       "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                       "PRAGMA cache_size = -65536;",
+                       "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; "
+                       "PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;",
                        err)))
                 goto out;
         if ((rc = write_all(&wr, w, src_dir, extra, nextra))) {
@@ -569,13 +648,11 @@ int db_write(const char *path, const struct workload *w, const char *src_dir,
                 goto out;
         }
 out:
-        sqlite3_finalize(wr.raw);
-        sqlite3_finalize(wr.str);
         sqlite3_finalize(wr.counter);
         sqlite3_finalize(wr.col);
         sqlite3_finalize(wr.pass);
-        smap_free(&wr.strings);
         smap_free(&wr.counters);
+        smap_free(&wr.tables);
         if (wr.db && sqlite3_close(wr.db) != SQLITE_OK && !rc)
                 rc = err_set(err, ERR_SYS, "cannot write '%s'", tmp);
         if (!rc && rename(tmp, path) != 0)

@@ -11,7 +11,7 @@
 #include "workload.h"
 
 /* The schema version this build writes and reads (meta key 'schema_version'). */
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* The file name profile and --import give a database inside a workload directory. */
 #define DB_DEFAULT_NAME "prism.db"

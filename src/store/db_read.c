@@ -19,12 +19,10 @@
 
 struct reader {
         sqlite3 *db;
-        sqlite3_stmt *cells, *cols;
+        sqlite3_stmt *cols;
         const char *const *paths;
         size_t n;
         struct err *err;
-        char **strings; /* the current source's strings by string_id */
-        size_t nstrings;
 };
 
 /* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
@@ -101,7 +99,14 @@ static int rd_attach(struct reader *rd)
                 }
                 long ver = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
                 sqlite3_finalize(st);
-                if (ver < 1 || ver > DB_SCHEMA_VERSION)
+                if (ver < DB_SCHEMA_VERSION)
+                        /* version 1 kept a row per cell (docs/STORE.md) */
+                        return err_set(rd->err, ERR_INPUT,
+                                       "cannot open workload '%s': schema version %ld, this "
+                                       "prism reads version %d (import the workload directory "
+                                       "again: prism database --import DIR --force)",
+                                       p, ver, DB_SCHEMA_VERSION);
+                if (ver > DB_SCHEMA_VERSION)
                         return err_set(rd->err, ERR_INPUT,
                                        "cannot open workload '%s': schema version %ld, this "
                                        "prism reads version %d",
@@ -110,12 +115,9 @@ static int rd_attach(struct reader *rd)
         static const char *const views[][2] = {
             {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
             {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
-            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, pc.counter_id, c.name "
-                          "FROM s%zu.pass_columns pc JOIN s%zu.counters c USING (counter_id)"},
-            {"v_strings", "SELECT %zu AS src, string_id, text FROM s%zu.strings"},
-            /* no joins: each read is a range of raw's primary key */
-            {"v_raw", "SELECT %zu AS src, pass_id, counter_id, dispatch, value, string_id "
-                      "FROM s%zu.raw"},
+            {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name, pc.tbl, pc.col, "
+                          "pc.text, pc.num_col FROM s%zu.pass_columns pc JOIN s%zu.counters c "
+                          "USING (counter_id)"},
         };
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
                 struct strbuf sb = {0};
@@ -131,62 +133,16 @@ static int rd_attach(struct reader *rd)
                         return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[0],
                                        sqlite3_errmsg(rd->db));
         }
-        if ((rc = rd_prep(rd, &rd->cells,
-                          "SELECT dispatch, value, string_id FROM v_raw WHERE src = ?1 AND "
-                          "pass_id = ?2 AND counter_id = ?3",
-                          0)) ||
-            (rc = rd_prep(rd, &rd->cols,
-                          "SELECT counter_id, name FROM v_columns WHERE src = ?1 AND "
-                          "pass_id = ?2 ORDER BY pos",
+        if ((rc = rd_prep(rd, &rd->cols,
+                          "SELECT name, tbl, col, text, num_col FROM v_columns WHERE src = ?1 "
+                          "AND pass_id = ?2 ORDER BY pos",
                           0)))
                 return rc;
         return 0;
 }
 
-static int rd_step_fail(struct reader *rd, size_t src, int rc);
-
-static void rd_free_strings(struct reader *rd)
-{
-        for (size_t i = 0; i < rd->nstrings; i++)
-                free(rd->strings[i]);
-        free(rd->strings);
-        rd->strings = NULL;
-        rd->nstrings = 0;
-}
-
-/* every text of source src, by string_id (kernel names and other text cells: few) */
-static int rd_strings(struct reader *rd, size_t src)
-{
-        sqlite3_stmt *st = NULL;
-        size_t cap = 0;
-        int rc = rd_prep(rd, &st, "SELECT string_id, text FROM v_strings WHERE src = ?", src);
-        rd_free_strings(rd);
-        if (rc)
-                return rc;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-                sqlite3_int64 id = sqlite3_column_int64(st, 0);
-                const char *t = db_col_text(st, 1);
-                if (id < 0 || id > 100000000 || !t)
-                        continue;
-                if ((size_t)id >= rd->nstrings) {
-                        xgrow(&rd->strings, &cap, (size_t)id + 1, sizeof *rd->strings);
-                        memset(rd->strings + rd->nstrings, 0,
-                               ((size_t)id + 1 - rd->nstrings) * sizeof *rd->strings);
-                        rd->nstrings = (size_t)id + 1;
-                }
-                free(rd->strings[id]);
-                rd->strings[id] = xstrdup(t);
-        }
-        rc = rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
-        sqlite3_finalize(st);
-        return rc;
-}
-
 static void rd_close(struct reader *rd)
 {
-        rd_free_strings(rd);
-        sqlite3_finalize(rd->cells);
         sqlite3_finalize(rd->cols);
         sqlite3_close(rd->db);
 }
@@ -197,37 +153,68 @@ static int rd_step_fail(struct reader *rd, size_t src, int rc)
                        rd->paths[src], sqlite3_errmsg(rd->db));
 }
 
-/* the cells of one column of a pass into column c of t */
-static int rd_column(struct reader *rd, size_t src, long pass_id, long counter_id, struct table *t,
-                     int c)
+static void sql_ident(struct strbuf *sb, const char *s)
 {
-        sqlite3_stmt *st = rd->cells;
-        int rc;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
-        sqlite3_bind_int64(st, 2, pass_id);
-        sqlite3_bind_int64(st, 3, counter_id);
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sb_addc(sb, '"');
+        for (; *s; s++) {
+                if (*s == '"')
+                        sb_addc(sb, '"');
+                sb_addc(sb, *s);
+        }
+        sb_addc(sb, '"');
+}
+
+/* a kept column of a pass: where its values are */
+struct rcol {
+        char *name, *tbl, *col, *num_col;
+        int text;
+        int c; /* its column in the table read */
+};
+
+/* The columns c0..c1 of cols, all in table cols[c0].tbl, into t: one query over the
+ * table's rows, only the columns kept. */
+static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, size_t c1,
+                   struct table *t)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, "SELECT dispatch");
+        for (size_t i = c0; i < c1; i++) {
+                sb_add(&sb, ", ");
+                sql_ident(&sb, cols[i].col);
+                if (cols[i].num_col) {
+                        sb_add(&sb, ", ");
+                        sql_ident(&sb, cols[i].num_col);
+                }
+        }
+        sb_addf(&sb, " FROM s%zu.", src);
+        sql_ident(&sb, cols[c0].tbl);
+        sb_add(&sb, " ORDER BY dispatch");
+        sqlite3_stmt *st = NULL;
+        int rc = rd_prep(rd, &st, sb.buf, src), s;
+        sb_free(&sb);
+        if (rc)
+                return rc;
+        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 sqlite3_int64 r = sqlite3_column_int64(st, 0);
                 if (r < 0 || (size_t)r >= t->nrows)
                         continue; /* outside the pass's recorded row count */
-                t->num[c][r] = db_col_num(st, 1);
-                if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
-                        sqlite3_int64 id = sqlite3_column_int64(st, 2);
-                        const char *s =
-                            id >= 0 && (size_t)id < rd->nstrings ? rd->strings[id] : NULL;
-                        if (!s) {
-                                rc = err_set(rd->err, ERR_INPUT,
-                                             "%s: raw cell refers to string %lld, which "
-                                             "strings lacks",
-                                             rd->paths[src], (long long)id);
-                                sqlite3_reset(st);
-                                return rc;
+                int k = 1;
+                for (size_t i = c0; i < c1; i++) {
+                        int c = cols[i].c;
+                        if (!cols[i].text) {
+                                t->num[c][r] = db_col_num(st, k++);
+                                continue;
                         }
-                        table_set_str(t, c, (size_t)r, s);
+                        const char *v = db_col_text(st, k++);
+                        if (v)
+                                table_set_str(t, c, (size_t)r, v);
+                        t->num[c][r] = cols[i].num_col ? db_col_num(st, k++)
+                                                       : v ? table_text_num(v) : NAN;
                 }
         }
-        sqlite3_reset(st);
-        return rc == SQLITE_DONE ? 0 : rd_step_fail(rd, src, rc);
+        rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
+        sqlite3_finalize(st);
+        return rc;
 }
 
 /* one pass as a table: its columns in recorded order, those want accepts */
@@ -235,33 +222,52 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
                    void *ctx, struct table *t)
 {
         sqlite3_stmt *st = rd->cols;
-        char **names = NULL;
-        long *ids = NULL;
-        size_t n = 0, cap = 0, cap_ids = 0;
+        struct rcol *cols = NULL;
+        size_t n = 0, cap = 0;
         int rc = 0, s;
         table_init(t);
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                const char *name = (const char *)sqlite3_column_text(st, 1);
-                if (!name || (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
+                const char *name = db_col_text(st, 0), *tbl = db_col_text(st, 1),
+                           *col = db_col_text(st, 2), *num = db_col_text(st, 4);
+                if (!name || !tbl || !col ||
+                    (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
                         continue;
-                xgrow(&names, &cap, n + 1, sizeof *names);
-                xgrow(&ids, &cap_ids, n + 1, sizeof *ids);
-                ids[n] = (long)sqlite3_column_int64(st, 0);
-                names[n++] = xstrdup(name);
+                xgrow(&cols, &cap, n + 1, sizeof *cols);
+                cols[n].name = xstrdup(name);
+                cols[n].tbl = xstrdup(tbl);
+                cols[n].col = xstrdup(col);
+                cols[n].num_col = num ? xstrdup(num) : NULL;
+                cols[n].text = sqlite3_column_int(st, 3) != 0;
+                n++;
         }
         sqlite3_reset(st);
         if (s != SQLITE_DONE)
                 rc = rd_step_fail(rd, src, s);
         for (size_t r = 0; r < nrows && !rc; r++)
                 table_add_row(t);
-        for (size_t i = 0; i < n && !rc; i++)
-                rc = rd_column(rd, src, pass_id, ids[i], t, table_add_col(t, names[i]));
-        for (size_t i = 0; i < n; i++)
-                free(names[i]);
-        free(names);
-        free(ids);
+        for (size_t i = 0; i < n && !rc; i++) {
+                cols[i].c = table_add_col(t, cols[i].name);
+                if (cols[i].text && !t->str[cols[i].c])
+                        t->str[cols[i].c] = xcalloc(t->cap_rows ? t->cap_rows : 1,
+                                                    sizeof(char *));
+        }
+        /* a query per table: the kept columns of a pass in one table come in one read */
+        for (size_t i = 0; i < n && !rc;) {
+                size_t j = i + 1;
+                while (j < n && !strcmp(cols[j].tbl, cols[i].tbl))
+                        j++;
+                rc = rd_part(rd, src, cols, i, j, t);
+                i = j;
+        }
+        for (size_t i = 0; i < n; i++) {
+                free(cols[i].name);
+                free(cols[i].tbl);
+                free(cols[i].col);
+                free(cols[i].num_col);
+        }
+        free(cols);
         if (rc)
                 table_free(t);
         return rc;
@@ -299,7 +305,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         int rc, s, have_pmc = 0;
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
-        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)) || (rc = rd_strings(rd, src)))
+        if ((rc = rd_sysinfo(rd, src, &w->sysinfo)))
                 goto out;
         const char *arch = workload_sys_str(w, "gpu_arch");
         if (!arch || !*arch) {

@@ -170,6 +170,15 @@ static int fast_int(const char *s, size_t len, double *out)
         return 1;
 }
 
+double table_text_num(const char *s)
+{
+        double v;
+        size_t len = strlen(s);
+        if (len && (fast_int(s, len, &v) || parse_double(s, &v) == 0))
+                return v;
+        return NAN;
+}
+
 /* One data cell: its number (NaN when empty or text), and its text in text columns. */
 static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len)
 {

@@ -63,6 +63,9 @@ void table_set_str(struct table *t, int col, size_t row, const char *s);
  * %.17g into buf (NULL/empty for NaN -> ""). */
 const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len);
 
+/* The number a text cell reads as when loaded (NaN when it is no number). */
+double table_text_num(const char *s);
+
 /* Write as CSV (quoted where needed) to path via a temporary file and rename. */
 int table_write_csv(const struct table *t, const char *path, struct err *err);
 
