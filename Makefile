@@ -100,7 +100,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/prism \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m755 $(PRISM_BIN) $(DESTDIR)$(PREFIX)/bin/prism
-	cp -r metrics panels $(DESTDIR)$(PREFIX)/share/prism/
+	cp -r metrics panels rules $(DESTDIR)$(PREFIX)/share/prism/
 	install -m644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m644 completion/prism.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
 	$(if $(GPU_PARTS),$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/))

@@ -39,6 +39,7 @@ _prism()
                 case $prev in
                 -p | --path | --save-dfs | -o | --output | --plot-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 -n | --normal-unit) COMPREPLY=($(compgen -W "per_wave per_cycle per_second per_kernel" -- "$cur")); return ;;
+                --compat) COMPREPLY=($(compgen -W "3.0 3.3" -- "$cur")); return ;;
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "kernels dispatches" -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
@@ -54,7 +55,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs -o --output --mem-level --plot-dir --tui --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in
@@ -62,8 +63,10 @@ _prism()
                 --arch) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
                 --backend) COMPREPLY=($(compgen -W "rocprof cupti" -- "$cur")); return ;;
                 --join-type) COMPREPLY=($(compgen -W "grid kernel" -- "$cur")); return ;;
+                --replay) COMPREPLY=($(compgen -W "kernel application" -- "$cur")); return ;;
+                --clock-control) COMPREPLY=($(compgen -W "base none" -- "$cur")); return ;;
                 esac
-                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control -q --quiet --help" -- "$cur"))
                 ;;
         roofline) COMPREPLY=($(compgen -W "--device -o --quick --help" -- "$cur")) ;;
         database)

@@ -13,6 +13,8 @@
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
+#include "analyze/findings.h"
+#include "arch/versions.h"
 #include "analyze/roofline.h"
 #include "analyze/sysinfo.h"
 #include "arch/arch.h"
@@ -32,9 +34,13 @@ static const char usage_text[] =
     "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
     "      --gpu-id N          dispatches of one GPU\n"
     "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
-    "  -n, --normal-unit U     per_wave (default), per_cycle, per_second, per_kernel\n"
+    "  -n, --normal-unit U     per_wave, per_cycle, per_second, per_kernel (default;\n"
+    "                          per_wave with --compat 3.0)\n"
+    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0);\n"
+    "                          default: the newest prism follows (3.3)\n"
     "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
     "      --decimal N         digits shown after the point (default 2)\n"
+    "      --all-rows          also rows with no counterpart on the workload's GPU\n"
     "      --cols N...         columns of metric tables to show, by index\n"
     "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
     "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
@@ -45,6 +51,7 @@ static const char usage_text[] =
     "      --list-stats        list the kernels (with their index) and dispatches\n"
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
+    "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
     "  -o, --output FILE       write the report to FILE\n"
     "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
@@ -95,8 +102,11 @@ struct analyze_args {
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
+        int no_findings;        /* --no-findings */
+        int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
+        const char *compat;     /* --compat VERSION */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
 };
@@ -104,7 +114,6 @@ struct analyze_args {
 static int parse_args(int argc, char **argv, struct analyze_args *a)
 {
         memset(a, 0, sizeof *a);
-        a->norm = "per_wave";
         a->time_unit = "ns";
         a->decimal = 2;
         a->max_stat_num = 10;
@@ -146,6 +155,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--gpu-id")) {
                         NEED_VAL();
                         a->gpu_id = argv[i];
+                } else if (!strcmp(o, "--compat")) {
+                        NEED_VAL();
+                        a->compat = argv[i];
                 } else if (!strcmp(o, "-n") || !strcmp(o, "--normal-unit")) {
                         NEED_VAL();
                         a->norm = argv[i];
@@ -190,8 +202,12 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--plot-dir")) {
                         NEED_VAL();
                         a->plot_dir = argv[i];
+                } else if (!strcmp(o, "--no-findings")) {
+                        a->no_findings = 1;
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
+                } else if (!strcmp(o, "--all-rows")) {
+                        a->all_rows = 1;
                 } else if (!strcmp(o, "--list-stats")) {
                         a->list_stats = 1;
                 } else if (!strcmp(o, "--list-metrics")) {
@@ -212,9 +228,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
                                             "per_kernel", NULL};
         size_t k;
-        for (k = 0; norms[k] && strcmp(norms[k], a->norm); k++)
+        for (k = 0; a->norm && norms[k] && strcmp(norms[k], a->norm); k++)
                 ;
-        if (!norms[k])
+        if (a->norm && !norms[k])
                 return fail("unknown normalization '%s' (per_wave, per_cycle, per_second, "
                             "per_kernel)",
                             a->norm);
@@ -238,14 +254,41 @@ static void free_args(struct analyze_args *a)
         free(a->mem_levels.v);
 }
 
-/* data directories (metrics/, panels/) */
-static int load_data(char **mdir, char **pdir, struct panel_set *ps, struct err *err)
+/* data directories (metrics/, panels/), in the rocprof-compute version --compat names
+ * (default: the newest of panels/versions), whose normalization is the default one */
+static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct panel_set *ps,
+                     struct err *err)
 {
         *mdir = data_path("metrics");
         *pdir = data_path("panels");
         if (!*mdir || !*pdir)
                 return err_set(err, ERR_INPUT,
                                "cannot find prism's metrics/ and panels/ (set PRISM_DATA_DIR)");
+        struct data_version *v;
+        size_t nv;
+        int rc = data_versions_load(*pdir, &v, &nv, err);
+        if (rc)
+                return rc;
+        size_t k = nv - 1;
+        if (a->compat) {
+                struct strbuf sb = {0};
+                for (k = 0; k < nv && strcmp(v[k].name, a->compat); k++)
+                        sb_addf(&sb, "%s%s", k ? ", " : "", v[k].name);
+                if (k == nv) {
+                        rc = err_set(err, ERR_INPUT, "unknown --compat version '%s' (%s)",
+                                     a->compat, sb.len ? sb.buf : "none");
+                        sb_free(&sb);
+                        free(v);
+                        return rc;
+                }
+                sb_free(&sb);
+        }
+        data_version_set(a->compat);
+        if (!a->norm)
+                a->norm = !strcmp(v[k].norm, "per_cycle") ? "per_cycle"
+                          : !strcmp(v[k].norm, "per_second") ? "per_second"
+                          : !strcmp(v[k].norm, "per_kernel") ? "per_kernel" : "per_wave";
+        free(v);
         return panels_load(*pdir, ps, err);
 }
 
@@ -356,9 +399,15 @@ int cmd_analyze(int argc, char **argv)
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
 
-        if (load_data(&mdir, &pdir, &ps, &err))
+        if (load_data(&args, &mdir, &pdir, &ps, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
+                struct arch la;
+                struct err lerr = {0}; /* an unknown target: list_metrics says so */
+                if (arch_load(mdir, args.list_arch, &la, &lerr) == 0) {
+                        panels_use_titles(&ps, &la); /* the family's titles */
+                        arch_free(&la);
+                }
                 rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
                 if (rc)
                         goto fail;
@@ -366,10 +415,13 @@ int cmd_analyze(int argc, char **argv)
         }
         /* the TUI changes the selection later: it gets every panel's columns */
         struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
-                                    .nblocks = args.tui ? 0 : args.blocks.n};
+                                    .nblocks = args.tui ? 0 : args.blocks.n,
+                                    .no_findings = args.no_findings};
         for (size_t i = 0; i < args.paths.n; i++, nopen++)
                 if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
                         goto fail;
+        if (args.paths.n)
+                panels_use_titles(&ps, &a[0]);
         if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
@@ -389,7 +441,9 @@ int cmd_analyze(int argc, char **argv)
                                   .gpu_id = args.gpu_id,
                                   .rank = args.rank,
                                   /* --sort is the roofline's (kernels or dispatches) */
-                                  .kernel_verbose = args.kernel_verbose};
+                                  .kernel_verbose = args.kernel_verbose,
+                                  .no_findings = args.no_findings,
+                                  .all_rows = args.all_rows};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
         for (size_t i = 0; i < args.kernels.n; i++) {
@@ -468,6 +522,7 @@ int cmd_analyze(int argc, char **argv)
                               w[0].path, w[0].arch, w[1].path, w[1].arch);
                 if (args.plot_dir)
                         warnf("--plot-dir draws one workload's figures: not when comparing two");
+                findings_compare(&an[0], &an[1]); /* appeared, disappeared, changed gain */
                 render_compare(out, &an[0], &an[1], &ro);
                 if (args.save_dfs &&
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/rules.h"
 #include "arch/arch.h"
 #include "cmds.h"
 
 /* sysinfo fields a formula may read as $name */
 static const char *const sys_fields[] = {
     "cu_per_gpu", "se_per_gpu", "simd_per_cu", "max_sclk", "max_mclk", "cur_sclk", "cur_mclk",
-    "total_l2_chan", "num_xcd", "hbm_bw", "wave_size", "max_waves_per_cu", "lds_banks_per_cu",
+    "total_l2_chan", "num_xcd", "hbm_bw", "num_hbm_channels", "wave_size", "max_waves_per_cu", "lds_banks_per_cu",
     "sqc_per_gpu", "pipes_per_gpu", "gpu_l1", "gpu_l2", "workgroup_max_size", NULL};
 
 struct check {
@@ -25,7 +26,7 @@ static void check_name(void *p, const char *name, int dollar)
         struct check *c = p;
         if (!dollar)
                 return;
-        if (!strcmp(name, "denom"))
+        if (!strcmp(name, "denom") || !strcmp(name, "timeDiv"))
                 return;
         for (size_t i = 0; i < c->a->nbuiltins; i++)
                 if (!strcmp(c->a->builtins[i].name, name))
@@ -137,6 +138,17 @@ int cmd_check_data(int argc, char **argv)
                 nrepeats += check_repeats(&a, &reported);
                 nmetrics += a.nmetrics;
                 printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);
+                /* the findings rules serving this architecture load and parse */
+                char *rdir = data_path("rules");
+                struct ruleset rs;
+                if (rdir && rules_load(rdir, &a, &rs, &err)) {
+                        fprintf(stderr, "prism: %s\n", err.msg);
+                        bad = 2;
+                } else if (rdir) {
+                        printf("%s: %zu findings rules (%s)\n", targets[t], rs.nrules, rs.chain);
+                        rules_free(&rs);
+                }
+                free(rdir);
                 arch_free(&a);
         }
         for (size_t p = 0; p < ps.npanels; p++)
@@ -153,7 +165,8 @@ int cmd_check_data(int argc, char **argv)
                 }
         smap_free(&used);
         smap_free(&reported);
-        /* repeats are reported, not yet fatal: hopper.yaml still has some */
+        if (nrepeats) /* a formula is written once (same_as: KEY) */
+                bad = 2;
         printf("%s: %zu architectures, %zu panels, %zu metric definitions, %zu repeated "
                "formulas\n",
                bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics, nrepeats);

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
+#include "profile/backend.h"
 #include "profile/profile.h"
 
 static void usage(FILE *f)
@@ -15,9 +17,12 @@ static void usage(FILE *f)
                 "                     [-b BLOCK|PANEL-ID...] [--join-type grid|kernel]\n"
                 "                     [--no-roof | --roof-only] [--dry-run [--arch GFX]]\n"
                 "                     [--backend rocprof|cupti] [--resume] [--force]\n"
-                "                     [--pass-timeout S] -- CMD ARGS\n"
+                "                     [--pass-timeout S] [--replay kernel|application]\n"
+                "                     [--ranks LIST] [--clock-control base|none] [--quiet]\n"
+                "                     -- CMD ARGS\n"
                 "\n"
-                "Runs CMD once per counter pass and writes workloads/NAME/<gpu model>/ (or DIR)\n"
+                "Collects every counter pass (one run of CMD with kernel replay, else one run per\n"
+                "pass) and writes workloads/NAME/<gpu model>/ (or DIR)\n"
                 "in rocprof-compute's layout, for 'prism analyze'.\n"
                 "\n"
                 "  -n, --name NAME        workload name\n"
@@ -36,7 +41,16 @@ static void usage(FILE *f)
                 "  --roof-only            only run the roofline benchmarks into the workload\n"
                 "  --force                replace an existing workload\n"
                 "  --resume               finish an interrupted profile, reusing its passes\n"
-                "  --pass-timeout S       end a pass that runs longer than S seconds\n");
+                "  --pass-timeout S       end a pass that runs longer than S seconds\n"
+                "  --replay MODE          kernel: run CMD once and replay each kernel once per\n"
+                "                         pass (default where the backend can: cupti);\n"
+                "                         application: run CMD once per pass (rocprof)\n"
+                "  --ranks LIST           under mpirun/srun: profile only these ranks (0,2,4-7);\n"
+                "                         the others run CMD without counters\n"
+                "  --clock-control MODE   base: lock the GPU clocks at base while profiling, as\n"
+                "                         ncu does (needs the driver's permission); none: leave\n"
+                "                         them (default)\n"
+                "  -q, --quiet            no progress line\n");
 }
 
 struct strlist {
@@ -91,6 +105,32 @@ static int add_dispatches(const char *arg, long **v, size_t *n, size_t *cap)
         return 0;
 }
 
+/* "0,2,4-7" into a rank list */
+static int parse_ranks(const char *arg, long **v, size_t *n)
+{
+        size_t cap = 0;
+        char *copy = xstrdup(arg), *save = NULL;
+        int bad = !*arg;
+        for (char *t = strtok_r(copy, ",", &save); t && !bad; t = strtok_r(NULL, ",", &save)) {
+                long a, b;
+                char *dash = strchr(t, '-');
+                if (dash) {
+                        *dash = 0;
+                        bad = parse_long(t, &a) || parse_long(dash + 1, &b) || b < a ||
+                              b - a > 1000000;
+                } else {
+                        bad = parse_long(t, &a);
+                        b = a;
+                }
+                for (long r = a; !bad && r <= b; r++) {
+                        xgrow(v, &cap, *n + 1, sizeof **v);
+                        (*v)[(*n)++] = r;
+                }
+        }
+        free(copy);
+        return bad ? -1 : 0;
+}
+
 static int failf(const char *fmt, const char *arg)
 {
         fprintf(stderr, "prism: ");
@@ -103,8 +143,9 @@ int cmd_profile(int argc, char **argv)
 {
         struct profile_opts o = {0};
         struct strlist kernels = {0}, blocks = {0};
-        long *disp = NULL;
-        size_t ndisp = 0, cap_disp = 0;
+        long *disp = NULL, *ranks = NULL;
+        size_t ndisp = 0, cap_disp = 0, nranks = 0;
+        int quiet = 0;
         int roof_only = 0, ret = 2, i;
         char **target = NULL;
 
@@ -128,6 +169,8 @@ int cmd_profile(int argc, char **argv)
                         o.force = 1;
                 } else if (!strcmp(a, "--resume")) {
                         o.resume = 1;
+                } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+                        quiet = 1;
                 } else if (!strcmp(a, "-k") || !strcmp(a, "--kernel") || !strcmp(a, "-b") ||
                            !strcmp(a, "--block") || !strcmp(a, "-d") ||
                            !strcmp(a, "--dispatch")) {
@@ -149,7 +192,8 @@ int cmd_profile(int argc, char **argv)
                 } else if (!strcmp(a, "-n") || !strcmp(a, "--name") || !strcmp(a, "-p") ||
                            !strcmp(a, "--path") || !strcmp(a, "--join-type") ||
                            !strcmp(a, "--arch") || !strcmp(a, "--backend") ||
-                           !strcmp(a, "--pass-timeout")) {
+                           !strcmp(a, "--pass-timeout") || !strcmp(a, "--replay") ||
+                           !strcmp(a, "--ranks") || !strcmp(a, "--clock-control")) {
                         if (!next) {
                                 ret = failf("option '%s' needs a value", a);
                                 goto out;
@@ -163,6 +207,29 @@ int cmd_profile(int argc, char **argv)
                                 o.arch = next;
                         } else if (!strcmp(a, "--backend")) {
                                 o.backend = next;
+                        } else if (!strcmp(a, "--replay")) {
+                                if (strcmp(next, "kernel") && strcmp(next, "application")) {
+                                        ret = failf("bad --replay '%s' (want kernel or "
+                                                    "application)",
+                                                    next);
+                                        goto out;
+                                }
+                                o.replay = !strcmp(next, "kernel") ? REPLAY_KERNEL
+                                                                   : REPLAY_APPLICATION;
+                        } else if (!strcmp(a, "--clock-control")) {
+                                if (strcmp(next, "base") && strcmp(next, "none")) {
+                                        ret = failf("bad --clock-control '%s' (want base or none)",
+                                                    next);
+                                        goto out;
+                                }
+                                o.clock_control = !strcmp(next, "base") ? CLOCK_BASE : CLOCK_NONE;
+                        } else if (!strcmp(a, "--ranks")) {
+                                if (parse_ranks(next, &ranks, &nranks)) {
+                                        ret = failf("bad --ranks '%s' (want a list such as "
+                                                    "0,2,4-7)",
+                                                    next);
+                                        goto out;
+                                }
                         } else if (!strcmp(a, "--join-type")) {
                                 if (strcmp(next, "grid") && strcmp(next, "kernel")) {
                                         ret = failf("bad --join-type '%s' (want grid or kernel)",
@@ -219,7 +286,12 @@ int cmd_profile(int argc, char **argv)
         o.dispatches = disp;
         o.ndispatches = ndisp;
         o.out = stdout;
-        o.log = stdout; /* stderr carries only the error line */
+        o.ranks = ranks;
+        o.nranks = nranks;
+        /* the progress line: in place on a terminal stderr, else plain lines on stdout
+         * (stderr then carries only the error line) */
+        o.log = quiet ? NULL : stdout;
+        o.tty = !quiet && isatty(STDERR_FILENO) ? stderr : NULL;
 
         struct err err = {0};
         struct profile_result res;
@@ -231,18 +303,28 @@ int cmd_profile(int argc, char **argv)
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
                         "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
-                        "for all the metrics at once) for %s; plan in %s/perfmon\n",
-                        res.passes, res.lower_bound, res.target, res.dir);
+                        "for all the metrics at once; %zu of %zu ratios spread over runs) for "
+                        "%s; plan in %s/perfmon\n",
+                        res.passes, res.lower_bound, res.ratios_split, res.ratios, res.target,
+                        res.dir);
         } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
-                        "%zu passes (%zu counter + %zu accumulate; the busiest block alone "
-                        "needs %zu) for %s; plan in %s/perfmon\n",
+                        "%zu passes (%zu counter + %zu accumulate; lower bound %zu; %zu of %zu "
+                        "ratios spread over runs) for %s; plan in %s/perfmon\n",
                         res.passes, res.passes - res.accum_passes, res.accum_passes,
-                        res.lower_bound, res.target, res.dir);
+                        res.lower_bound, res.ratios_split, res.ratios, res.target, res.dir);
+        } else if (res.skipped) {
+                ret = 0;
+                goto done;
         } else if (!roof_only) {
-                printf("wrote %s: %zu dispatches, %zu passes (%zu counter + %zu accumulate)\n",
+                printf("wrote %s: %zu dispatches, %zu passes (%zu counter + %zu accumulate) "
+                       "in %zu run%s (%s replay%s)\n",
                        res.dir, res.dispatches, res.passes, res.passes - res.accum_passes,
-                       res.accum_passes);
+                       res.accum_passes, res.runs, res.runs == 1 ? "" : "s",
+                       res.replay == REPLAY_KERNEL ? "kernel" : "application",
+                       res.fell_back ? ", partly application" : "");
+                if (res.clocks[0])
+                        printf("clocks: %s\n", res.clocks);
         }
         ret = 0;
         /* the empirical peaks, measured once per workload as rocprof-compute does */
@@ -260,8 +342,10 @@ int cmd_profile(int argc, char **argv)
                 }
         }
         free(roof);
+done:
         profile_result_free(&res);
 out:
+        free(ranks);
         free(kernels.v);
         free(blocks.v);
         free(disp);

@@ -90,22 +90,35 @@ expect "--roof-only made the workload directory" test -d "$T/roof"
 for arch in gfx908 gfx90a gfx940 gfx941 gfx942; do
         check - 0 "^pass 0: " profile -n dry -p "$T/dry-$arch" --dry-run --arch "$arch"
         n=$(grep -c '^pass [0-9]*: ' "$T/out")
-        files=$(ls "$T/dry-$arch/perfmon" | grep -c '^pmc_perf_[0-9]*\.txt$')
-        expect "$arch: $n passes (at most 19), one perfmon file each" \
-                test "$n" -ge 5 -a "$n" -le 19 -a "$n" -eq "$files"
+        files=$(ls "$T/dry-$arch/perfmon" | grep -c '\.txt$')
+        expect "$arch: $n passes (at most 12), one perfmon file each" \
+                test "$n" -ge 5 -a "$n" -le 12 -a "$n" -eq "$files"
+        bound=$(sed -n 's/.*no plan can have fewer than \([0-9]*\):$/\1/p' "$T/out")
+        expect "$arch: --dry-run prints the runs and their lower bound, and meets it" \
+                grep -q "^$n application runs .*fewer than $n:$" "$T/out"
+        expect "$arch: the bound's reason: SQ's counters and accumulate pairs per run" \
+                grep -Eq "^  SQ +[0-9]+ counters \+ 2 x [0-9]+ accumulate = [0-9]+ slots, 8 per run" "$T/out"
         expect "$arch: nothing but perfmon/ written" test ! -e "$T/dry-$arch/pmc_perf.csv"
-        echo "     $arch: $(grep -o '[0-9]* passes.*accumulate' "$T/err")"
+        echo "     $arch: $(grep -o '[0-9]* passes.*bound [0-9]*' "$T/err")"
 done
-expect "an accumulate pass ends with its counter and SQ_ACCUM_PREV_HIRES" \
-        grep -q "^pmc: .* SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES$" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
+expect "an accumulate pass starts with its counter and SQ_ACCUM_PREV_HIRES" \
+        grep -q "^pmc: SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES " "$T"/dry-gfx90a/perfmon/SQ_LEVEL_WAVES.txt
 expect "per-channel counters expanded for 32 channels" \
-        grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/pmc_perf_*.txt
-expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/pmc_perf_*.txt
+        grep -q "TCC_HIT\[31\]" "$T"/dry-gfx90a/perfmon/*.txt
+expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/*.txt
+# gfx950 (MI350; rocprof-compute 3.3's data): plans with its block limits, 8 XCDs x 16 channels,
+# in as many runs as its lower bound (TCC: 60 counters at 4 per run)
+check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx950" --dry-run --arch gfx950
+n950=$(grep -c '^pass [0-9]*: ' "$T/out")
+expect "MI350: $n950 runs, its lower bound" grep -q "^$n950 application runs .*fewer than $n950:$" "$T/out"
+expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.txt
+expect "MI350: its F6/F4 MFMA counter is planned" \
+        grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a --force
-check - 0 "^pass 0: .*SQ_" profile -n dry -p "$T/dry-here" --dry-run
+check - 0 "^pass 0: .*SQC?_" profile -n dry -p "$T/dry-here" --dry-run
 check - 0 "TCC_HIT" profile -n dry -p "$T/dry-tcc" --dry-run -b TCC
 expect "-b TCC plans no instruction-cache counter" bash -c "! grep -q SQC_ICACHE_HITS '$T/out'"
 check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T/dry-xyz" --dry-run -b XYZ
@@ -114,7 +127,7 @@ check - 2 "no gfx90a metric uses a counter of block 'XYZ'" profile -n dry -p "$T
 W=$T/vc
 check FAKE_ROCPROF_LOG=$T/rocprof.log 0 "wrote .*vc: 7 dispatches, [0-9]+ passes" profile -n vc -p "$W" --no-roof -- "$APP"
 expect "ROCm 6.4: the counters file in the per-counter format" grep -q "(schema legacy): .*TCC_HIT\[0\]" "$T/rocprof.log"
-expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '^pmc_perf_')"
+expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '\.txt$')"
 expect "sysinfo: rocm_version" test "$(cell 1 rocm_version "$W/sysinfo.csv")" = "6.4.1-120"
 head=$(head -1 "$W/pmc_perf.csv")
 expect "pmc_perf.csv starts with rocprof-compute's dispatch columns" \
@@ -140,6 +153,45 @@ expect "per-channel values sum to TCC_HIT_sum" python3 - "$W/pmc_perf.csv" <<'EO
 import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if sum(float(r["TCC_HIT[%d]" % i]) for i in range(32)) == float(r["TCC_HIT_sum"]) else 1)
+EOF
+# every counter of pmc_perf.csv, whichever run it came from (a normal run or the free slots of
+# an accumulate run), and every accumulated value: the fake profiler's value for that dispatch
+expect "every merged value is the fake's value for its dispatch" python3 - "$W" <<'EOF'
+import csv, os, re, sys, zlib
+w = sys.argv[1]
+def value(counter, kernel, occ, channel=None):
+    base = zlib.crc32(counter.encode()) % 997 + 3
+    k = zlib.crc32(kernel.encode()) % 13 + 1
+    if channel is None:
+        return sum(base * k * (occ + 1) + c for c in range(32))
+    return base * k * (occ + 1) + channel
+skip = {"Dispatch_ID", "Kernel_Name", "GPU_ID", "Grid_Size", "Workgroup_Size", "LDS_Per_Workgroup",
+        "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR", "wave_size", "Start_Timestamp",
+        "End_Timestamp"}
+def check(path, accum=None):
+    rows, seen, n = list(csv.DictReader(open(path))), {}, 0
+    for r in rows:
+        occ = seen.get(r["Kernel_Name"], 0)
+        seen[r["Kernel_Name"]] = occ + 1
+        for c, v in r.items():
+            if c in skip:
+                continue
+            m = re.fullmatch(r"([A-Z0-9_]+)\[(\d+)\]", c)
+            if c == "SQ_ACCUM_PREV_HIRES":
+                want = 1000 * value(accum, r["Kernel_Name"], occ)
+            elif m:
+                want = value(m.group(1), r["Kernel_Name"], occ, int(m.group(2)))
+            else:
+                want = value(c[:-4] if c.endswith("_sum") else c, r["Kernel_Name"], occ)
+            if float(v) != want:
+                sys.exit("%s: %s of row %s is %s, want %s" % (path, c, r["Dispatch_ID"], v, want))
+            n += 1
+    return n
+n = check(os.path.join(w, "pmc_perf.csv"))
+for f in os.listdir(os.path.join(w, "perfmon")):
+    if not f.startswith("pmc_perf_"):
+        n += check(os.path.join(w, f[:-4] + ".csv"), f[:-4])
+sys.exit(0 if n > 1000 else "only %d values" % n)
 EOF
 expect "accumulate value in SQ_LEVEL_WAVES.csv, aligned with pmc_perf.csv" \
         test "$(cell 5 SQ_ACCUM_PREV_HIRES "$W/SQ_LEVEL_WAVES.csv") $(cell 5 Kernel_Name "$W/SQ_LEVEL_WAVES.csv")" = "$((1000 * $(fake_value SQ_LEVEL_WAVES "$VEC" 2))) $VEC"
@@ -177,8 +229,34 @@ expect "--resume reused the 5 passes that had finished" test "$(grep -c 'reused 
 check - 2 "pass 0: the target ran past --pass-timeout 1 s" \
         profile -n t -p "$T/t" --no-roof --pass-timeout 1 -- "$APP" --sleep 20
 check PRISM_SYSFS_ROOT=$F/sysfs-cpuonly 2 "no GPU profiler available" profile -n c -p "$T/c" --no-roof -- "$APP"
-check ROCR_VISIBLE_DEVICES=5 2 "GPU 5 selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, but 2 AMD GPUs were found" \
+check ROCR_VISIBLE_DEVICES=5 2 "ROCR_VISIBLE_DEVICES=5 names GPU 5, but this node has 2 GPUs" \
         profile -n c -p "$T/c" --no-roof -- "$APP"
+
+# replay modes, progress, --ranks, --clock-control (issues 14, 21, 15)
+check - 2 "^prism: --replay kernel: the rocprof backend supports only application replay$" \
+        profile -n k -p "$T/k" --no-roof --replay kernel -- "$APP"
+check - 2 "bad --replay 'warp' \(want kernel or application\)" profile -n k -p "$T/k" --replay warp -- "$APP"
+check - 2 "bad --ranks '1-x'" profile -n k -p "$T/k" --ranks 1-x -- "$APP"
+check - 2 "bad --clock-control 'turbo'" profile -n k -p "$T/k" --clock-control turbo -- "$APP"
+# the plan's run count, from its dry run
+NP=$("$P" profile -n dr -p "$T/dr" --no-roof --dry-run -- "$APP" 2>&1 | sed -n 's/^\([0-9]*\) application runs .*/\1/p')
+expect "dry run: a plan of a few runs ($NP)" test "${NP:-0}" -ge 2
+check - 0 "in $NP runs \(application replay\)" profile -n q -p "$T/q" --no-roof --quiet -- "$APP"
+expect "--quiet: no progress lines" test "$(grep -c '^pass [0-9]' "$T/out")" -eq 0
+"$P" profile -n nt -p "$T/nt" --no-roof -- "$APP" >"$T/nt.out" 2>"$T/nt.err"
+expect "not a terminal: plain pass lines on stdout" test "$(grep -c "^pass [0-9]* ([0-9]* of $NP)" "$T/nt.out")" -eq "$NP"
+expect "not a terminal: no carriage return or escape on stderr or stdout" \
+        sh -c "! grep -q \"\$(printf '[\\r\\033]')\" '$T/nt.err' '$T/nt.out'"
+check - 0 "clocks: none \(base refused: the rocprof backend cannot lock GPU clocks\)" \
+        profile -n cb -p "$T/cb" --no-roof --clock-control base -- "$APP"
+expect "--clock-control base refused: said in sysinfo" grep -q "base refused" "$T/cb/sysinfo.csv"
+check "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURMD_NODENAME=n7" \
+        0 "not profiled \(--ranks\): running the program $NP times" \
+        profile -n rk -p "$T/rk" --no-roof --ranks 0 -- "$APP"
+expect "--ranks 0: rank 1 writes nothing" test ! -e "$T/rk/n7/rank1"
+check "FAKE_ROCPROF_FAIL=5 OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURMD_NODENAME=n7" \
+        2 "^prism: rank 1, GPU 1 of 2 \(local rank 1, round-robin\): pass 5: rocprofv3 exited" \
+        profile -n rf -p "$T/rf" --no-roof -- "$APP"
 
 # ---- MI300X: the default directory, 8 XCDs of per-channel counters ----
 mkdir -p "$T/cwd"
@@ -200,6 +278,8 @@ for r in 0 1; do
                 { pass=$((pass + 1)); echo "ok   rank $r wrote its own CSV files and prism.db"; } ||
                 { fail=$((fail + 1)); echo "FAIL rank $r output: $(find "$T/mpi" -maxdepth 5 | head)"; }
 done
+expect "rank 1's sysinfo says how its GPU was chosen" \
+        grep -q "GPU 1 of 2 (local rank 1, round-robin)" "$T/mpi/job/n7/rank1/MI200/sysinfo.csv"
 check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1

@@ -18,7 +18,7 @@ if [ -n "$deb" ]; then
         deps=$(dpkg-deb -f "$deb" Depends)
         echo "$deps" | grep -qi cuda && bad "package depends on CUDA: $deps" || ok "depends on Debian libraries only: $deps"
         dpkg -x "$deb" "$T/root"
-        [ -x "$T/root/usr/bin/prism" ] && ls "$T/root/usr/share/man/man1/prism-analyze.1"* >/dev/null 2>&1 && [ -d "$T/root/usr/share/prism/metrics" ] && ok "files installed" || bad "files missing"
+        [ -x "$T/root/usr/bin/prism" ] && ls "$T/root/usr/share/man/man1/prism-analyze.1"* >/dev/null 2>&1 && [ -d "$T/root/usr/share/prism/metrics" ] && [ -f "$T/root/usr/share/prism/rules/base.yaml" ] && ok "files installed" || bad "files missing"
         W=${PRISM_SHARED:-../shared}/rocprof-workloads/vcopy/MI200
         if [ -d "$W" ]; then
                 out=$(env -u PRISM_DATA_DIR "$T/root/usr/bin/prism" analyze -p "$W" -b 2.1.1 2>&1)

@@ -79,7 +79,7 @@ EOF
 
 # ---- memory chart: golden at 120 and 80 columns ----
 for width in 120 80; do
-        COLUMNS=$width "$P" analyze -p "$S/vcopy/MI200" -b 3 >"$T/out" 2>/dev/null
+        COLUMNS=$width "$P" analyze --compat 3.0 -p "$S/vcopy/MI200" -b 3 >"$T/out" 2>/dev/null
         figure "$T/out" "Memory chart" >"$T/mc-$width"
         golden "memchart-vcopy-MI200-$width.txt" "$T/mc-$width" "memory chart, vcopy MI200, $width columns"
         fits "$T/mc-$width" "$width" "memory chart at $width"

@@ -52,12 +52,14 @@ suite() {
         echo "$name: $p passed, $f failed, $k skipped"
 }
 
-for s in tests/includes.sh tests/cli.sh tests/golden.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/stream.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
+for s in tests/includes.sh tests/cli.sh tests/golden.sh tests/golden33.sh tests/findings.sh tests/golden-charts.sh tests/options.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/stream.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
         suite "$(basename "$s")" "$s"
 done
 # the bundled copy is what a fresh clone tests: where ../shared was used, check it too
 if [ -z "${PRISM_SHARED_BUNDLED:-}" ]; then
         suite "golden.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/golden.sh
+        suite "golden33.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/golden33.sh
+        suite "findings.sh (bundled data)" env PRISM_SHARED="$PWD/tests/data/shared" tests/findings.sh
 fi
 
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"

@@ -18,12 +18,12 @@ struct env_case {
         const char *kind;    /* NULL: no launcher */
         long rank, size, local;
         const char *dir;     /* launcher_rank_dir("w/NAME", ...); NULL: not checked */
-        int gpu;             /* launcher_gpu(..., 4 GPUs) */
+        int gpu;             /* launcher_gpu_choice(..., 4 GPUs) */
 };
 
 static const struct env_case cases[] = {
     /* nothing: a single process, the plain layout */
-    {{NULL}, NULL, -1, -1, -1, "w/NAME", -1},
+    {{NULL}, NULL, -1, -1, -1, "w/NAME", 0},
     /* Open MPI mpirun */
     {{"OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=4", "OMPI_COMM_WORLD_LOCAL_RANK=1",
       "SLURMD_NODENAME=gpu-07", NULL},
@@ -52,7 +52,7 @@ static const struct env_case cases[] = {
      "slurm", 6, 8, 2, "w/NAME/node_3_/rank6", 2},
     /* a batch script (no step): not a rank, whatever SLURM_PROCID says */
     {{"SLURM_PROCID=0", "SLURM_NTASKS=4", "SLURM_JOB_ID=77", NULL},
-     NULL, -1, -1, -1, "w/NAME", -1},
+     NULL, -1, -1, -1, "w/NAME", 0},
     /* srun -n 1: a launcher, but one process: the plain layout */
     {{"SLURM_PROCID=0", "SLURM_STEP_ID=3", "SLURM_STEP_NUM_TASKS=1", "SLURM_LOCALID=0",
       "SLURMD_NODENAME=s", NULL},
@@ -66,7 +66,7 @@ static const struct env_case cases[] = {
       "SLURMD_NODENAME=u", NULL},
      "mpich", 1, 2, 1, "w/NAME/u/rank1", -1},
     /* garbage numbers are not ranks */
-    {{"OMPI_COMM_WORLD_RANK=x1", "PMI_RANK=-2", NULL}, NULL, -1, -1, -1, "w/NAME", -1},
+    {{"OMPI_COMM_WORLD_RANK=x1", "PMI_RANK=-2", NULL}, NULL, -1, -1, -1, "w/NAME", 0},
     /* local rank beyond the GPUs wraps around */
     {{"OMPI_COMM_WORLD_RANK=6", "OMPI_COMM_WORLD_SIZE=8", "OMPI_COMM_WORLD_LOCAL_RANK=6",
       "SLURMD_NODENAME=w", NULL},
@@ -91,7 +91,9 @@ static void test_detect(void **state)
                 if (c->dir && strcmp(d, c->dir))
                         fail_msg("case %zu: dir %s, want %s", i, d, c->dir);
                 free(d);
-                int g = launcher_gpu(&l, (char *const *)c->env, 4);
+                struct gpu_choice gc;
+                launcher_gpu_choice(&l, (char *const *)c->env, 4, &gc);
+                int g = gc.index;
                 if (g != c->gpu)
                         fail_msg("case %zu: gpu %d, want %d", i, g, c->gpu);
                 assert_true(l.node[0] != 0);
@@ -118,12 +120,57 @@ static void test_node_names(void **state)
         const char *env[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", NULL};
         launcher_detect(&l, (char *const *)env);
         assert_true(l.node[0] && !strchr(l.node, '.') && !strchr(l.node, '/'));
-        assert_int_equal(launcher_gpu(&l, (char *const *)env, 0), -1); /* no GPU */
+        struct gpu_choice gc;
+        launcher_gpu_choice(&l, (char *const *)env, 0, &gc);
+        assert_int_equal(gc.index, -1); /* no GPU */
+        assert_int_equal(gc.assign, 0);
+}
+
+/* More ranks than GPUs: round-robin, and the rule says so; a bound GPU is kept and named;
+ * a bound GPU the node lacks is an error naming the variable, the GPU and the count. */
+static void test_gpu_choice(void **state)
+{
+        (void)state;
+        struct launcher l;
+        struct gpu_choice gc;
+        for (int r = 0; r < 4; r++) {
+                char rank[40], local[48];
+                snprintf(rank, sizeof rank, "OMPI_COMM_WORLD_RANK=%d", r);
+                snprintf(local, sizeof local, "OMPI_COMM_WORLD_LOCAL_RANK=%d", r);
+                const char *env[] = {rank, "OMPI_COMM_WORLD_SIZE=4", local, NULL};
+                launcher_detect(&l, (char *const *)env);
+                launcher_gpu_choice(&l, (char *const *)env, 1, &gc);
+                assert_int_equal(gc.index, 0);
+                assert_int_equal(gc.assign, 1);
+                assert_null(gc.var);
+                assert_non_null(strstr(gc.why, "round-robin"));
+                launcher_gpu_choice(&l, (char *const *)env, 2, &gc);
+                assert_int_equal(gc.index, r % 2);
+                assert_int_equal(launcher_local_size((char *const *)env), -1);
+        }
+        const char *bound[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
+                               "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_LOCAL_SIZE=2",
+                               "CUDA_VISIBLE_DEVICES=0", NULL};
+        launcher_detect(&l, (char *const *)bound);
+        launcher_gpu_choice(&l, (char *const *)bound, 1, &gc);
+        assert_int_equal(gc.index, 0);
+        assert_int_equal(gc.assign, 0);
+        assert_string_equal(gc.var, "CUDA_VISIBLE_DEVICES");
+        assert_string_equal(gc.why, "GPU 0 (CUDA_VISIBLE_DEVICES=0)");
+        assert_int_equal(launcher_local_size((char *const *)bound), 2);
+        const char *missing[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
+                                 "CUDA_VISIBLE_DEVICES=1", NULL};
+        launcher_detect(&l, (char *const *)missing);
+        launcher_gpu_choice(&l, (char *const *)missing, 1, &gc);
+        assert_int_equal(gc.index, -1);
+        assert_int_equal(gc.missing, 1);
+        assert_string_equal(gc.why, "CUDA_VISIBLE_DEVICES=1 names GPU 1, but this node has 1 GPU");
 }
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_detect),
-                                           cmocka_unit_test(test_node_names)};
+                                           cmocka_unit_test(test_node_names),
+                                           cmocka_unit_test(test_gpu_choice)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "arch/arch.h"
+#include "expr/expr.h"
 #include "profile/plan.h"
 #include "profile/profile.h"
 
@@ -126,6 +127,13 @@ static void check_plan(const struct plan *p, size_t nmetrics)
                 else
                         assert_int_equal(c, sass ? 2 : 1);
                 seen_total += n - 1;
+                /* pmc_perf.csv takes every metric of a group from its run */
+                size_t nh;
+                char **home = plan_pass_home_names(p, i, 16, &nh);
+                assert_int_equal(nh, n);
+                for (size_t k = 0; k < n; k++)
+                        assert_string_equal(home[k], names[k]);
+                plan_names_free(home, nh);
                 plan_names_free(names, n);
         }
         /* the distinct metrics besides gpu__time_duration.sum */
@@ -151,9 +159,24 @@ static void test_groups_fit(void **state)
         /* dram 3, gpu 0, lts 6, sm 4 (+1 smsp), sass 2, wide 1: hw needs ceil(6/3)=2
          * passes by the fullest unit, wide 2, sass 1 -> all at once: 2 + 1 */
         assert_true(p.lower_bound >= 3);
-        /* the formulas of two or more metrics, and those spread over runs */
-        assert_true(p.groups >= 5);
-        assert_true(p.groups_split <= p.groups);
+        /* ratios (plan.h): lts hits over sectors, sm cycles over cycles, sm warps over
+         * cycles; each in one run */
+        assert_int_equal(p.groups, 3);
+        assert_int_equal(p.groups_split, 0);
+        const char *pairs[][2] = {{"lts__t_sectors_lookup_hit.sum", "lts__t_sectors.sum"},
+                                  {"sm__cycles_active.sum", "sm__cycles_active.max"},
+                                  {"sm__warps_active.sum", "sm__cycles_elapsed.avg"}};
+        for (size_t i = 0; i < 3; i++) {
+                int at[2] = {-1, -1};
+                for (size_t g = 0; g < p.npasses; g++)
+                        for (size_t k = 0; k < p.passes[g].n; k++)
+                                for (int j = 0; j < 2; j++)
+                                        if (!strcmp(p.counters[p.passes[g].counters[k]].name,
+                                                    pairs[i][j]))
+                                                at[j] = (int)g;
+                assert_true(at[0] >= 0);
+                assert_int_equal(at[0], at[1]);
+        }
         plan_free(&p);
         plan_req_free(&r);
 }
@@ -255,6 +278,81 @@ static void test_errors(void **state)
         plan_req_free(&r);
 }
 
+/* ---- hopper's ratios, derived from its formulas independently of the planner ---- */
+
+struct hdiv {
+        int k, side;
+        const char *name;
+};
+
+struct hwalk {
+        struct hdiv v[256];
+        size_t n;
+};
+
+static void hdiv_name(void *ctx, int k, int side, const char *name, int dollar)
+{
+        struct hwalk *w = ctx;
+        if (!dollar && strstr(name, "__") && strcmp(name, "gpu__time_duration.sum") &&
+            w->n < 256)
+                w->v[w->n++] = (struct hdiv){k, side, name};
+}
+
+static int group_of(const struct plan *p, const char *name)
+{
+        for (size_t g = 0; g < p->npasses; g++)
+                for (size_t k = 0; k < p->passes[g].n; k++)
+                        if (!strcmp(p->counters[p->passes[g].counters[k]].name, name))
+                                return (int)g;
+        return -1;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every division of e: the metrics of one kind on both sides; *spread collects (by their
+ * names in order) those not in one group. Returns the ratios found. */
+static size_t hopper_ratios(const struct plan *p, const struct expr *e, struct smap *all,
+                            struct smap *spread)
+{
+        struct hwalk w = {.n = 0};
+        int nd = expr_div_names(e, hdiv_name, &w);
+        size_t found = 0;
+        for (int k = 0; k < nd; k++)
+                for (int sass = 0; sass <= 1; sass++) {
+                        const char *names[256];
+                        size_t n = 0;
+                        int on[2] = {0, 0};
+                        for (size_t i = 0; i < w.n; i++)
+                                if (w.v[i].k == k && plan_is_sass_metric(w.v[i].name) == sass) {
+                                        on[w.v[i].side] = 1;
+                                        names[n++] = w.v[i].name;
+                                }
+                        if (!on[0] || !on[1])
+                                continue;
+                        qsort(names, n, sizeof *names, cmp_cstr);
+                        struct strbuf key = {0};
+                        int g0 = group_of(p, names[0]), split = 0;
+                        for (size_t i = 0; i < n; i++) {
+                                if (i && !strcmp(names[i], names[i - 1]))
+                                        continue;
+                                sb_addf(&key, "%s ", names[i]);
+                                int g = group_of(p, names[i]);
+                                if (g < 0)
+                                        fail_msg("%s is not planned", names[i]);
+                                split |= g != g0;
+                        }
+                        smap_put(all, key.buf, 1);
+                        if (split)
+                                smap_put(spread, key.buf, 1);
+                        sb_free(&key);
+                        found++;
+                }
+        return found;
+}
+
 /* metrics/hopper.yaml: its chip and per-pass metric, and a plan of all its metrics. */
 static void test_hopper(void **state)
 {
@@ -285,6 +383,35 @@ static void test_hopper(void **state)
                 assert_non_null(strstr(p.counters[i].name, "__"));
         }
         assert_true(has_sass && has_dram);
+        /* hopper's ratios (a hit rate's hits over its lookups, ...): every division of every
+         * formula, checked here; the planner knows the same ratios and spreads only those
+         * found spread here (the fake chip holds 3 metrics of a unit per pass) */
+        struct smap all = {0}, spread = {0};
+        size_t found = 0;
+        for (size_t m = 0; m < a.nmetrics; m++) {
+                const struct metric *mt = &a.metrics[m];
+                if (mt->expr.expr)
+                        found += hopper_ratios(&p, mt->expr.expr, &all, &spread);
+                if (mt->peak.expr)
+                        found += hopper_ratios(&p, mt->peak.expr, &all, &spread);
+                for (size_t k = 0; k < mt->nfields; k++)
+                        if (mt->fields[k].expr)
+                                found += hopper_ratios(&p, mt->fields[k].expr, &all, &spread);
+                for (size_t k = 0; k < mt->noverrides; k++)
+                        if (mt->overrides[k].expr)
+                                found += hopper_ratios(&p, mt->overrides[k].expr, &all, &spread);
+        }
+        printf("hopper on the fake chip: %zu runs, %zu ratios (%zu in the formulas), %zu "
+               "spread\n",
+               p.npasses, p.groups, found, p.groups_split);
+        assert_true(found >= 10);
+        /* the planner also sees the divisions inside the family's builtins, which this
+         * walk of the metrics' own formulas does not expand: at least these are known */
+        assert_true(all.len <= p.groups);
+        assert_true(spread.len <= p.groups_split);
+        assert_true(p.groups_split < p.groups);
+        smap_free(&all);
+        smap_free(&spread);
         plan_free(&p);
         plan_req_free(&r);
         arch_free(&a);

@@ -1,6 +1,6 @@
-/* The pass planner: name classification, the plan's invariants (every needed counter
- * planned exactly once, no pass over a block limit, ratio pairs together, accumulate
- * counters alone, deterministic), on small requests and on every architecture of metrics/. */
+/* The pass planner on small requests: name classification, the plan's invariants (no pass
+ * over a block limit, ratio pairs together, accumulate runs filled, deterministic), errors,
+ * perfmon files and -b selectors. Every architecture of metrics/: t-plan-archs.c. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,7 +43,6 @@ static const struct {
         {"SGPR", 1, NULL, NULL, 0},
         {"GPU_ID", 1, NULL, NULL, 0},
         {"wave_size", 1, NULL, NULL, 0},
-        {"SQ_ACCUM_PREV_HIRES", 1, NULL, NULL, 0},
         {"denom", 1, NULL, NULL, 0},
         {"FOO_BAR", -1, "FOO_BAR", NULL, PLAN_FORM_PLAIN},
         {"UTCL1_X_sum", -1, "UTCL1_X", NULL, PLAN_FORM_SUM},
@@ -73,82 +72,7 @@ static void test_classify(void **state)
         }
 }
 
-/* ---- checking a plan ---- */
-
-static int pass_of(const struct plan *p, const char *counter, int accum)
-{
-        int found = -1;
-        for (size_t i = 0; i < p->npasses; i++) {
-                if (!!p->passes[i].accum != accum)
-                        continue;
-                for (size_t k = 0; k < p->passes[i].n; k++)
-                        if (!strcmp(p->counters[p->passes[i].counters[k]].name, counter)) {
-                                if (found >= 0)
-                                        fail_msg("'%s' planned in passes %d and %zu", counter,
-                                                 found, i);
-                                found = (int)i;
-                        }
-        }
-        return found;
-}
-
-static int limit_of(const struct block_limit *lim, size_t n, const char *block)
-{
-        for (size_t i = 0; i < n; i++)
-                if (!strcmp(lim[i].block, block))
-                        return lim[i].limit;
-        fail_msg("no limit for block '%s'", block);
-        return 0;
-}
-
-/* No pass over a limit; accumulate passes last, one accumulate counter each, holding no
- * other accumulate counter; no normal pass holds an accumulate counter. */
-static void check_shape(const struct plan *p, const struct block_limit *lim, size_t nlim)
-{
-        size_t first_accum = p->npasses - p->naccum;
-        for (size_t i = 0; i < p->npasses; i++) {
-                const struct plan_pass *ps = &p->passes[i];
-                assert_int_equal(!!ps->accum, i >= first_accum);
-                for (size_t b = 0; b < nlim; b++) {
-                        int cnt = 0;
-                        for (size_t k = 0; k < ps->n; k++)
-                                cnt += !strcmp(p->counters[ps->counters[k]].block, lim[b].block);
-                        if (ps->accum && !strcmp(p->counters[ps->counters[ps->n - 1]].block,
-                                                 lim[b].block))
-                                cnt++; /* SQ_ACCUM_PREV_HIRES */
-                        if (cnt > lim[b].limit)
-                                fail_msg("pass %zu has %d %s counters, limit %d", i, cnt,
-                                         lim[b].block, lim[b].limit);
-                }
-                for (size_t k = 0; k < ps->n; k++)
-                        limit_of(lim, nlim, p->counters[ps->counters[k]].block);
-                if (!ps->accum)
-                        continue;
-                /* its own counter last; no other pass has it; no other accumulate counter */
-                assert_string_equal(p->counters[ps->counters[ps->n - 1]].name, ps->accum);
-                for (size_t j = 0; j < p->npasses; j++) {
-                        if (j == i)
-                                continue;
-                        for (size_t k = 0; k < p->passes[j].n; k++)
-                                if (!strcmp(p->counters[p->passes[j].counters[k]].name,
-                                            ps->accum))
-                                        fail_msg("accumulate counter %s also in pass %zu",
-                                                 ps->accum, j);
-                }
-        }
-}
-
-static char *plan_text(const struct plan *p)
-{
-        struct strbuf sb = {0};
-        sb_add(&sb, "");
-        for (size_t i = 0; i < p->npasses; i++) {
-                char *l = plan_pass_line(p, i);
-                sb_addf(&sb, "pass %zu: %s\n", i, l);
-                free(l);
-        }
-        return sb_detach(&sb);
-}
+#include "plan-check.h"
 
 /* ---- a small request: exact expectations ---- */
 
@@ -169,6 +93,7 @@ static void small_req(struct plan_req *r, int reverse)
 {
         struct err err = {0};
         plan_req_init(r, gfx9_limits, NLIM);
+        plan_req_accum_value(r, "SQ_ACCUM_PREV_HIRES");
         assert_int_equal(plan_req_builtin(r, "GRBM_GUI_ACTIVE_PER_XCD", "GRBM_GUI_ACTIVE / $num_xcd",
                                           NULL, &err),
                          0);
@@ -192,39 +117,60 @@ static void test_small(void **state)
         small_req(&r, 0);
         assert_int_equal(plan_make(&r, &p, &err), 0);
         check_shape(&p, gfx9_limits, NLIM);
-        /* all normal counters fit one pass; two accumulate passes */
-        assert_int_equal(p.npasses, 3);
+        /* 7 SQ counters and two accumulate pairs need 11 SQ slots: two runs, both of them
+         * accumulate runs, which take the ordinary counters in their free slots */
+        assert_int_equal(p.npasses, 2);
         assert_int_equal(p.naccum, 2);
-        assert_int_equal(p.lower_bound, 1);
+        assert_int_equal(p.lower_bound, 2);
+        assert_int_equal(p.nblocks, NLIM);
+        assert_string_equal(p.blocks[0].block, "SQ");
+        assert_int_equal(p.blocks[0].counters, 7);
+        assert_int_equal(p.blocks[0].accum, 2);
+        assert_int_equal(p.blocks[0].bound, 2);
+        /* ratios: TCC hits over hits and misses, SQC the same; TA over GRBM and the
+         * instructions over time are across blocks or over no counter */
+        assert_int_equal(p.groups, 2);
         assert_int_equal(p.groups_split, 0);
+        assert_int_equal(home_of(&p, "TCC_HIT"), home_of(&p, "TCC_MISS"));
+        assert_int_equal(home_of(&p, "SQC_ICACHE_HITS"), home_of(&p, "SQC_ICACHE_MISSES"));
         const char *normal[] = {"TCC_HIT", "TCC_MISS", "SQC_ICACHE_HITS", "SQC_ICACHE_MISSES",
                                 "SQ_WAVES", "TA_TA_BUSY", "GRBM_GUI_ACTIVE", "SQ_INSTS_VALU",
                                 "SQ_INSTS_SALU", "SQ_INSTS_SMEM", "SQ_INSTS_LDS"};
         for (size_t i = 0; i < sizeof normal / sizeof normal[0]; i++)
-                assert_int_equal(pass_of(&p, normal[i], 0), 0);
-        assert_int_equal(p.passes[0].n, sizeof normal / sizeof normal[0]);
-        /* accumulate passes, sorted by counter; $denom brings the normalizations there */
-        char *l1 = plan_pass_line(&p, 1), *l2 = plan_pass_line(&p, 2);
-        assert_string_equal(l1, "SQ_INSTS_LDS SQ_INST_LEVEL_LDS SQ_ACCUM_PREV_HIRES");
-        assert_string_equal(l2, "SQ_WAVES GRBM_GUI_ACTIVE SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES");
+                if (home_of(&p, normal[i]) < 0)
+                        fail_msg("%s has no home", normal[i]);
+        /* accumulate passes, sorted by counter; what their formulas read is there already
+         * ($denom brings the normalizations), so those counters cost no second slot */
+        assert_string_equal(p.passes[0].accum, "SQ_INST_LEVEL_LDS");
+        assert_string_equal(p.passes[1].accum, "SQ_LEVEL_WAVES");
+        assert_int_equal(home_of(&p, "SQ_INSTS_LDS"), 0);
+        assert_int_equal(home_of(&p, "SQ_WAVES"), 1);
+        assert_int_equal(home_of(&p, "GRBM_GUI_ACTIVE"), 1);
+        char *l1 = plan_pass_line(&p, 1);
+        assert_true(!strncmp(l1, "SQ_LEVEL_WAVES SQ_ACCUM_PREV_HIRES ", 35));
         free(l1);
-        free(l2);
-        /* what the backend collects: every form a formula names */
-        size_t n;
-        char **names = plan_pass_names(&p, 0, 4, &n);
-        const char *want[] = {"SQC_ICACHE_HITS", "SQC_ICACHE_MISSES", "SQ_INSTS_LDS",
-                              "SQ_INSTS_SALU", "SQ_INSTS_SMEM", "SQ_INSTS_VALU", "SQ_WAVES",
-                              "TA_TA_BUSY_sum", "TCC_HIT_sum", "TCC_HIT[0]", "TCC_HIT[1]",
-                              "TCC_HIT[2]", "TCC_HIT[3]", "TCC_MISS_sum", "TCC_MISS[0]",
-                              "TCC_MISS[1]", "TCC_MISS[2]", "TCC_MISS[3]", "GRBM_GUI_ACTIVE"};
-        assert_int_equal(n, sizeof want / sizeof want[0]);
-        for (size_t i = 0; i < n; i++)
-                assert_string_equal(names[i], want[i]);
+        /* what the backend collects: every form a formula names; pmc_perf.csv's share */
+        size_t n, nh;
+        char **names = plan_pass_names(&p, 1, 4, &n);
+        char **home = plan_pass_home_names(&p, 1, 4, &nh);
+        assert_string_equal(names[0], "SQ_LEVEL_WAVES");
+        assert_string_equal(names[1], "SQ_ACCUM_PREV_HIRES");
+        assert_true(nh + 2 <= n);
+        for (size_t i = 0; i < nh; i++)
+                assert_string_not_equal(home[i], "SQ_LEVEL_WAVES");
         plan_names_free(names, n);
-        names = plan_pass_names(&p, 2, 4, &n);
-        assert_int_equal(n, 4);
-        assert_string_equal(names[2], "SQ_LEVEL_WAVES");
-        assert_string_equal(names[3], "SQ_ACCUM_PREV_HIRES");
+        plan_names_free(home, nh);
+        int tcc = home_of(&p, "TCC_HIT");
+        names = plan_pass_names(&p, (size_t)tcc, 4, &n);
+        const char *want[] = {"TCC_HIT_sum", "TCC_HIT[0]", "TCC_HIT[1]", "TCC_HIT[2]",
+                              "TCC_HIT[3]", "TCC_MISS_sum", "TCC_MISS[0]", "TCC_MISS[1]",
+                              "TCC_MISS[2]", "TCC_MISS[3]"};
+        size_t at = 0;
+        while (at < n && strcmp(names[at], want[0]))
+                at++;
+        assert_true(at + 10 <= n);
+        for (size_t i = 0; i < 10; i++)
+                assert_string_equal(names[at + i], want[i]);
         plan_names_free(names, n);
 
         /* the same request in the other order gives the same plan */
@@ -269,12 +215,14 @@ static void test_pairs_and_limits(void **state)
                 snprintf(a, sizeof a, "SQ_A%02d", i);
                 snprintf(b, sizeof b, "SQ_B%02d", i);
                 assert_int_equal(pass_of(&p, a, 0), pass_of(&p, b, 0));
+                assert_int_equal(home_of(&p, a), pass_of(&p, a, 0));
         }
         /* TD limit 2: the 3-way ratio cannot share one pass, but every counter is planned */
         assert_true(pass_of(&p, "TD_X", 0) >= 0 && pass_of(&p, "TD_Y", 0) >= 0 &&
                     pass_of(&p, "TD_Z", 0) >= 0);
-        assert_int_equal(p.groups, 21);
-        assert_true(p.groups_split >= 1);
+        /* ratios: the 10 SQ pairs and the TD triple (SQ over GRBM crosses blocks) */
+        assert_int_equal(p.groups, 11);
+        assert_int_equal(p.groups_split, 1);
         plan_free(&p);
         plan_req_free(&r);
 }
@@ -290,7 +238,7 @@ static const struct {
         {"SQ_LEVEL_WAVES",
          "SQ_A + SQ_B + SQ_C + SQ_D + SQ_E + SQ_F + SQ_G + SQ_ACCUM_PREV_HIRES",
          "the accumulate pass of 'SQ_LEVEL_WAVES' needs 9 SQ counters (with SQ_LEVEL_WAVES and "
-         "SQ_ACCUM_PREV_HIRES), over the limit of 8"},
+         "its accumulated value), over the limit of 8"},
         {"Level_Waves", "SQ_ACCUM_PREV_HIRES", "'Level_Waves' is not a counter name"},
 };
 
@@ -302,6 +250,7 @@ static void test_errors(void **state)
                 struct plan p;
                 struct err err = {0};
                 plan_req_init(&r, gfx9_limits, NLIM);
+                plan_req_accum_value(&r, "SQ_ACCUM_PREV_HIRES");
                 int rc = plan_req_formula(&r, error_cases[i].formula, NULL, error_cases[i].table,
                                           &err);
                 if (!error_cases[i].msg) { /* a syntax error, from the parser */
@@ -336,7 +285,9 @@ static void test_perfmon_files(void **state)
         assert_non_null(mkdtemp(dir));
         assert_int_equal(plan_write_perfmon(&p, dir, 2, &err), 0);
         for (size_t i = 0; i < p.npasses; i++) {
-                char *path = xasprintf("%s/pmc_perf_%zu.txt", dir, i);
+                char *path = p.passes[i].accum
+                                     ? xasprintf("%s/%s.txt", dir, p.passes[i].accum)
+                                     : xasprintf("%s/pmc_perf_%zu.txt", dir, i);
                 char *text = read_file(path, NULL, &err);
                 assert_non_null(text);
                 size_t n;
@@ -359,239 +310,6 @@ static void test_perfmon_files(void **state)
         rmdir(dir);
         plan_free(&p);
         plan_req_free(&r);
-}
-
-/* ---- every architecture of metrics/ ---- */
-
-struct needs {
-        struct smap normal;   /* counters pmc_perf.csv needs */
-        struct smap tables[16];
-        const char *tnames[16];
-        size_t ntables;
-        const struct arch *a;
-        const char *table;
-        int depth;
-};
-
-static struct smap *needs_set(struct needs *nd, const char *table)
-{
-        if (!table)
-                return &nd->normal;
-        for (size_t i = 0; i < nd->ntables; i++)
-                if (!strcmp(nd->tnames[i], table))
-                        return &nd->tables[i];
-        assert_true(nd->ntables < 16);
-        nd->tnames[nd->ntables] = table;
-        return &nd->tables[nd->ntables++];
-}
-
-static void need_name(void *ctx, const char *name, int dollar);
-
-static void need_expr(struct needs *nd, const struct expr *e)
-{
-        if (e && nd->depth < 16) {
-                nd->depth++;
-                expr_names(e, need_name, nd);
-                nd->depth--;
-        }
-}
-
-/* Independent of the planner: what a formula needs, builtins expanded by hand. */
-static void need_name(void *ctx, const char *name, int dollar)
-{
-        struct needs *nd = ctx;
-        const struct arch *a = nd->a;
-        if (dollar) {
-                if (!strcmp(name, "denom") && nd->table)
-                        for (size_t i = 0; i < a->nnorms; i++)
-                                need_expr(nd, a->norms[i].expr);
-                for (size_t i = 0; i < a->nbuiltins; i++)
-                        if (!strcmp(a->builtins[i].name, name))
-                                need_expr(nd, a->builtins[i].expr);
-                return;
-        }
-        char *slot;
-        const char *block;
-        unsigned forms;
-        int r = plan_classify(a->limits, a->nlimits, name, &slot, &block, &forms);
-        if (r < 0)
-                fail_msg("%s: counter '%s' has no block limit", a->target, name);
-        if (r == 0) {
-                /* an accumulate counter named in a pmc_perf formula is collected in its pass */
-                int is_table = 0;
-                for (size_t m = 0; m < a->nmetrics; m++)
-                        if (a->metrics[m].table && !strcmp(a->metrics[m].table, slot))
-                                is_table = 1;
-                if (!(is_table && !nd->table))
-                        smap_put(needs_set(nd, nd->table), slot, 1);
-        }
-        free(slot);
-}
-
-/* per-channel templates are not parsed by arch_load: parse them for channel 0 */
-static void need_field(struct needs *nd, const struct metric_field *f)
-{
-        if (f->expr || !f->src) {
-                need_expr(nd, f->expr);
-                return;
-        }
-        char *src = xstrdup(f->src);
-        for (char *c = src; *c; c++)
-                if (*c == '@')
-                        *c = '0';
-        struct err err = {0};
-        struct expr *e = expr_parse(src, NULL, NULL, &err);
-        if (!e)
-                fail_msg("%s: %s", f->src, err.msg);
-        need_expr(nd, e);
-        expr_free(e);
-        free(src);
-}
-
-static void metric_needs(struct needs *nd, const struct metric *m)
-{
-        nd->table = m->table;
-        need_field(nd, &m->expr);
-        need_field(nd, &m->peak);
-        for (size_t i = 0; i < m->nfields; i++)
-                need_field(nd, &m->fields[i]);
-        for (size_t i = 0; i < m->noverrides; i++)
-                need_field(nd, &m->overrides[i]);
-        nd->table = NULL;
-}
-
-static size_t pass_count_total(const struct plan *p, size_t from, size_t to)
-{
-        size_t n = 0;
-        for (size_t i = from; i < to; i++)
-                n += p->passes[i].n;
-        return n;
-}
-
-static void check_arch(const struct arch *a)
-{
-        struct plan_req r;
-        struct plan p;
-        struct err err = {0};
-        if (profile_plan_req(a, NULL, NULL, 0, &r, &err) || plan_make(&r, &p, &err))
-                fail_msg("%s: %s", a->target, err.msg);
-        check_shape(&p, a->limits, a->nlimits);
-
-        struct needs nd;
-        memset(&nd, 0, sizeof nd);
-        nd.a = a;
-        for (size_t i = 0; i < a->nbuiltins; i++)
-                need_expr(&nd, a->builtins[i].expr);
-        for (size_t i = 0; i < a->nnorms; i++)
-                need_expr(&nd, a->norms[i].expr);
-        for (size_t m = 0; m < a->nmetrics; m++)
-                metric_needs(&nd, &a->metrics[m]);
-
-        /* every counter pmc_perf.csv needs is in exactly one normal pass, and nothing else is */
-        size_t nnormal = p.npasses - p.naccum;
-        for (size_t i = 0; i < nd.normal.cap; i++)
-                if (nd.normal.keys[i] && pass_of(&p, nd.normal.keys[i], 0) < 0)
-                        fail_msg("%s: '%s' is not planned", a->target, nd.normal.keys[i]);
-        assert_int_equal(pass_count_total(&p, 0, nnormal), nd.normal.len);
-        /* each accumulate counter: one pass with what its formulas need, and only that */
-        assert_int_equal(p.naccum, nd.ntables);
-        for (size_t t = 0; t < nd.ntables; t++) {
-                int pi = pass_of(&p, nd.tnames[t], 1);
-                if (pi < 0)
-                        fail_msg("%s: no pass for accumulate counter %s", a->target, nd.tnames[t]);
-                const struct plan_pass *ps = &p.passes[pi];
-                assert_string_equal(ps->accum, nd.tnames[t]);
-                int v;
-                assert_int_equal(ps->n, nd.tables[t].len + !smap_get(&nd.tables[t], ps->accum, &v));
-                for (size_t k = 0; k + 1 < ps->n; k++)
-                        assert_true(smap_get(&nd.tables[t], p.counters[ps->counters[k]].name, &v));
-        }
-        /* hit rates: both parts in one run, so that they can never exceed 100% */
-        const char *pairs[][2] = {{"TCC_HIT", "TCC_MISS"},
-                                  {"SQC_ICACHE_HITS", "SQC_ICACHE_MISSES"},
-                                  {"SQC_DCACHE_HITS", "SQC_DCACHE_MISSES"}};
-        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-                int x = pass_of(&p, pairs[i][0], 0), y = pass_of(&p, pairs[i][1], 0);
-                if (x >= 0 && x != y)
-                        fail_msg("%s: %s in pass %d but %s in pass %d", a->target, pairs[i][0],
-                                 x, pairs[i][1], y);
-        }
-        /* the goal: a full profile in at most 19 runs; no more normal passes than the
-         * busiest block needs plus one */
-        assert_true(p.npasses <= 19);
-        assert_true(nnormal <= p.lower_bound + 1);
-
-        /* deterministic: the same plan when the metrics come in reverse order */
-        struct plan_req r2;
-        struct plan p2;
-        plan_req_init(&r2, a->limits, a->nlimits);
-        for (size_t i = 0; i < a->nbuiltins; i++)
-                plan_req_builtin(&r2, a->builtins[i].name, a->builtins[i].src, NULL, &err);
-        for (size_t i = a->nnorms; i-- > 0;)
-                plan_req_norm(&r2, a->norms[i].src, NULL, &err);
-        for (size_t m = a->nmetrics; m-- > 0;) {
-                const struct metric *mt = &a->metrics[m];
-                const struct metric_field *fs[64];
-                size_t nf = 0;
-                fs[nf++] = &mt->expr;
-                for (size_t k = 0; k < mt->nfields && nf < 60; k++)
-                        fs[nf++] = &mt->fields[k];
-                fs[nf++] = &mt->peak;
-                for (size_t k = 0; k < mt->noverrides && nf < 63; k++)
-                        fs[nf++] = &mt->overrides[k];
-                for (size_t k = 0; k < nf; k++) {
-                        if (fs[k]->expr) {
-                                plan_req_expr(&r2, fs[k]->expr, mt->table);
-                        } else if (fs[k]->src) {
-                                char *src = xstrdup(fs[k]->src);
-                                for (char *c = src; *c; c++)
-                                        if (*c == '@')
-                                                *c = '7';
-                                assert_int_equal(plan_req_formula(&r2, src, NULL, mt->table, &err),
-                                                 0);
-                                free(src);
-                        }
-                }
-        }
-        assert_int_equal(plan_make(&r2, &p2, &err), 0);
-        char *t1 = plan_text(&p), *t2 = plan_text(&p2);
-        assert_string_equal(t1, t2);
-        free(t1);
-        free(t2);
-
-        printf("%s: %zu passes (%zu counter + %zu accumulate), busiest block %zu; %zu of %zu "
-               "multi-counter formulas span passes\n",
-               a->target, p.npasses, nnormal, p.naccum, p.lower_bound, p.groups_split, p.groups);
-        smap_free(&nd.normal);
-        for (size_t t = 0; t < nd.ntables; t++)
-                smap_free(&nd.tables[t]);
-        plan_free(&p2);
-        plan_req_free(&r2);
-        plan_free(&p);
-        plan_req_free(&r);
-}
-
-static void test_metrics(void **state)
-{
-        (void)state;
-        if (!is_dir("metrics"))
-                skip();
-        char **t;
-        size_t n;
-        struct err err = {0};
-        assert_int_equal(arch_list("metrics", &t, &n, &err), 0);
-        assert_true(n >= 5);
-        for (size_t i = 0; i < n; i++) {
-                struct arch a;
-                if (arch_load("metrics", t[i], &a, &err))
-                        fail_msg("%s: %s", t[i], err.msg);
-                /* a chip's profiler counts its passes: plan_groups.c, t-plan-groups.c */
-                if (!a.chip)
-                        check_arch(&a);
-                arch_free(&a);
-                free(t[i]);
-        }
-        free(t);
 }
 
 /* -b selectors: blocks and panel/table ids */
@@ -648,8 +366,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_classify),   cmocka_unit_test(test_small),
                 cmocka_unit_test(test_pairs_and_limits), cmocka_unit_test(test_errors),
-                cmocka_unit_test(test_perfmon_files), cmocka_unit_test(test_metrics),
-                cmocka_unit_test(test_selectors),
+                cmocka_unit_test(test_perfmon_files), cmocka_unit_test(test_selectors),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "arch/versions.h"
 #include "tui/tui_int.h"
 
 static const char *shared(void)
@@ -63,6 +64,8 @@ static struct fx *fx_new(int kind, size_t ndisp)
         warn_quiet = 1;
         struct fx *f = xcalloc(1, sizeof *f);
         struct err err = {0};
+        /* the expected cells are rocprof-compute 3.0's (the recordings are 3.0's) */
+        data_version_set("3.0");
         f->mdir = data_path("metrics");
         char *pdir = data_path("panels");
         assert_non_null(f->mdir);
@@ -179,17 +182,18 @@ static void test_tree_selection(void **state)
         assert_int_equal(m->sel, 0);
 
         size_t *vis = xcalloc(m->nnodes, sizeof *vis);
-        assert_int_equal(tui_visible_nodes(m, vis), heads + 2); /* panel 0 open: 0.1, 0.2 */
+        /* panel 0 open: the findings 0.3 and 0.4 first, then 0.1 and 0.2 */
+        assert_int_equal(tui_visible_nodes(m, vis), heads + 4);
         free(vis);
 
-        /* keys: Down opens 0.1, Left goes back to the heading, Right opens the first table,
+        /* keys: Down opens 0.3, Left goes back to the heading, Right opens the first table,
          * Right again focuses the table */
         tui_key(m, TK_DOWN);
-        assert_string_equal(tui_current_table(m)->id, "0.1");
+        assert_string_equal(tui_current_table(m)->id, "0.3");
         tui_key(m, TK_LEFT);
         assert_int_equal(m->sel, 0);
         tui_key(m, TK_RIGHT);
-        assert_string_equal(tui_current_table(m)->id, "0.1");
+        assert_string_equal(tui_current_table(m)->id, "0.3");
         assert_int_equal(m->focus, TF_TREE);
         tui_key(m, TK_RIGHT);
         assert_int_equal(m->focus, TF_TABLE);
@@ -723,6 +727,38 @@ static void test_screen(void **state)
         fx_free(f);
 }
 
+/* 'f' lists the findings; Enter jumps to the first evidence row and makes the
+ * evidence the matches that ] steps through */
+static void test_findings_view(void **state)
+{
+        (void)state;
+        FX(ONE);
+        const struct rtable *ft = tui_findings_table(m);
+        assert_non_null(ft);
+        assert_true(ft->nrows >= 1);
+        tui_key(m, 'f');
+        assert_int_equal(m->mode, TM_FINDINGS);
+        char *line = tui_findings_line(m, 0);
+        assert_non_null(strstr(line, "mem.hbm_bandwidth"));
+        free(line);
+        tui_key(m, TK_ENTER);
+        assert_int_equal(m->mode, TM_MAIN);
+        assert_true(m->hl_table >= 0);
+        const struct rtable *et = &m->an[0].tables[m->hl_table];
+        /* the first evidence id of the top finding: 2.1.22 (L2-Fabric Read BW) */
+        assert_string_equal(et->keys[m->hl_row], "2.1.22");
+        assert_int_equal(m->nmatches, 2);
+        tui_key(m, ']');
+        assert_string_equal(m->an[0].tables[m->hl_table].keys[m->hl_row], "2.1.23");
+        /* Esc closes the view without moving */
+        tui_key(m, 'f');
+        tui_key(m, TK_DOWN);
+        assert_int_equal(m->pick, 1);
+        tui_key(m, TK_ESC);
+        assert_int_equal(m->mode, TM_MAIN);
+        fx_free(f);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -730,7 +766,7 @@ int main(void)
             cmocka_unit_test(test_kernel_filter),  cmocka_unit_test(test_dispatch_filter),
             cmocka_unit_test(test_norm_switch),    cmocka_unit_test(test_search),
             cmocka_unit_test(test_compare),        cmocka_unit_test(test_colors),
-            cmocka_unit_test(test_screen),
+            cmocka_unit_test(test_screen),         cmocka_unit_test(test_findings_view),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

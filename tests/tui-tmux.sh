@@ -84,7 +84,7 @@ check_restored() {
 
 # start the TUI; give up the whole run when it does not come up (keys would go to the shell)
 start() {
-        keys "clear; $P analyze $* --tui; echo EXIT=\$?" Enter
+        keys "clear; $P analyze --compat 3.0 $* --tui; echo EXIT=\$?" Enter
         if ! wait_for "^ prism analyze │"; then
                 bad "the TUI did not start: prism analyze $* --tui"
                 finish

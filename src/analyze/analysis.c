@@ -1,12 +1,31 @@
 /* Analysis: select the dispatches, then build every selected panel table through the
  * builder its source names (src/analyze/build.h). */
 #include "build.h"
+#include "findings.h"
 #include "roofline.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* findings, roofline_class: the rules evaluate their own formulas per kernel (a nested
+ * analysis), reading no other table's values, so their place in the build loop is free */
+static int build_findings(const struct build_ctx *bc, const struct panel *p,
+                          const struct panel_table *pt, struct err *err)
+{
+        (void)pt;
+        return findings_build(bc->w, bc->a, bc->ps, bc->o, bc->knames, bc->nknames, p, bc->an,
+                              err);
+}
+
+/* pc_sampling: PC-sampling records are not read (yet) */
+static int build_nothing(const struct build_ctx *bc, const struct panel *p,
+                         const struct panel_table *pt, struct err *err)
+{
+        (void)bc, (void)p, (void)pt, (void)err;
+        return 0;
+}
 
 /* The table sources and their builders; a table without a source lists metrics. */
 static const struct {
@@ -23,6 +42,9 @@ static const struct {
     {"rank_summary", ranks_build},
     {"rank_kernels", ranks_build},
     {"rank_spread", ranks_build},
+    {"findings", build_findings},
+    {"roofline_class", build_findings},
+    {"pc_sampling", build_nothing},
 };
 
 static int build_metrics(const struct build_ctx *bc, const struct panel *p,
@@ -61,11 +83,22 @@ static int block_selects(const struct analysis_opts *o, const char *id)
         return 0;
 }
 
+/* 1 if a -b id names a table of panel 0 ("0.3"): panel 0 then shows only those */
+static int names_panel0_table(const struct analysis_opts *o)
+{
+        for (size_t i = 0; i < o->nblocks; i++)
+                if (!strncmp(o->blocks[i], "0.", 2))
+                        return 1;
+        return 0;
+}
+
 int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
                           const struct panel_table *t)
 {
-        if (!o->nblocks || p->id == 0)
+        if (!o->nblocks)
                 return 1;
+        if (p->id == 0)
+                return !names_panel0_table(o) || block_selects(o, t->id);
         char pid[16];
         snprintf(pid, sizeof pid, "%d", p->id);
         if (block_selects(o, pid) || block_selects(o, t->id))
@@ -97,6 +130,7 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
         memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
         an->ntables++;
         rtable_init(&an->tables[at], p, pt, key_title, ncols, cols);
+        an->tables[at].arch = an->arch;
         return &an->tables[at];
 }
 
@@ -114,7 +148,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
 {
         int rc = 0;
         memset(an, 0, sizeof *an);
-        struct build_ctx bc = {.w = w, .a = a, .o = o, .an = an};
+        an->arch = a;
+        struct build_ctx bc = {.w = w, .a = a, .o = o, .ps = ps, .an = an};
         char **top = NULL;
         size_t ntop = 0;
         const char **knames = NULL;
@@ -190,8 +225,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0)
+                                if (t->panel->id == 0) {
+                                        found = !strcmp(o->blocks[b], t->id);
                                         continue;
+                                }
                                 if (!t->metric_table) {
                                         found = analysis_table_wanted(&one, t->panel, t->pt);
                                         continue;

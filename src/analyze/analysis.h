@@ -24,10 +24,14 @@ struct analysis_opts {
         /* the roofline's computed tables (roofline_* sources) and plot model: built with
          * these options when set, left out when NULL (comparisons) */
         const struct roof_opts *roof;
+        int no_findings;         /* --no-findings: leave the findings tables out */
+        const char *rules_dir;   /* rules/ (NULL: the installed one) */
+        int all_rows;            /* show rows the family hides (no formula: no counterpart) */
 };
 
 struct analysis {
         struct rtable *tables; size_t ntables;
+        const struct arch *arch; /* the architecture the tables were evaluated for */
         size_t nselected;        /* dispatches selected */
         char **missing; size_t nmissing; /* counters the workload lacks */
         struct roofline *roof;   /* the roofline model when o->roof and panel 4 are shown */
@@ -61,7 +65,8 @@ struct rtable *analysis_add_table(struct analysis *an, const struct panel *p,
 int analysis_row_wanted(const struct analysis_opts *o, const struct panel *p,
                         const struct panel_table *t, const char *rid);
 
-/* Unit text with $normUnit replaced for the normalization. malloc'd. */
-char *unit_display(const char *unit, const char *norm);
+/* Unit text with $normUnit replaced for the normalization, and "$timeUnit" (a time row)
+ * by the -t unit. malloc'd. */
+char *unit_display(const char *unit, const char *norm, const char *time_unit);
 
 #endif

@@ -1,9 +1,12 @@
 /* How analysis builds its tables (internal to src/analyze). Every panel table is made by
  * one builder, chosen by the table's `source` (the panel files): metric tables (no source)
  * by evaluating their formulas, the others by the builders analysis.c lists (top kernels,
- * dispatch list, system info, roofline, ranks). A builder appends its table(s) to
+ * dispatch list, system info, roofline, ranks, findings). A builder appends its table(s) to
  * bc->an with analysis_add_table; one that needs metric values over a subset of the
- * selected dispatches (per rank, per roofline point) asks eval_table, never analysis_run. */
+ * selected dispatches (per rank, per roofline point) asks eval_table, never analysis_run
+ * (the findings still run a nested analysis per kernel: src/analyze/findings.c). Metric
+ * cells get their values only in eval_finish, after every builder: no builder may read
+ * another table's values. */
 #ifndef PRISM_BUILD_H
 #define PRISM_BUILD_H
 
@@ -13,6 +16,7 @@ struct build_ctx {
         const struct workload *w;
         const struct arch *a;
         const struct analysis_opts *o;
+        const struct panel_set *ps;        /* the panels being built */
         const size_t *sel;                 /* the selected pmc rows, in file order */
         size_t n;
         const char *const *knames;         /* the kernel filter (-k), as names */

@@ -222,7 +222,14 @@ int build_sysinfo(const struct build_ctx *bc, const struct panel *p,
         struct rtable *t = analysis_add_table(bc->an, p, pt, "index", 1, rtable_titles(cols, 1));
         char buf[64];
         for (size_t c = 0; c < w->sysinfo.ncols; c++) {
-                struct cell *row = rtable_add_row(t, w->sysinfo.names[c], NULL);
+                /* the family's name for the field ("sysinfo.cu_per_gpu" in its words); an
+                 * empty one hides a field it has no use for */
+                char wkey[160];
+                snprintf(wkey, sizeof wkey, "sysinfo.%s", w->sysinfo.names[c]);
+                const char *label = arch_title(bc->a, wkey, w->sysinfo.names[c]);
+                if (!*label)
+                        continue;
+                struct cell *row = rtable_add_row(t, label, NULL);
                 const char *s = table_cell(&w->sysinfo, (int)c, 0, buf, sizeof buf);
                 /* the spellings of "not available" that the reference's CSV reader knows */
                 static const char *const na[] = {"NA", "N/A", "n/a", "NaN", "nan", "null",

@@ -1,5 +1,6 @@
 /* Column projection: collect the counter names that formulas of the selected panels use. */
 #include "colset.h"
+#include "findings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,12 @@ static void add_metric(struct colset *cs, const struct metric *m)
                 add_field(cs, &m->overrides[i], m->is_template);
 }
 
+static void add_rule_metric(void *p, const struct metric *m)
+{
+        if (m)
+                add_metric(p, m);
+}
+
 void colset_build(struct colset *cs, const struct arch *a, const struct panel_set *ps,
                   const struct analysis_opts *o)
 {
@@ -90,6 +97,8 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
                         const struct panel_table *pt = &p->tables[j];
                         if (!analysis_table_wanted(o, p, pt))
                                 continue;
+                        if (pt->source && findings_is_source(pt->source))
+                                findings_metrics(a, o, add_rule_metric, cs);
                         for (size_t r = 0; r < pt->nrows; r++) {
                                 const struct metric *m = arch_metric(a, pt->rows[r]);
                                 if (m)

@@ -99,6 +99,12 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 key = join_key("", "$", name);
                 if (smap_get(&c->slotmap, key, &slot))
                         goto done;
+                if (!strcmp(name, "timeDiv")) {
+                        /* nanoseconds per unit of -t, for rows shown in it ($timeUnit) */
+                        slot = add_slot(c, key, SK_SCALAR);
+                        c->slots[slot].s = time_div(c->o->time_unit ? c->o->time_unit : "ns");
+                        goto done;
+                }
                 for (size_t i = 0; i < c->a->nbuiltins; i++) {
                         if (strcmp(c->a->builtins[i].name, name))
                                 continue;
@@ -223,10 +229,12 @@ static void plan_cell(struct eval *c, size_t t, size_t row, size_t col, struct e
 
 /* ---- helpers ---- */
 
-char *unit_display(const char *unit, const char *norm)
+char *unit_display(const char *unit, const char *norm, const char *time_unit)
 {
         if (!unit)
                 return NULL;
+        if (!strcmp(unit, "$timeUnit"))
+                return xstrdup(time_unit ? time_unit : "ns");
         const char *p = strstr(unit, "$normUnit");
         if (!p)
                 return xstrdup(unit);
@@ -284,7 +292,8 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
                 if (!strcmp(pc->show, "name")) {
                         cl->text = xstrdup(name);
                 } else if (!strcmp(pc->show, "unit")) {
-                        cl->text = unit_display(m->unit, c->o->norm);
+                        cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm),
+                                                c->o->time_unit);
                 } else if (!strcmp(pc->show, "text")) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
@@ -363,6 +372,8 @@ int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
         /* the table's place: in the analysis, or the one table of eval_table */
         size_t ti = c->single ? 0 : (size_t)(t - c->an->tables);
         t->metric_table = 1;
+        /* a family may hide the rows it has no counterpart for: they keep their ids */
+        int hide = c->a->hide_empty_rows && !c->o->all_rows;
         long pos = 0;
         for (size_t r = 0; r < pt->nrows; r++) {
                 const struct metric *m = arch_metric(c->a, pt->rows[r]);
@@ -378,6 +389,10 @@ int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                         snprintf(rid, sizeof rid, "%s.%ld", pt->id, pos++);
                         if (!analysis_row_wanted(c->o, p, pt, rid))
                                 continue;
+                        if (hide && !m->expr.src) {
+                                t->nhidden++;
+                                continue;
+                        }
                         char rkey[256];
                         snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);
                         struct cell *row = rtable_add_row(t, rid, rkey);

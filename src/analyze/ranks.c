@@ -244,7 +244,7 @@ static int build_spread(const struct build_ctx *bc, const struct rank *rk, size_
                                 hi = i;
                 }
                 row[0].text = xstrdup(ms[m]->name);
-                row[1].text = unit_display(ms[m]->unit ? ms[m]->unit : "", o->norm);
+                row[1].text = unit_display(ms[m]->unit ? ms[m]->unit : "", o->norm, o->time_unit);
                 row[2].v = agg_avg(col, nr);
                 if (lo < nr) {
                         row[3].v = v[lo];

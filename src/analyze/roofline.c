@@ -21,14 +21,14 @@ const struct roof_level_def roof_levels[ROOF_NLEVELS] = {
 };
 
 const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES] = {
-    [ROOF_VALU_F16] = {"VALU FP16", "roof.valu_flops_f16", NULL, 0},
-    [ROOF_VALU_F32] = {"VALU FP32", "roof.valu_flops_f32", "FP32Flops", 0},
-    [ROOF_VALU_F64] = {"VALU FP64", "roof.valu_flops_f64", "FP64Flops", 0},
-    [ROOF_MFMA_F16] = {"MFMA FP16", "roof.mfma_flops_f16", "MFMAF16Flops", 0},
-    [ROOF_MFMA_BF16] = {"MFMA BF16", "roof.mfma_flops_bf16", "MFMABF16Flops", 0},
-    [ROOF_MFMA_F32] = {"MFMA FP32", "roof.mfma_flops_f32", "MFMAF32Flops", 0},
-    [ROOF_MFMA_F64] = {"MFMA FP64", "roof.mfma_flops_f64", "MFMAF64Flops", 0},
-    [ROOF_MFMA_I8] = {"MFMA I8", "roof.mfma_iops_i8", "MFMAI8Ops", 1},
+    [ROOF_VALU_F16] = {"VALU FP16", "roof.valu_flops_f16", NULL, 0, 0, "VALU", "FP16"},
+    [ROOF_VALU_F32] = {"VALU FP32", "roof.valu_flops_f32", "FP32Flops", 0, 0, "VALU", "FP32"},
+    [ROOF_VALU_F64] = {"VALU FP64", "roof.valu_flops_f64", "FP64Flops", 0, 0, "VALU", "FP64"},
+    [ROOF_MFMA_F16] = {"MFMA FP16", "roof.mfma_flops_f16", "MFMAF16Flops", 0, 1, "MFMA", "FP16"},
+    [ROOF_MFMA_BF16] = {"MFMA BF16", "roof.mfma_flops_bf16", "MFMABF16Flops", 0, 1, "MFMA", "BF16"},
+    [ROOF_MFMA_F32] = {"MFMA FP32", "roof.mfma_flops_f32", "MFMAF32Flops", 0, 1, "MFMA", "FP32"},
+    [ROOF_MFMA_F64] = {"MFMA FP64", "roof.mfma_flops_f64", "MFMAF64Flops", 0, 1, "MFMA", "FP64"},
+    [ROOF_MFMA_I8] = {"MFMA I8", "roof.mfma_iops_i8", "MFMAI8Ops", 1, 1, "MFMA", "I8"},
 };
 
 /* rocprof-compute plots the ten longest-running kernels */
@@ -310,9 +310,20 @@ static int model_build(const struct build_ctx *bc, const struct panel *p,
         size_t top = ro->top ? ro->top : ROOF_TOP_DEFAULT;
         rc = ro->by_dispatch ? build_dispatches(bc, p, cpt, top, r, err)
                              : build_kernels(bc, p, cpt, top, r, err);
-        if (rc)
+        if (rc) {
                 roofline_free(r);
-        return rc;
+                return rc;
+        }
+        /* the labels in the family's words */
+        for (int l = 0; l < ROOF_NLEVELS; l++)
+                r->level_name[l] = xstrdup(arch_title(bc->a, roof_levels[l].name, roof_levels[l].name));
+        for (int d = 0; d < ROOF_NDTYPES; d++) {
+                const struct roof_dtype_def *dt = &roof_dtypes[d];
+                if (!r->unit_name[dt->matrix])
+                        r->unit_name[dt->matrix] = xstrdup(arch_title(bc->a, dt->unit, dt->unit));
+                r->dtype_name[d] = xasprintf("%s %s", r->unit_name[dt->matrix], dt->dtype);
+        }
+        return 0;
 }
 
 /* ---- tables added to the analysis ---- */
@@ -330,16 +341,19 @@ static void add_ceilings(struct analysis *an, const struct roofline *r, const st
         const char *cols[] = {"Ceiling", "Value", "Unit"};
         struct rtable *t = analysis_add_table(an, p, pt, "index", 3, rtable_titles(cols, 3));
         for (int l = 0; l < ROOF_NLEVELS; l++) {
-                struct cell *row = rtable_add_row(t, roof_levels[l].bw_col, NULL);
-                row[0].text = xasprintf("%s Bandwidth", roof_levels[l].name);
+                struct cell *row = rtable_add_row(
+                    t, arch_title(an->arch, roof_levels[l].bw_col, roof_levels[l].bw_col), NULL);
+                row[0].text = xasprintf("%s Bandwidth", r->level_name[l]);
                 row[1].v = r->c.bw[l];
                 row[2].text = xstrdup("GB/s");
         }
         for (int d = 0; d < ROOF_NDTYPES; d++) {
                 if (!roof_dtypes[d].peak_col)
                         continue;
-                struct cell *row = rtable_add_row(t, roof_dtypes[d].peak_col, NULL);
-                row[0].text = xasprintf("Peak %s", roof_dtypes[d].name);
+                struct cell *row = rtable_add_row(
+                    t, arch_title(an->arch, roof_dtypes[d].peak_col, roof_dtypes[d].peak_col),
+                    NULL);
+                row[0].text = xasprintf("Peak %s", r->dtype_name[d]);
                 row[1].v = r->c.peak[d];
                 row[2].text = xstrdup(roof_dtypes[d].integer ? "GIOP/s" : "GFLOP/s");
         }
@@ -356,7 +370,7 @@ static void add_points(struct analysis *an, const struct roofline *r, const stru
         cols[nc++] = "Dispatches";
         for (int l = 0; l < ROOF_NLEVELS; l++)
                 if (r->levels & (1u << l))
-                        cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", roof_levels[l].name);
+                        cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", r->level_name[l]);
         cols[nc++] = "Performance (GFLOP/s)";
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
         for (int l = 0; l < ROOF_NLEVELS; l++)
@@ -386,8 +400,8 @@ static void add_dtypes(struct analysis *an, const struct roofline *r, const stru
         char *owned[ROOF_NDTYPES];
         for (int d = 0; d < ROOF_NDTYPES; d++)
                 cols[nc++] = owned[d] = roof_dtypes[d].integer
-                                            ? xasprintf("%s (GIOP/s)", roof_dtypes[d].name)
-                                            : xstrdup(roof_dtypes[d].name);
+                                            ? xasprintf("%s (GIOP/s)", r->dtype_name[d])
+                                            : xstrdup(r->dtype_name[d]);
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
         for (int d = 0; d < ROOF_NDTYPES; d++)
                 free(owned[d]);
@@ -442,5 +456,11 @@ void roofline_free(struct roofline *r)
         free(r->pts);
         free(r->note);
         free(r->points_id);
+        for (int l = 0; l < ROOF_NLEVELS; l++)
+                free(r->level_name[l]);
+        for (int d = 0; d < ROOF_NDTYPES; d++)
+                free(r->dtype_name[d]);
+        free(r->unit_name[0]);
+        free(r->unit_name[1]);
         memset(r, 0, sizeof *r);
 }

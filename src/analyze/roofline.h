@@ -34,6 +34,9 @@ struct roof_dtype_def {
         const char *flops_key; /* metric giving the operations per dispatch */
         const char *peak_col;  /* roofline.csv column, GFLOP/s; NULL: no measured ceiling */
         int integer;           /* operations are integer ops (IOP) */
+        int matrix;            /* a matrix unit's ceiling (MFMA, tensor core), else vector */
+        const char *unit;      /* the unit's word: "VALU" or "MFMA" (a family may rename it) */
+        const char *dtype;     /* the data type: "FP32" */
 };
 
 extern const struct roof_level_def roof_levels[ROOF_NLEVELS];
@@ -72,6 +75,11 @@ struct roofline {
         char *note;                /* why there is no plot (no roofline.csv), or NULL */
         const struct panel *panel; /* the panel the roofline tables belong to */
         char *points_id;           /* the id of the plot points' table, or NULL */
+        /* labels in the family's words (metrics/<family>.yaml `words:`; default the names
+         * above): "HBM" or "DRAM", "MFMA FP16" or "Tensor FP16" */
+        char *level_name[ROOF_NLEVELS];
+        char *dtype_name[ROOF_NDTYPES];
+        char *unit_name[2]; /* vector, matrix */
 };
 
 struct roof_opts {

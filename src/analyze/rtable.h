@@ -25,6 +25,8 @@ struct rtable {
         char **rkeys;        /* stable row identities across architectures (metric keys) */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
+        const struct arch *arch; /* the architecture evaluated (its words label charts) */
+        size_t nhidden;          /* rows the family hides (no counterpart; ids kept) */
         size_t caprows;      /* rows the arrays have room for */
         struct smap pool_idx; /* rtable_pool_text: texts kept once */
         char **pool;

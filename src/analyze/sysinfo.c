@@ -16,7 +16,8 @@ struct sysnames {
 static void sys_name(void *p, const char *name, int dollar)
 {
         struct sysnames *sn = p;
-        if (!dollar || !strcmp(name, "denom") || smap_get(&sn->seen, name, NULL))
+        if (!dollar || !strcmp(name, "denom") || !strcmp(name, "timeDiv") ||
+            smap_get(&sn->seen, name, NULL))
                 return;
         smap_put(&sn->seen, name, 1);
         for (size_t i = 0; i < sn->a->nbuiltins; i++)

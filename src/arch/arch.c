@@ -2,136 +2,13 @@
  * metric by metric and field by field), and parse every formula once. */
 #include "arch.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "families.h"
+#include "words.h"
 #include "yamldoc.h"
-
-/* One metric file's header, read to find the chain. */
-struct family_file {
-        char *path;
-        char *family;
-        char *inherits;
-        char **archs;
-        size_t narchs;
-};
-
-static void family_files_free(struct family_file *ff, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(ff[i].path);
-                free(ff[i].family);
-                free(ff[i].inherits);
-                for (size_t j = 0; j < ff[i].narchs; j++)
-                        free(ff[i].archs[j]);
-                free(ff[i].archs);
-        }
-        free(ff);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Read the headers of every .yaml file in dir. */
-static int scan_families(const char *dir, struct family_file **out, size_t *nout,
-                         struct err *err)
-{
-        DIR *d = opendir(dir);
-        if (!d)
-                return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
-        char **names = NULL;
-        size_t nn = 0, cap = 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                size_t l = strlen(de->d_name);
-                if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
-                        xgrow(&names, &cap, nn + 1, sizeof *names);
-                        names[nn++] = xstrdup(de->d_name);
-                }
-        }
-        closedir(d);
-        if (nn) /* qsort(NULL, 0) is undefined (UBSan; fuzz_yaml_metrics) */
-                qsort(names, nn, sizeof *names, cmp_str);
-        struct family_file *ff = xcalloc(nn, sizeof *ff);
-        int rc = 0;
-        for (size_t i = 0; i < nn; i++) {
-                struct ydoc y;
-                ff[i].path = xasprintf("%s/%s", dir, names[i]);
-                size_t len;
-                char *text = read_file(ff[i].path, &len, err);
-                if (!text) {
-                        rc = ERR_INPUT;
-                        goto out;
-                }
-                /* a family's files are found by their headers: a few lines per file are
-                 * parsed, not every formula of every family */
-                static const char *const head[] = {"family", "inherits", "archs",
-                                                   "description", NULL};
-                rc = ydoc_load_mem(&y, ff[i].path, text, ydoc_prefix_len(text, len, head),
-                                   err);
-                free(text);
-                if (rc)
-                        goto out;
-                yaml_node_t *root = ydoc_root(&y);
-                const char *fam = ydoc_str(ydoc_get(&y, root, "family"));
-                const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
-                yaml_node_t *archs = ydoc_get(&y, root, "archs");
-                if (!root || root->type != YAML_MAPPING_NODE || !fam) {
-                        rc = err_set(err, ERR_INPUT, "%s: not a metric file (no 'family:')",
-                                     ff[i].path);
-                        ydoc_free(&y);
-                        goto out;
-                }
-                ff[i].family = xstrdup(fam);
-                ff[i].inherits = inh && *inh ? xstrdup(inh) : NULL;
-                if (archs && archs->type == YAML_SEQUENCE_NODE) {
-                        ff[i].narchs = ydoc_len(archs);
-                        ff[i].archs = xcalloc(ff[i].narchs, sizeof(char *));
-                        for (size_t j = 0; j < ff[i].narchs; j++) {
-                                const char *s = ydoc_str(ydoc_item(&y, archs, j));
-                                ff[i].archs[j] = xstrdup(s ? s : "");
-                        }
-                }
-                ydoc_free(&y);
-        }
-out:
-        for (size_t i = 0; i < nn; i++)
-                free(names[i]);
-        free(names);
-        if (rc) {
-                family_files_free(ff, nn);
-                return rc;
-        }
-        *out = ff;
-        *nout = nn;
-        return 0;
-}
-
-int arch_list(const char *dir, char ***targets, size_t *n, struct err *err)
-{
-        struct family_file *ff;
-        size_t nf;
-        int rc = scan_families(dir, &ff, &nf, err);
-        if (rc)
-                return rc;
-        char **t = NULL;
-        size_t nt = 0, cap = 0;
-        for (size_t i = 0; i < nf; i++)
-                for (size_t j = 0; j < ff[i].narchs; j++) {
-                        xgrow(&t, &cap, nt + 1, sizeof *t);
-                        t[nt++] = xstrdup(ff[i].archs[j]);
-                }
-        if (nt) /* no targets: t is NULL, and qsort(NULL, 0) is undefined (fuzz_yaml_metrics) */
-                qsort(t, nt, sizeof *t, cmp_str);
-        family_files_free(ff, nf);
-        *targets = t;
-        *n = nt;
-        return 0;
-}
 
 /* ---- merging ---- */
 
@@ -362,7 +239,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         /* these sections are read pair by pair: a list or a scalar there is an error, not
          * a silently empty section (fuzz_yaml_metrics read a list as pairs) */
         static const char *const maps[] = {"builtins", "normalizations", "defaults",
-                                           "block_limits"};
+                                           "block_limits", "titles", "words"};
         for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
                 if ((sec = ydoc_get(&y, root, maps[i])) && sec->type != YAML_MAPPING_NODE &&
                     !ydoc_is_null(sec)) {
@@ -388,9 +265,15 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                                 named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
                 }
         }
+        arch_merge_words(a, &y, root);
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
+        }
+        if ((sec = ydoc_get(&y, root, "accumulate_value"))) {
+                free(a->accum_value);
+                a->accum_value =
+                    ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
         }
         if ((sec = ydoc_get(&y, root, "per_pass"))) {
                 /* a list replaces the parent's; null empties it */
@@ -619,11 +502,18 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
         for (size_t k = 0; k < nc; k++)
                 sb_addf(&sb, "%s%s", k ? " < " : "", ff[chain[k]].family);
         a->chain = sb_detach(&sb);
-        a->files = xcalloc(nc, sizeof *a->files);
+        size_t nfiles = 0;
+        for (size_t k = 0; k < nc; k++)
+                nfiles += 1 + ff[chain[k]].nover;
+        a->files = xcalloc(nfiles, sizeof *a->files);
         for (size_t k = nc; k-- > 0;) {
-                a->files[a->nfiles++] = xstrdup(ff[chain[k]].path);
-                if ((rc = merge_file(a, ff[chain[k]].path, err)))
-                        goto out;
+                const struct family_file *f = &ff[chain[k]];
+                for (size_t o = 0; o <= f->nover; o++) {
+                        const char *p = o ? f->over[o - 1] : f->path;
+                        a->files[a->nfiles++] = xstrdup(p);
+                        if ((rc = merge_file(a, p, err)))
+                                goto out;
+                }
         }
         compact(a);
         if (!(rc = resolve_same_as(a, err)))
@@ -637,6 +527,7 @@ out:
 
 void arch_free(struct arch *a)
 {
+        arch_free_words(a);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);
@@ -661,6 +552,7 @@ void arch_free(struct arch *a)
                 free(a->per_pass[i]);
         free(a->per_pass);
         free(a->chip);
+        free(a->accum_value);
         free(a->target);
         free(a->family);
         free(a->chain);

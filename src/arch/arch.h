@@ -59,6 +59,16 @@ struct arch {
          * (plan_groups.c) instead of using block_limits. NULL for AMD. */
         char *chip;
         char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
+        /* the family's own words: panel and table titles by id ("6", "6.1"), labels of the
+         * memory chart and the roofline by their default text ("VALU" -> "FMA"), and whether
+         * rows with no formula (no counterpart on this architecture) are hidden unless
+         * asked for (`hide_empty_rows: true`; their ids stay reserved) */
+        char **title_ids, **titles; size_t ntitles;
+        int hide_empty_rows;
+        /* The name under which a metric with `table: COUNTER` reads that counter's value
+         * accumulated over time, collected in a run of its own ("SQ_ACCUM_PREV_HIRES" on
+         * AMD); NULL when the family has no accumulate counters. */
+        char *accum_value;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by
@@ -75,6 +85,10 @@ int arch_list(const char *dir, char ***targets, size_t *n, struct err *err);
 
 /* The per-block counter limit (e.g. "SQ" -> 8), or -1 if the block is unknown. */
 int arch_block_limit(const struct arch *a, const char *block);
+
+/* The family's title for panel or table id ("6", "6.1"), or its word for a chart label
+ * ("MFMA"), or dflt. */
+const char *arch_title(const struct arch *a, const char *id, const char *dflt);
 
 /* A default sysinfo value (e.g. total_l2_chan for listings without a workload), or NaN. */
 double arch_default(const struct arch *a, const char *field);
@@ -114,5 +128,9 @@ int panels_load(const char *dir, struct panel_set *ps, struct err *err);
 /* 1 if the table is shown for target (its archs: list is empty or names target). */
 int panel_table_for(const struct panel_table *pt, const char *target);
 void panels_free(struct panel_set *ps);
+
+/* Replace the titles of panels and tables for which the architecture's family has its own
+ * words (metrics/<family>.yaml `titles:`); the workload being analyzed decides. */
+void panels_use_titles(struct panel_set *ps, const struct arch *a);
 
 #endif

@@ -1,16 +1,20 @@
 /* Load the shared panel catalogue: panels/NN-name.yaml, one panel per file. */
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
+#include "versions.h"
 #include "yamldoc.h"
 
 static const char *const shows[] = {"name", "unit", "text", "avg", "min", "max", "median",
                                     "std", "sum", "q1", "q3", "peak", "pop", NULL};
 
+static void table_clear(struct panel_table *t);
+
 static int load_table(struct ydoc *y, yaml_node_t *n, struct panel_table *t, const char *file,
-                      struct err *err)
+                      int partial, struct err *err)
 {
         if (n->type != YAML_MAPPING_NODE)
                 return err_set(err, ERR_INPUT, "%s:%d:%d: a table must be a mapping", file,
@@ -82,7 +86,7 @@ static int load_table(struct ydoc *y, yaml_node_t *n, struct panel_table *t, con
                 for (size_t i = 0; i < t->nrows; i++)
                         t->rows[i] = xstrdup(ydoc_str(ydoc_item(y, rows, i)) ?: "");
         }
-        if (!t->source && !t->ncols)
+        if (!partial && !t->source && !t->ncols)
                 return err_set(err, ERR_INPUT, "%s: table %s has neither columns nor a source",
                                file, t->id);
         return 0;
@@ -117,7 +121,7 @@ static int load_panel(const char *path, struct panel *p, struct err *err)
         p->ntables = ydoc_len(tables);
         p->tables = xcalloc(p->ntables, sizeof *p->tables);
         for (size_t i = 0; i < p->ntables; i++)
-                if ((rc = load_table(&y, ydoc_item(&y, tables, i), &p->tables[i], path, err)))
+                if ((rc = load_table(&y, ydoc_item(&y, tables, i), &p->tables[i], path, 0, err)))
                         goto out;
 out:
         ydoc_free(&y);
@@ -128,6 +132,111 @@ static int cmp_panel(const void *a, const void *b)
 {
         const struct panel *x = a, *y = b;
         return (x->id > y->id) - (x->id < y->id);
+}
+
+/* "18.10" after "18.9": compare table ids part by part, as numbers */
+static int cmp_tid(const void *a, const void *b)
+{
+        return strverscmp(((const struct panel_table *)a)->id, ((const struct panel_table *)b)->id);
+}
+
+/* One overlay panel file: `id` names the panel (a new id adds a panel, which then needs a
+ * title); each table entry replaces, by id, the keys it gives (title, columns, rows,
+ * repeat, source, archs) of the base table, adds a table with a new id, or with
+ * `remove: true` drops one. */
+static int apply_overlay(struct panel_set *ps, const char *path, size_t *cap, struct err *err)
+{
+        struct ydoc y;
+        int rc = ydoc_load(&y, path, err);
+        if (rc)
+                return rc;
+        yaml_node_t *root = ydoc_root(&y);
+        const char *id = ydoc_str(ydoc_get(&y, root, "id"));
+        const char *title = ydoc_str(ydoc_get(&y, root, "title"));
+        yaml_node_t *tables = ydoc_get(&y, root, "tables");
+        double d;
+        if (!id || parse_double(id, &d) || !(d >= 0 && d <= 9999) || d != (int)d ||
+            (tables && tables->type != YAML_SEQUENCE_NODE)) {
+                rc = err_set(err, ERR_INPUT, "%s: a panel overlay needs a whole-number 'id' and "
+                             "a list of 'tables'", path);
+                goto out;
+        }
+        struct panel *p = NULL;
+        for (size_t i = 0; i < ps->npanels; i++)
+                if (ps->panels[i].id == (int)d)
+                        p = &ps->panels[i];
+        if (!p) {
+                if (!title) {
+                        rc = err_set(err, ERR_INPUT, "%s: new panel %d needs a 'title'", path,
+                                     (int)d);
+                        goto out;
+                }
+                xgrow(&ps->panels, cap, ps->npanels + 1, sizeof *ps->panels);
+                p = &ps->panels[ps->npanels++];
+                memset(p, 0, sizeof *p);
+                p->id = (int)d;
+                p->file = xstrdup(path);
+        }
+        if (title) {
+                free(p->title);
+                p->title = xstrdup(title);
+        }
+        for (size_t i = 0; tables && i < ydoc_len(tables); i++) {
+                yaml_node_t *n = ydoc_item(&y, tables, i);
+                const char *tid = ydoc_str(ydoc_get(&y, n, "id"));
+                const char *rm = ydoc_str(ydoc_get(&y, n, "remove"));
+                if (!tid) {
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: table without 'id'", path,
+                                     ydoc_line(n), ydoc_col(n));
+                        goto out;
+                }
+                size_t j;
+                for (j = 0; j < p->ntables; j++)
+                        if (!strcmp(p->tables[j].id, tid))
+                                break;
+                if (rm && !strcmp(rm, "true")) {
+                        if (j < p->ntables) {
+                                table_clear(&p->tables[j]);
+                                memmove(&p->tables[j], &p->tables[j + 1],
+                                        (p->ntables - j - 1) * sizeof *p->tables);
+                                p->ntables--;
+                        }
+                        continue;
+                }
+                struct panel_table t = {0};
+                /* an entry for an existing table gives only what changes */
+                if ((rc = load_table(&y, n, &t, path, j < p->ntables, err))) {
+                        table_clear(&t);
+                        goto out;
+                }
+                if (j == p->ntables) {
+                        p->tables = xrealloc(p->tables, (p->ntables + 1) * sizeof *p->tables);
+                        p->tables[p->ntables++] = t;
+                        continue;
+                }
+                struct panel_table *b = &p->tables[j];
+#define TAKE(key, f, nf) do { if (ydoc_get(&y, n, key)) { struct panel_table tmp = {0}; \
+                tmp.f = b->f; tmp.nf = b->nf; b->f = t.f; b->nf = t.nf; t.f = tmp.f; t.nf = tmp.nf; } } while (0)
+                TAKE("columns", cols, ncols);
+                TAKE("rows", rows, nrows);
+                TAKE("archs", archs, narchs);
+#undef TAKE
+                char **strs[] = {&b->title, &b->repeat, &b->source};
+                char **news[] = {&t.title, &t.repeat, &t.source};
+                const char *keys[] = {"title", "repeat", "source"};
+                for (int k = 0; k < 3; k++)
+                        if (ydoc_get(&y, n, keys[k])) {
+                                char *x = *strs[k];
+                                *strs[k] = *news[k];
+                                *news[k] = x;
+                        }
+                table_clear(&t);
+        }
+        if (p->ntables > 1)
+                qsort(p->tables, p->ntables, sizeof *p->tables, cmp_tid);
+out:
+        ydoc_free(&y);
+        return rc;
 }
 
 int panels_load(const char *dir, struct panel_set *ps, struct err *err)
@@ -153,6 +262,33 @@ int panels_load(const char *dir, struct panel_set *ps, struct err *err)
                         break;
         }
         closedir(d);
+        /* the version overlays in force, oldest first */
+        char **ov = NULL;
+        size_t nov = 0;
+        if (!rc)
+                data_overlays(dir, &ov, &nov);
+        for (size_t o = 0; o < nov; o++) {
+                DIR *od = rc ? NULL : opendir(ov[o]);
+                char **names = NULL;
+                size_t nn = 0, ncap = 0;
+                while (od && (de = readdir(od))) {
+                        size_t l = strlen(de->d_name);
+                        if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
+                                xgrow(&names, &ncap, nn + 1, sizeof *names);
+                                names[nn++] = xasprintf("%s/%s", ov[o], de->d_name);
+                        }
+                }
+                if (od)
+                        closedir(od);
+                for (size_t i = 0; i < nn; i++) {
+                        if (!rc)
+                                rc = apply_overlay(ps, names[i], &cap, err);
+                        free(names[i]);
+                }
+                free(names);
+                free(ov[o]);
+        }
+        free(ov);
         if (rc) {
                 panels_free(ps);
                 return rc;
@@ -211,4 +347,26 @@ int panel_table_for(const struct panel_table *pt, const char *target)
                 if (!strcmp(pt->archs[i], target))
                         return 1;
         return 0;
+}
+
+void panels_use_titles(struct panel_set *ps, const struct arch *a)
+{
+        for (size_t i = 0; i < ps->npanels; i++) {
+                struct panel *p = &ps->panels[i];
+                char pid[16];
+                snprintf(pid, sizeof pid, "%d", p->id);
+                const char *t = arch_title(a, pid, NULL);
+                if (t && p->title != t) {
+                        free(p->title);
+                        p->title = xstrdup(t);
+                }
+                for (size_t k = 0; k < p->ntables; k++) {
+                        struct panel_table *pt = &p->tables[k];
+                        t = arch_title(a, pt->id, NULL);
+                        if (t && pt->title) {
+                                free(pt->title);
+                                pt->title = xstrdup(t);
+                        }
+                }
+        }
 }

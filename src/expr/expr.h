@@ -53,6 +53,12 @@ struct expr *expr_clone(const struct expr *e);
 typedef void (*expr_name_fn)(void *ctx, const char *name, int dollar);
 void expr_names(const struct expr *e, expr_name_fn fn, void *ctx);
 
+/* Visit every division a / b of the formula (in source order, outer before inner, numbered
+ * k = 0, 1, ...): fn(ctx, k, side, name, dollar) for each name of a (side 0) and of b
+ * (side 1), once per occurrence. Returns the number of divisions. */
+typedef void (*expr_div_fn)(void *ctx, int k, int side, const char *name, int dollar);
+int expr_div_names(const struct expr *e, expr_div_fn fn, void *ctx);
+
 /* Binding: for every name, resolve(ctx, name, dollar, err) returns a slot >= 0 or a
  * negative code with err filled (expr_bind then prefixes "file:line:col: "). */
 typedef int (*expr_resolve_fn)(void *ctx, const char *name, int dollar, struct err *err);

@@ -13,6 +13,25 @@ const struct backend *backend_find(const char *name)
         return NULL;
 }
 
+const char *backend_replay_name(int mode)
+{
+        return mode == REPLAY_KERNEL ? "kernel" : mode == REPLAY_APPLICATION ? "application"
+                                                                             : "auto";
+}
+
+int backend_replay_mode(const struct backend *b, int want, struct err *err)
+{
+        unsigned modes = b->replay_modes ? b->replay_modes : REPLAY_APPLICATION;
+        if (want == REPLAY_AUTO)
+                return modes & REPLAY_KERNEL ? REPLAY_KERNEL : REPLAY_APPLICATION;
+        if (modes & (unsigned)want)
+                return want;
+        err_set(err, ERR_USAGE, "--replay %s: the %s backend supports only %s replay",
+                backend_replay_name(want), b->name,
+                modes & REPLAY_KERNEL ? "kernel" : "application");
+        return -1;
+}
+
 void backend_offline_sysinfo(const char *target, struct table *si)
 {
         for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)

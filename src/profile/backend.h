@@ -8,6 +8,20 @@
 #include "../store/table.h"
 #include "../util/util.h"
 
+/* How a backend collects more counters than one hardware pass holds (Nsight Compute's
+ * words): application replay runs the program once per pass; kernel replay runs it once
+ * and replays each kernel once per pass, device memory saved and restored in between. */
+enum replay_mode {
+        REPLAY_AUTO = 0,        /* kernel where the backend supports it, else application */
+        REPLAY_APPLICATION = 1, /* bit values: a backend's replay_modes */
+        REPLAY_KERNEL = 2,
+};
+
+struct clock_state;
+
+/* Progress from inside a run (kernel replay): the dispatch the collector is replaying. */
+typedef void (*backend_progress_fn)(void *ctx, long dispatch, const char *kernel);
+
 /* One pass: run the target once, collecting these counters. */
 struct backend_pass {
         int index;                /* 0-based pass number */
@@ -20,6 +34,16 @@ struct backend_pass {
         const long *dispatches;   /* dispatch ids to keep, may be NULL */
         size_t ndispatches;
         int timeout_s;            /* 0: none */
+        const char *accum;        /* an accumulate pass: the counter accumulated, else NULL */
+        const char *accum_value;  /* the name its accumulated value has among counters */
+        /* REPLAY_KERNEL: counters holds the counters of every pass of the plan (ngroups
+         * groups of group_sizes[i] counters, in plan order) and one run collects them all;
+         * REPLAY_APPLICATION (or 0): the counters of one pass. */
+        int replay;
+        const size_t *group_sizes;
+        size_t ngroups;
+        backend_progress_fn progress; /* may be NULL */
+        void *progress_ctx;
 };
 
 struct backend {
@@ -43,7 +67,21 @@ struct backend {
          * on chip (e.g. "GH100"); <0 with err on failure. */
         int (*num_passes)(const char *chip, const char *const *counters, size_t n,
                           struct err *err);
+        /* REPLAY_APPLICATION | REPLAY_KERNEL bits the backend supports; 0: application
+         * replay only. */
+        unsigned replay_modes;
+        /* --clock-control: lock the clocks (CLOCK_BASE) or only read the base (CLOCK_NONE)
+         * of the GPU the target runs on; -1 with cs->desc saying why the driver refused.
+         * NULL: the backend cannot. */
+        int (*clocks)(int mode, struct clock_state *cs);
+        void (*clocks_reset)(void);
 };
+
+/* The replay mode a profile uses: want (REPLAY_AUTO: kernel if b supports it, else
+ * application); a mode b does not support is an ERR_USAGE error naming both. */
+int backend_replay_mode(const struct backend *b, int want, struct err *err);
+/* "kernel", "application" */
+const char *backend_replay_name(int mode);
 
 extern const struct backend backend_rocprof;
 extern const struct backend backend_cupti;

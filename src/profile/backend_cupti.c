@@ -2,6 +2,8 @@
  * CUDA_INJECTION64_PATH and reads the CSV it writes; the GPU's properties come from the CUDA
  * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
 #include "backend.h"
+#include "clocks.h"
+#include "passcache.h"
 #include "host.h"
 #include "proc.h"
 
@@ -51,6 +53,7 @@ struct cuda {
         int (*device_total_mem)(size_t *, int);
         int (*driver_get_version)(int *);
         int (*get_error_string)(int, const char **);
+        int (*pci_bus_id)(char *, int, int);
 };
 static struct cuda cu;
 
@@ -76,6 +79,7 @@ static int cuda_load(void)
             {&cu.device_total_mem, "cuDeviceTotalMem_v2"},
             {&cu.driver_get_version, "cuDriverGetVersion"},
             {&cu.get_error_string, "cuGetErrorString"},
+            {&cu.pci_bus_id, "cuDeviceGetPCIBusId"},
         };
         for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
                 void *p = dlsym(h, syms[i].name);
@@ -280,8 +284,34 @@ static char *find_collector(struct err *err)
         return found;
 }
 
+static int cupti_num_passes_uncached(const char *chip, const char *const *counters, size_t n,
+                                     struct err *err);
+
+/* Pass counts are asked hundreds of times while planning: kept in passcache.c. */
 static int cupti_num_passes(const char *chip, const char *const *counters, size_t n,
                             struct err *err)
+{
+        static int opened;
+        if (!opened) {
+                /* the cache is keyed by the collector library: find it, load it on a miss */
+                char *path = find_collector(err);
+                if (!path)
+                        return ERR_SYS;
+                passcache_open(path);
+                free(path);
+                opened = 1;
+        }
+        int r = passcache_get(chip, counters, n);
+        if (r > 0)
+                return r;
+        r = cupti_num_passes_uncached(chip, counters, n, err);
+        if (r > 0)
+                passcache_put(chip, counters, n, r);
+        return r;
+}
+
+static int cupti_num_passes_uncached(const char *chip, const char *const *counters, size_t n,
+                                     struct err *err)
 {
         static void *handle;
         static int (*fn)(const char *, const char *const *, size_t, char *, size_t);
@@ -359,10 +389,81 @@ static void filter_rows(const struct backend_pass *p, struct table *t)
         *t = keep;
 }
 
+/* The clock of each dispatch (ncu's SM Frequency and DRAM Frequency), collected with the
+ * first pass (or with everything in kernel replay). */
+static const char *const clock_metrics[] = {"smsp__cycles_elapsed.avg.per_second",
+                                            "dram__cycles_elapsed.avg.per_second"};
+
+/* The metrics for PRISM_CUPTI_METRICS: the pass's counters (each once; in kernel replay the
+ * per-pass metrics recur in every group), then the clocks. */
+static void metric_list(const struct backend_pass *p, struct strbuf *sb)
+{
+        struct smap seen = {0};
+        sb_add(sb, "");
+        size_t n = 0;
+        int clocks = p->replay == REPLAY_KERNEL || p->index == 0;
+        size_t nclk = clocks ? sizeof clock_metrics / sizeof clock_metrics[0] : 0;
+        for (size_t i = 0; i < p->ncounters + nclk; i++) {
+                const char *m = i < p->ncounters ? p->counters[i] : clock_metrics[i - p->ncounters];
+                int dummy;
+                if (smap_get(&seen, m, &dummy))
+                        continue;
+                smap_put(&seen, m, 1);
+                sb_addf(sb, "%s%s", n++ ? "," : "", m);
+        }
+        smap_free(&seen);
+}
+
+struct progress_pipe {
+        int fd;
+        const struct backend_pass *p;
+        char buf[4096];
+        size_t len;
+};
+
+/* Read the collector's "dispatch<TAB>kernel" lines; report the last one. */
+static void read_progress(void *ctx)
+{
+        struct progress_pipe *pp = ctx;
+        ssize_t got;
+        long last = -1;
+        char name[300] = "";
+        while ((got = read(pp->fd, pp->buf + pp->len, sizeof pp->buf - 1 - pp->len)) > 0) {
+                pp->len += (size_t)got;
+                pp->buf[pp->len] = 0;
+                char *line = pp->buf, *nl;
+                while ((nl = strchr(line, '\n'))) {
+                        *nl = 0;
+                        char *tab = strchr(line, '\t');
+                        if (tab) {
+                                last = strtol(line, NULL, 10);
+                                snprintf(name, sizeof name, "%s", tab + 1);
+                        }
+                        line = nl + 1;
+                }
+                pp->len = strlen(line);
+                memmove(pp->buf, line, pp->len);
+                if (pp->len == sizeof pp->buf - 1)
+                        pp->len = 0; /* a line longer than the buffer: dropped */
+        }
+        if (last >= 0 && pp->p->progress)
+                pp->p->progress(pp->p->progress_ctx, last, name);
+}
+
 static void child_exec(const struct backend_pass *p, const char *lib, const char *metrics,
-                       const char *csv, int errfd)
+                       const char *csv, int errfd, int progfd)
 {
         setpgid(0, 0);
+        char fd[32];
+        snprintf(fd, sizeof fd, "%d", progfd);
+        if (progfd >= 0)
+                setenv("PRISM_CUPTI_PROGRESS_FD", fd, 1);
+        else
+                unsetenv("PRISM_CUPTI_PROGRESS_FD");
+        if (p->replay == REPLAY_KERNEL)
+                setenv("PRISM_CUPTI_REPLAY", "kernel", 1);
+        else
+                unsetenv("PRISM_CUPTI_REPLAY");
         if (setenv("CUDA_INJECTION64_PATH", lib, 1) == 0 &&
             setenv("PRISM_CUPTI_METRICS", metrics, 1) == 0 &&
             setenv("PRISM_CUPTI_OUT", csv, 1) == 0)
@@ -376,7 +477,7 @@ static void child_exec(const struct backend_pass *p, const char *lib, const char
 static int cupti_run_pass(const struct backend_pass *p, struct table *out, struct err *err)
 {
         int num = p->index, /* 0-based, as perfmon/pmc_perf_N.txt and the AMD backend */
-            ret = 0, fds[2] = {-1, -1}, status = 0;
+            ret = 0, fds[2] = {-1, -1}, prog[2] = {-1, -1}, status = 0;
         char *lib = NULL, *csv = NULL, *errpath = NULL, *errtext = NULL;
         struct strbuf metrics = {0};
 
@@ -390,11 +491,12 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
         errpath = xasprintf("%s.err", csv);
         unlink(csv);
         unlink(errpath);
-        sb_add(&metrics, "");
-        for (size_t i = 0; i < p->ncounters; i++) {
-                if (i)
-                        sb_addc(&metrics, ',');
-                sb_add(&metrics, p->counters[i]);
+        metric_list(p, &metrics);
+        /* the collector's progress: the write end stays open in the target, never blocks */
+        if (p->progress && pipe(prog) == 0) {
+                fcntl(prog[0], F_SETFD, FD_CLOEXEC);
+                fcntl(prog[0], F_SETFL, O_NONBLOCK);
+                fcntl(prog[1], F_SETFL, O_NONBLOCK);
         }
         if (pipe2(fds, O_CLOEXEC) != 0) {
                 ret = err_set(err, ERR_SYS, "pass %d: pipe: %s", num, strerror(errno));
@@ -407,12 +509,18 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
                 goto out;
         }
         if (pid == 0)
-                child_exec(p, lib, metrics.buf, csv, fds[1]);
+                child_exec(p, lib, metrics.buf, csv, fds[1], prog[1]);
         setpgid(pid, pid); /* also in the child: whichever runs first */
         close(fds[1]);
         fds[1] = -1;
+        if (prog[1] >= 0) {
+                close(prog[1]);
+                prog[1] = -1;
+        }
         int exec_errno;
-        int timed_out = proc_wait_exec(pid, fds[0], p->timeout_s, &status, &exec_errno);
+        struct progress_pipe pp = {.fd = prog[0], .p = p};
+        int timed_out = proc_wait_exec_tick(pid, fds[0], p->timeout_s, &status, &exec_errno,
+                                            prog[0] >= 0 ? read_progress : NULL, &pp);
         if (exec_errno) {
                 ret = err_set(err, ERR_INPUT, "pass %d: cannot run '%s': %s", num, p->argv[0],
                               strerror(exec_errno));
@@ -458,6 +566,9 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
         }
         filter_rows(p, out);
 out:
+        for (int k = 0; k < 2; k++)
+                if (prog[k] >= 0)
+                        close(prog[k]);
         if (fds[0] >= 0)
                 close(fds[0]);
         if (fds[1] >= 0)
@@ -470,10 +581,22 @@ out:
         return ret;
 }
 
+static int cupti_clocks(int mode, struct clock_state *cs)
+{
+        char bus[64] = "";
+        int dev;
+        if (cuda_load() == 0 && cu.init(0) == 0 && cu.device_get(&dev, 0) == 0)
+                cu.pci_bus_id(bus, sizeof bus, dev);
+        return clocks_nvml_set(mode, bus, -1, cs);
+}
+
 const struct backend backend_cupti = {
     .name = "cupti",
     .available = cupti_available,
     .detect = cupti_detect,
     .run_pass = cupti_run_pass,
     .num_passes = cupti_num_passes,
+    .replay_modes = REPLAY_APPLICATION | REPLAY_KERNEL,
+    .clocks = cupti_clocks,
+    .clocks_reset = clocks_nvml_reset,
 };

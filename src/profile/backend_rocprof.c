@@ -1,8 +1,10 @@
 /* The AMD backend: each pass runs the target under rocprofv3 (ROCm >= 6.2) with that
  * pass's counters and reads its counter_collection.csv (one row per dispatch and counter);
  * the GPU comes from the KFD topology (src/profile/detect_amd.c). Per-channel counters
- * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E). */
+ * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E,
+ * rocprof_input.c). */
 #include "backend.h"
+#include "launcher.h"
 #include "proc.h"
 
 #include <dirent.h>
@@ -20,8 +22,7 @@
 
 #include "detect.h"
 #include "plan.h"
-
-static const char accum_value[] = "SQ_ACCUM_PREV_HIRES";
+#include "rocprof_input.h"
 
 /* The GPU of the last detection: per-channel definitions need its XCD layout. */
 static struct amd_gpu gpu;
@@ -57,16 +58,17 @@ static int load_gpu(struct err *err)
         int rc = detect_amd_gpus(&gpus, &n, err);
         if (rc)
                 return rc;
-        int want = detect_gpu_choice();
+        struct launcher l;
+        struct gpu_choice ch;
+        launcher_detect(&l, NULL);
+        launcher_gpu_choice(&l, NULL, (int)n, &ch);
+        int want = ch.index < 0 ? 0 : ch.index;
         if (n == 0)
                 rc = err_set(err, ERR_SYS,
                              "no AMD GPU in the KFD topology '%s/sys/class/kfd/kfd/topology'",
                              detect_root());
-        else if ((size_t)want >= n)
-                rc = err_set(err, ERR_INPUT,
-                             "GPU %d selected by ROCR_VISIBLE_DEVICES or HIP_VISIBLE_DEVICES, "
-                             "but %zu AMD GPU%s found",
-                             want, n, n == 1 ? " was" : "s were");
+        else if (ch.missing)
+                rc = err_set(err, ERR_INPUT, "%s", ch.why);
         else {
                 gpu = gpus[want];
                 have_gpu = 1;
@@ -110,20 +112,10 @@ static int write_text(const char *path, const char *text, struct err *err)
         return 0;
 }
 
-/* rocprofv3 has no SQ_ACCUM_PREV_HIRES: the counter before it, accumulated, is collected
- * as NAME_ACCUM (defined in the counters file) and renamed back when read. */
-static char *v3_name(const struct backend_pass *p, size_t i)
-{
-        if (!strcmp(p->counters[i], accum_value) && i > 0)
-                return xasprintf("%s_ACCUM", p->counters[i - 1]);
-        return xstrdup(p->counters[i]);
-}
-
 /* The counters file format: rocprofiler-sdk of ROCm 7 reads "counters-schema-version: 1"
  * (a list of counters with definitions per architecture); ROCm 6 reads one mapping per
- * counter (NAME: {architectures: {GFX: {expression: ...}}, description: ...}), as
- * rocprof-compute 3.0's accum_counters.yaml has. $PRISM_ROCPROF_SCHEMA (0 or 1) overrides
- * what /opt/rocm/.info/version suggests. */
+ * counter (NAME: {architectures: {GFX: {expression: ...}}, description: ...}).
+ * $PRISM_ROCPROF_SCHEMA (0 or 1) overrides what /opt/rocm/.info/version suggests. */
 static int schema_v1(void)
 {
         const char *env = getenv("PRISM_ROCPROF_SCHEMA");
@@ -135,71 +127,6 @@ static int schema_v1(void)
         int major = text ? atoi(text) : 0;
         free(text);
         return major >= 7;
-}
-
-static void yaml_counter(struct strbuf *sb, int v1, const char *name, const char *desc,
-                         const char *expr)
-{
-        if (v1)
-                sb_addf(sb,
-                        "    - name: \"%s\"\n"
-                        "      description: \"%s\"\n"
-                        "      properties: []\n"
-                        "      definitions:\n"
-                        "        - architectures: [\"%s\"]\n"
-                        "          expression: \"%s\"\n",
-                        name, desc, gpu.gfx, expr);
-        else
-                sb_addf(sb,
-                        "\"%s\":\n"
-                        "  architectures:\n"
-                        "    %s:\n"
-                        "      expression: \"%s\"\n"
-                        "  description: \"%s\"\n",
-                        name, gpu.gfx, expr, desc);
-}
-
-/* The counters file: per-channel names as select() over the TCC instance (and XCD), and
- * accumulate counters as accumulate(..., HIGH_RES). Returns 1 if any were needed. */
-static int counters_yaml(const struct backend_pass *p, struct strbuf *sb)
-{
-        int any = 0, v1 = schema_v1();
-        int xcd = gpu.num_xcd > 1 ? gpu.num_xcd : 1;
-        int per_xcd = gpu.total_l2_chan > 0 ? gpu.total_l2_chan / xcd : 0;
-        if (v1)
-                sb_add(sb, "rocprofiler-sdk:\n  counters-schema-version: 1\n  counters:\n");
-        for (size_t i = 0; i < p->ncounters; i++) {
-                const char *c = p->counters[i];
-                const char *br = strchr(c, '[');
-                if (br) {
-                        int ch = atoi(br + 1);
-                        char *base = xstrndup(c, (size_t)(br - c));
-                        char *desc = xasprintf("%s of L2 channel %d", base, ch);
-                        char *expr;
-                        if (xcd > 1 && per_xcd > 0)
-                                expr = xasprintf("select(%s,[DIMENSION_XCC=[%d], "
-                                                 "DIMENSION_INSTANCE=[%d]])",
-                                                 base, ch / per_xcd, ch % per_xcd);
-                        else
-                                expr = xasprintf("select(%s,[DIMENSION_INSTANCE=[%d]])", base,
-                                                 ch);
-                        yaml_counter(sb, v1, c, desc, expr);
-                        free(base);
-                        free(desc);
-                        free(expr);
-                        any = 1;
-                } else if (!strcmp(c, accum_value) && i > 0) {
-                        char *name = v3_name(p, i);
-                        char *desc = xasprintf("%s accumulated", p->counters[i - 1]);
-                        char *expr = xasprintf("accumulate(%s,HIGH_RES)", p->counters[i - 1]);
-                        yaml_counter(sb, v1, name, desc, expr);
-                        free(name);
-                        free(desc);
-                        free(expr);
-                        any = 1;
-                }
-        }
-        return any;
 }
 
 /* ---- running the target ---- */
@@ -501,7 +428,7 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
                 const char *name = table_cell(&t, cname, r, buf, sizeof buf);
                 for (size_t i = 0; i < p->ncounters; i++)
                         if (accum_names[i] && !strcmp(accum_names[i], name))
-                                name = accum_value;
+                                name = p->counters[i];
                 int c = table_col(out, name);
                 if (c < 0)
                         continue; /* not asked for */
@@ -531,8 +458,8 @@ static int read_outputs(const struct backend_pass *p, const char *outdir, struct
         char **accum_names = xcalloc(p->ncounters ? p->ncounters : 1, sizeof *accum_names);
         for (size_t i = 0; i < p->ncounters; i++) {
                 table_add_col(out, p->counters[i]);
-                if (!strcmp(p->counters[i], accum_value))
-                        accum_names[i] = v3_name(p, i);
+                if (p->accum_value && !strcmp(p->counters[i], p->accum_value))
+                        accum_names[i] = rocprof_name(p, i);
         }
         char **files = NULL;
         size_t nfiles = 0, cap = 0;
@@ -577,23 +504,23 @@ static int rocprof_run_pass(const struct backend_pass *p, struct table *out, str
         char *extra = xasprintf("%s/counters.yaml", p->workdir);
         char *outdir = xasprintf("%s/out", p->workdir);
         char *logpath = xasprintf("%s/log.txt", p->workdir);
-        struct strbuf sb = {0};
         char **argv = NULL;
         if (rc)
                 goto out;
-        sb_add(&sb, "pmc:");
-        for (size_t i = 0; i < p->ncounters; i++) {
-                char *n = v3_name(p, i);
-                sb_addf(&sb, " %s", n);
-                free(n);
+        char *text = rocprof_pass_text(p);
+        rc = write_text(input, text, err);
+        free(text);
+        if (rc)
+                goto out;
+        struct rocprof_gpu g = {gpu.gfx, gpu.num_xcd, gpu.total_l2_chan, schema_v1()};
+        char *defs = rocprof_pass_yaml(p, &g);
+        int need_extra = defs != NULL;
+        if (defs) {
+                rc = write_text(extra, defs, err);
+                free(defs);
+                if (rc)
+                        goto out;
         }
-        sb_addc(&sb, '\n');
-        if ((rc = write_text(input, sb.buf, err)))
-                goto out;
-        sb_reset(&sb);
-        int need_extra = counters_yaml(p, &sb);
-        if (need_extra && (rc = write_text(extra, sb.buf, err)))
-                goto out;
 
         size_t nt = 0;
         while (p->argv[nt])
@@ -621,7 +548,6 @@ static int rocprof_run_pass(const struct backend_pass *p, struct table *out, str
         rc = read_outputs(p, outdir, out, err);
 out:
         free(argv);
-        sb_free(&sb);
         free(input);
         free(extra);
         free(outdir);

@@ -64,8 +64,5 @@ int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err);
  * that the caller can fill them and the order stays that of recorded workloads. */
 void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si);
 
-/* The GPU the target will run on: the first index of $ROCR_VISIBLE_DEVICES or
- * $HIP_VISIBLE_DEVICES, else 0. */
-int detect_gpu_choice(void);
 
 #endif

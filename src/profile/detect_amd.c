@@ -43,6 +43,9 @@ static const struct amd_model models[] = {
     {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
     /* any other gfx942 part (virtual functions, later steppings) */
     {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
+    /* MI350 series (rocprof-compute 3.3's name): 8 XCDs of 16 L2 channels, 128 HBM
+     * channels; 2000 MHz memory clock gives its ~8 TB/s */
+    {"gfx950", 0, "MI350", 16, 128, 32, 4, 1024, 256, 32, 8, 32, 4096, 2400, 2000},
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -437,17 +440,6 @@ int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err)
         return 0;
 }
 
-int detect_gpu_choice(void)
-{
-        const char *vars[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"};
-        for (size_t i = 0; i < 2; i++) {
-                const char *v = getenv(vars[i]);
-                if (v && *v >= '0' && *v <= '9')
-                        return atoi(v);
-        }
-        return 0;
-}
-
 /* ---- sysinfo.csv ---- */
 
 void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
@@ -500,4 +492,6 @@ void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
         snprintf(buf, sizeof buf, "%.10g", g->hbm_bw);
         sysinfo_set_str(si, "hbm_bw", buf);
         sysinfo_set_num(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
+        /* rocprof-compute 3.3's HBM bandwidth is max_mclk / 1000 * 32 * num_hbm_channels */
+        sysinfo_set_num(si, "num_hbm_channels", g->hbm_channels);
 }

@@ -1,12 +1,15 @@
 /* Rank, node and GPU of this process from the launcher's environment (mpirun, srun). */
 #include "launcher.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "detect.h"
 #include "../util/util.h"
 
 extern char **environ;
@@ -114,21 +117,96 @@ char *launcher_rank_dir(const char *base, const struct launcher *l)
         return xasprintf("%s/%s/rank%ld", base, l->node, l->rank);
 }
 
-int launcher_gpu(const struct launcher *l, char *const *envp, int ngpus)
+int launcher_gpu_choice(const struct launcher *l, char *const *envp, int ngpus,
+                        struct gpu_choice *c)
 {
         static const char *const visible[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                                               "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", NULL};
-        if (ngpus <= 0)
-                return -1;
+        memset(c, 0, sizeof *c);
         for (size_t i = 0; visible[i]; i++) {
                 const char *s = env_get(envp, visible[i]);
                 if (!s || !*s)
                         continue;
+                c->var = visible[i];
                 char *end;
                 long v = strtol(s, &end, 10);
-                if (end == s || (*end && *end != ',') || v < 0)
-                        return -1; /* a UUID or an empty set: the runtime knows, we do not */
-                return v < ngpus ? (int)v : -1;
+                if (end == s || (*end && *end != ',') || v < 0) {
+                        /* a UUID or an empty set: the runtime knows, we do not */
+                        c->index = -1;
+                        snprintf(c->why, sizeof c->why, "the GPU %s=%.60s names", visible[i], s);
+                } else if (ngpus > 0 && v >= ngpus) {
+                        c->index = -1;
+                        c->missing = 1;
+                        snprintf(c->why, sizeof c->why,
+                                 "%s=%.40s names GPU %ld, but this node has %d GPU%s", visible[i],
+                                 s, v, ngpus, ngpus == 1 ? "" : "s");
+                } else {
+                        c->index = (int)v;
+                        snprintf(c->why, sizeof c->why, "GPU %ld (%s=%.40s)", v, visible[i], s);
+                }
+                return 0;
         }
-        return l->local_rank >= 0 ? (int)(l->local_rank % ngpus) : -1;
+        if (launcher_is_parallel(l) && l->local_rank >= 0 && ngpus > 0) {
+                c->index = (int)(l->local_rank % ngpus);
+                c->assign = 1;
+                snprintf(c->why, sizeof c->why, "GPU %d of %d (local rank %ld, round-robin)",
+                         c->index, ngpus, l->local_rank);
+                return 0;
+        }
+        c->index = ngpus > 0 ? 0 : -1;
+        snprintf(c->why, sizeof c->why, ngpus > 0 ? "GPU 0 (the default device)"
+                                                  : "the default device");
+        return 0;
+}
+
+int launcher_gpu_lock_path(const struct gpu_choice *c, const char *tmpdir, char *buf,
+                           size_t len)
+{
+        char name[96];
+        if (c->index >= 0) {
+                snprintf(name, sizeof name, "%d", c->index);
+        } else {
+                const char *v = c->var ? getenv(c->var) : NULL;
+                if (!v || !*v)
+                        return 0;
+                size_t k = 0;
+                for (const char *p = v; *p && *p != ',' && k + 1 < sizeof name; p++)
+                        name[k++] = (isalnum((unsigned char)*p) || *p == '-') ? *p : '_';
+                name[k] = 0;
+        }
+        snprintf(buf, len, "%s/prism-gpu-%s.lock", tmpdir && *tmpdir ? tmpdir : "/tmp", name);
+        return 1;
+}
+
+long launcher_local_size(char *const *envp)
+{
+        static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+                                           "MV2_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE",
+                                           NULL};
+        for (size_t i = 0; vars[i]; i++) {
+                long v = env_long(envp, vars[i]);
+                if (v > 0)
+                        return v;
+        }
+        return -1;
+}
+
+int launcher_count_gpus(void)
+{
+        int n = 0;
+        DIR *d = opendir("/proc/driver/nvidia/gpus");
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d)))
+                        n += e->d_name[0] != '.';
+                closedir(d);
+                if (n > 0)
+                        return n;
+        }
+        struct amd_gpu *gpus = NULL;
+        size_t na = 0;
+        if (detect_amd_gpus(&gpus, &na, NULL) == 0)
+                n = (int)na;
+        free(gpus);
+        return n;
 }

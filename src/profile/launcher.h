@@ -32,12 +32,43 @@ int launcher_is_parallel(const struct launcher *l);
  * (workloads/NAME, or -p DIR) and appends <gpu model> to the result as before. */
 char *launcher_rank_dir(const char *base, const struct launcher *l);
 
-/* The GPU this rank uses, as an index among ngpus: the first device of
- * ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES or GPU_DEVICE_ORDINAL
- * when one is set (sites and srun --gpus-per-task bind ranks so), else local_rank modulo
- * ngpus; -1 when it cannot be told (no GPU, no launcher, devices named by UUID): then the
- * default device. envp as above. */
-int launcher_gpu(const struct launcher *l, char *const *envp, int ngpus);
+/* How a rank's GPU was chosen (launcher_gpu_choice). */
+struct gpu_choice {
+        int index;        /* the GPU among the node's, -1 when it cannot be told (no GPU,
+                             a device named by UUID): then the runtime's default */
+        const char *var;  /* the variable that bound it (CUDA_VISIBLE_DEVICES, ...), NULL */
+        int missing;      /* 1: the variable names a GPU the node does not have */
+        int assign;       /* 1: the rule chose index, the caller sets the *_VISIBLE_DEVICES
+                             variables to it for the target */
+        char why[160];    /* "GPU 1 of 2 (local rank 3, round-robin)",
+                             "GPU 0 (CUDA_VISIBLE_DEVICES=0)" */
+};
+
+/* The one rule for choosing the GPU of this process, among ngpus GPUs on the node: a GPU
+ * already bound by the launcher or the user through ROCR_VISIBLE_DEVICES,
+ * HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES or GPU_DEVICE_ORDINAL (the first device of the
+ * first one set) is kept; else a rank takes local_rank modulo ngpus (round-robin, so that
+ * more ranks than GPUs share them); else (one process, or the local rank unknown) GPU 0.
+ * A bound index >= ngpus (when ngpus > 0) returns -1 with why naming it. envp: NULL for
+ * the process environment. Returns 0. */
+int launcher_gpu_choice(const struct launcher *l, char *const *envp, int ngpus,
+                        struct gpu_choice *c);
+
+/* Ranks that may share a GPU take turns on its counters, one kernel at a time: the
+ * collector holds a lock file per GPU while it profiles one kernel (see
+ * src/collect/cupti/share.c). Its path: TMPDIR (or /tmp) /prism-gpu-<index on the node>.lock,
+ * or the binding variable's value, made safe, when the GPU is named by UUID. Returns 1 and
+ * fills buf, 0 when the GPU is unknown. */
+int launcher_gpu_lock_path(const struct gpu_choice *c, const char *tmpdir, char *buf,
+                           size_t len);
+
+/* Ranks on this node as the launcher says (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
+ * SLURM_NTASKS_PER_NODE), -1 when unknown. */
+long launcher_local_size(char *const *envp);
+
+/* GPUs on this node, counted without initialising a GPU runtime: NVIDIA's
+ * /proc/driver/nvidia/gpus entries, else the AMD GPUs of the KFD topology; 0 none. */
+int launcher_count_gpus(void);
 
 /* A host name as a node name: up to the first '.', characters other than letters, digits,
  * '-' and '_' replaced by '_', "node" when empty. */

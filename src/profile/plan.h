@@ -1,26 +1,40 @@
 /* Pass planning: the hardware counters that a set of formulas needs, packed into as few
- * application runs as the per-block counter limits allow, with the counters of one
- * formula (a hit rate's hits and misses) kept in one run wherever the limits allow.
+ * application runs as the per-block counter limits allow.
  *
  * Names in formulas map to hardware counters ("slots") like this:
  *   SQ_WAVES          -> SQ_WAVES, block SQ
  *   TCC_HIT_sum       -> TCC_HIT, block TCC (the sum over channels)
- *   TCC_HIT[3], TCC_HIT[@] -> TCC_HIT, block TCC (every channel; one slot for all)
+ *   TCC_HIT[3], TCC_HIT[@] -> TCC_HIT, block TCC (every channel; one slot for all forms)
  *   SQC_ICACHE_HITS   -> block SQC, which counts against the longest block of the limits
  *                        that prefixes it (SQ)
  *   $name             -> the counters of builtin `name` (plan_req_builtin), if defined
  *   $denom            -> the counters of every normalization, in accumulate passes only
  * Names with lower-case letters other than a `_sum` suffix are dispatch columns
- * (Grid_Size, End_Timestamp), SQ_ACCUM_PREV_HIRES is the value of an accumulate pass:
- * neither is a counter.
+ * (Grid_Size, End_Timestamp), and the accumulate value (plan_req_accum_value) is the result
+ * of an accumulate pass: neither is a counter.
  *
- * Accumulate counters (SQ_LEVEL_WAVES, ...: the `table` of a formula) get one pass each,
- * holding the formulas' other counters, the accumulate counter and SQ_ACCUM_PREV_HIRES
- * (which takes a slot of the same block). Those passes come after the others. */
+ * Ratios. For every division a / b of a formula (builtins expanded, $denom left out: a
+ * normalization is a unit applied to every row), the counters of a and of b that count
+ * against the same block are collected in one run: a hit rate's hits and misses, a
+ * latency's level and request counters, a unit's busy and its own cycles. Such quotients
+ * are bounded (a hit rate cannot pass 100%), and counts from two runs of the program
+ * can break the bound. A quotient across blocks divides by another unit's clock or
+ * activity (TA busy over GRBM_GUI_ACTIVE): a rate, whose error from two runs is the
+ * run-to-run variation, and the few counters that everything is divided by could not
+ * share a run with all their numerators under the block limits. Ratios are joined smallest
+ * first while the joined counters fit one run; a ratio whose counters alone exceed a
+ * block's limit, or that shares a counter with ratios that already filled its run (one
+ * counter dividing many), is spread (p->groups_split counts it).
+ *
+ * Accumulate counters (SQ_LEVEL_WAVES, ...: the `table` of a formula) get one run each,
+ * holding the accumulate counter, its accumulated value (one more slot of its block) and
+ * every counter its formulas need; the free slots of those runs are filled with ordinary
+ * counters. Those runs come after the others. */
 #ifndef PRISM_PLAN_H
 #define PRISM_PLAN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../arch/arch.h"
 #include "../util/util.h"
@@ -38,9 +52,21 @@ struct plan_counter {
 };
 
 struct plan_pass {
-        size_t *counters; /* indices into plan.counters, in output order */
+        size_t *counters; /* indices into plan.counters, in output order (an accumulate
+                             pass starts with its accumulate counter) */
         size_t n;
         char *accum;      /* the accumulate counter of an accumulate pass, else NULL */
+        unsigned char *home; /* per counter: 1 if pmc_perf.csv takes it from this pass;
+                                NULL: every counter (NVIDIA plans) */
+};
+
+/* Why a plan cannot be shorter: per block, the slots all runs together must provide. */
+struct plan_block {
+        const char *block; /* the limit's name (owned by the plan) */
+        int limit;         /* counters per run */
+        size_t counters;   /* distinct counters of the block the request needs */
+        size_t accum;      /* accumulate counters of the block: each takes two slots */
+        size_t bound;      /* ceil((counters + 2 * accum) / limit) */
 };
 
 struct plan {
@@ -49,21 +75,29 @@ struct plan {
         struct plan_pass *passes;
         size_t npasses;
         size_t naccum;     /* the last naccum passes are accumulate passes */
-        size_t lower_bound; /* max over blocks of ceil(counters / limit): normal passes */
-        size_t groups, groups_split; /* formulas with 2+ counters; those spread over passes */
+        size_t lower_bound; /* the fewest runs possible: the largest block bound, at least
+                               one run per accumulate counter */
+        size_t groups, groups_split; /* ratios to keep in one run; those spread over runs */
+        char *accum_value; /* the accumulate value's column name, or NULL */
+        struct plan_block *blocks; /* AMD: per block limit, in the order of the limits */
+        size_t nblocks;
 };
 
 /* What to plan: formulas (or name lists) and the definitions they refer to. */
 struct plan_req {
         struct block_limit *limits;
         size_t nlimits;
-        struct plan_src *srcs; /* private */
+        struct plan_src *srcs; /* private (plan_int.h) */
         size_t nsrcs, cap_srcs;
+        char *accum_value;     /* plan_req_accum_value */
 };
 
 /* limits is copied. */
 void plan_req_init(struct plan_req *r, const struct block_limit *limits, size_t nlimits);
 void plan_req_free(struct plan_req *r);
+/* The name formulas of accumulate tables read the accumulated value under (the metrics
+ * family's accumulate_value, SQ_ACCUM_PREV_HIRES on AMD); NULL: none. */
+void plan_req_accum_value(struct plan_req *r, const char *name);
 
 /* A formula whose counters are needed; they should share a pass. table: NULL for the
  * per-dispatch table (pmc_perf.csv), else the accumulate counter whose pass collects them.
@@ -72,8 +106,6 @@ int plan_req_formula(struct plan_req *r, const char *src, const struct expr_loc 
                      const char *table, struct err *err);
 /* The same for a formula already parsed. */
 void plan_req_expr(struct plan_req *r, const struct expr *e, const char *table);
-/* The same with the names already listed (as a formula spells them, "$x" for builtins). */
-void plan_req_names(struct plan_req *r, const char *const *names, size_t n, const char *table);
 /* $name means the counters of src (evaluated before metrics; always collected). */
 int plan_req_builtin(struct plan_req *r, const char *name, const char *src,
                      const struct expr_loc *loc, struct err *err);
@@ -81,20 +113,26 @@ int plan_req_builtin(struct plan_req *r, const char *name, const char *src,
 int plan_req_norm(struct plan_req *r, const char *src, const struct expr_loc *loc,
                   struct err *err);
 
-/* Plan. Deterministic: the same request in any order of formulas gives the same plan.
- * A counter of a block without a limit, or an accumulate pass that cannot hold the
- * counters its formulas need, is an error naming them. */
+/* Plan (plan_pack.c). Deterministic: the same request in any order of formulas gives the
+ * same plan. A counter of a block without a limit, or an accumulate pass that cannot hold
+ * the counters its formulas need, is an error naming them. */
 int plan_make(const struct plan_req *r, struct plan *p, struct err *err);
 void plan_free(struct plan *p);
 
 /* The column names a backend collects in pass i, each form expanded: "SQ_WAVES",
- * "TCC_HIT_sum", "TCC_HIT[0]" .. "TCC_HIT[nchan-1]"; an accumulate pass ends with its
- * counter and SQ_ACCUM_PREV_HIRES. Returns a malloc'd array of malloc'd strings. */
+ * "TCC_HIT_sum", "TCC_HIT[0]" .. "TCC_HIT[nchan-1]"; an accumulate pass starts with its
+ * counter and the accumulate value. Returns a malloc'd array of malloc'd strings. */
 char **plan_pass_names(const struct plan *p, size_t i, int nchan, size_t *n);
+/* The same for the counters pmc_perf.csv takes from pass i (home), in the same order. */
+char **plan_pass_home_names(const struct plan *p, size_t i, int nchan, size_t *n);
 void plan_names_free(char **names, size_t n);
 
 /* "SQ_WAVES SQ_BUSY_CYCLES TCC_HIT ..." (hardware counters, one per slot), malloc'd. */
 char *plan_pass_line(const struct plan *p, size_t i);
+
+/* "N application runs ...; no plan can have fewer than B:" and a line per block with its
+ * counters, accumulate pairs, limit and runs (AMD plans; --dry-run prints it). */
+void plan_print_bound(const struct plan *p, FILE *f);
 
 /* The block a counter name counts against under these limits ("SQC_X" -> "SQ"), or NULL
  * when no limit applies; *slot receives the hardware counter name (malloc'd) and *forms
@@ -109,8 +147,9 @@ extern const char *const plan_dispatch_cols[];
 /* 1 for those columns and Start_Timestamp/End_Timestamp: names that are no counter. */
 int plan_is_dispatch_col(const char *name);
 
-/* Write dir/pmc_perf_N.txt for every pass ("pmc: A B C", the lines rocprof-compute's
- * perfmon files have), each through a temporary file and rename. */
+/* Write dir/pmc_perf_N.txt for every normal pass and dir/COUNTER.txt for the accumulate
+ * pass of COUNTER ("pmc: A B C", the lines rocprof-compute's perfmon files have), each
+ * through a temporary file and rename. */
 int plan_write_perfmon(const struct plan *p, const char *dir, int nchan, struct err *err);
 
 /* ---- NVIDIA: groups of metrics that need one hardware pass each (plan_groups.c) ---- */

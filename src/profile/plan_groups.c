@@ -2,7 +2,7 @@
  * that the Profiler Host API says need one hardware pass each; the program runs once per
  * group. SASS-instrumented metrics are grouped apart from hardware counters (they never
  * share a pass with them: CUPTI instruments the code in a pass of its own). */
-#include "plan.h"
+#include "plan_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +94,139 @@ static void group_add(struct ggroup *g, size_t m)
         g->members[g->n++] = m;
 }
 
+static size_t uf_find(size_t *parent, size_t x)
+{
+        while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+        }
+        return x;
+}
+
+/* A side of a division: the request's metrics it names (index into ms), of one kind. */
+static size_t side_metrics(const struct plan_div *d, int side, int sass, const struct smap *seen,
+                           const struct gmetric *ms, size_t *out)
+{
+        size_t n = 0;
+        for (size_t k = 0; k < d->n[side]; k++) {
+                int idx;
+                if (smap_get(seen, d->names[side][k], &idx) && idx >= 0 &&
+                    ms[idx].sass == sass)
+                        out[n++] = (size_t)idx;
+        }
+        return n;
+}
+
+struct tie {
+        size_t *m; /* metric indices, both sides of one division, one kind */
+        size_t n;
+};
+
+static int cmp_tie(const void *a, const void *b)
+{
+        const struct tie *x = a, *y = b;
+        if (x->n != y->n)
+                return x->n < y->n ? -1 : 1;
+        for (size_t i = 0; i < x->n; i++)
+                if (x->m[i] != y->m[i])
+                        return x->m[i] < y->m[i] ? -1 : 1;
+        return 0;
+}
+
+/* Ratios (plan.h): per division, the metrics of one kind (hardware or SASS) found on both
+ * sides. Joined by union-find, smallest first, while the joined metrics still need no more
+ * hardware passes than one run of their kind allows; *nties receives how many ratios the
+ * request has. */
+static int join_ratios(const struct plan_req *r, const struct smap *seen, const struct gmetric *ms,
+                       size_t nm, size_t *parent, struct tie **out, size_t *nout,
+                       plan_passes_fn fn, const char *chip, const char *const *per_pass,
+                       size_t nper, const char **buf, const char **list, const int *limit,
+                       struct err *err)
+{
+        struct tie *ties = NULL;
+        size_t nt = 0, cap = 0;
+        int rc = 0;
+        for (size_t s = 0; s < r->nsrcs; s++)
+                for (size_t d = 0; d < r->srcs[s].ndivs; d++)
+                        for (int sass = 0; sass <= 1; sass++) {
+                                const struct plan_div *dv = &r->srcs[s].divs[d];
+                                size_t *v = xmalloc((dv->n[0] + dv->n[1] + 1) * sizeof *v);
+                                size_t na = side_metrics(dv, 0, sass, seen, ms, v);
+                                size_t nb = side_metrics(dv, 1, sass, seen, ms, v + na);
+                                if (!na || !nb) {
+                                        free(v);
+                                        continue;
+                                }
+                                /* sorted, unique */
+                                size_t n = na + nb, u = 0;
+                                for (size_t i = 1; i < n; i++)
+                                        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                                                size_t t = v[j];
+                                                v[j] = v[j - 1];
+                                                v[j - 1] = t;
+                                        }
+                                for (size_t i = 0; i < n; i++)
+                                        if (!u || v[u - 1] != v[i])
+                                                v[u++] = v[i];
+                                xgrow(&ties, &cap, nt + 1, sizeof *ties);
+                                ties[nt++] = (struct tie){v, u};
+                        }
+        if (nt > 1)
+                qsort(ties, nt, sizeof *ties, cmp_tie);
+        /* distinct ratios only */
+        size_t u = 0;
+        for (size_t t = 0; t < nt; t++) {
+                if (u && !cmp_tie(&ties[u - 1], &ties[t])) {
+                        free(ties[t].m);
+                        continue;
+                }
+                ties[u++] = ties[t];
+        }
+        nt = u;
+        for (size_t t = 0; t < nt; t++) {
+                if (rc || ties[t].n < 2)
+                        continue;
+                /* the metrics of every cluster the ratio touches */
+                unsigned char *in = xcalloc(nm + 1, 1);
+                for (size_t k = 0; k < ties[t].n; k++)
+                        in[uf_find(parent, ties[t].m[k])] = 1;
+                size_t n = 0, roots = 0;
+                for (size_t i = 0; i < nm; i++) {
+                        roots += in[i] && uf_find(parent, i) == i;
+                        if (in[uf_find(parent, i)])
+                                list[n++] = ms[i].name;
+                }
+                if (roots > 1) {
+                        int c = count(fn, chip, per_pass, nper, buf, list, n, err);
+                        if (c < 0)
+                                rc = c;
+                        else if (c <= limit[ms[ties[t].m[0]].sass]) {
+                                size_t into = nm;
+                                for (size_t i = 0; i < nm; i++)
+                                        if (in[i] && uf_find(parent, i) == i && into == nm)
+                                                into = i;
+                                for (size_t i = 0; i < nm; i++)
+                                        if (in[i] && parent[i] == i)
+                                                parent[i] = into;
+                        }
+                }
+                free(in);
+        }
+        *out = ties;
+        *nout = nt;
+        return rc;
+}
+
+/* Passes for the per-pass metrics plus the metrics unit[0..nu) of ms. */
+static int unit_count(plan_passes_fn fn, const char *chip, const char *const *per_pass,
+                      size_t nper, const char **buf, const char **list, const struct gmetric *ms,
+                      const size_t *unit, size_t nu, struct err *err)
+{
+        for (size_t k = 0; k < nu; k++)
+                list[k] = ms[unit[k]].name;
+        return count(fn, chip, per_pass, nper, buf, list, nu, err);
+}
+
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
                      const char *const *per_pass, size_t nper_pass, struct plan *p, struct err *err)
 {
@@ -102,7 +235,9 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         struct ggroup *gs = NULL;
         size_t nm = 0, ng = 0, cap_g = 0;
         const char **buf = NULL, **list = NULL;
-        size_t *pass_of = NULL;
+        size_t *pass_of = NULL, *parent = NULL, *unit = NULL, nties = 0;
+        struct tie *ties = NULL;
+        unsigned char *placed = NULL;
         int rc;
 
         memset(p, 0, sizeof *p);
@@ -130,11 +265,45 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 limit[1] = c + 1;
         }
 
-        /* first fit: each metric joins the first open group of its kind that still needs
-         * no more passes with it, else opens a group. A metric that needs more passes even
-         * alone keeps its group to itself: CUPTI replays the kernel within that run, which
-         * disturbs the caches, so nothing else is measured there. */
+        /* ratios: metrics to measure in one run (plan.h), joined by union-find */
+        struct smap pos = {0};
+        for (size_t i = 0; i < nm; i++)
+                smap_put(&pos, ms[i].name, (int)i);
+        parent = xmalloc((nm + 1) * sizeof *parent);
+        unit = xmalloc((nm + 1) * sizeof *unit);
+        placed = xcalloc(nm + 1, 1);
+        for (size_t i = 0; i < nm; i++)
+                parent[i] = i;
+        rc = join_ratios(r, &pos, ms, nm, parent, &ties, &nties, num_passes, chip, per_pass,
+                         nper_pass, buf, list, limit, err);
+        p->groups = nties;
+        smap_free(&pos);
+        if (rc)
+                goto out;
+
+        /* first fit: each metric, with the metrics of its ratios, joins the first open group
+         * of its kind that still needs no more passes with them, else opens a group. A unit
+         * that needs more passes even alone keeps its group to itself: CUPTI replays the
+         * kernel within that run, which disturbs the caches, so nothing else is measured
+         * there; ratios that need more than one pass alone are placed metric by metric. */
         for (size_t i = 0; i < nm; i++) {
+                if (placed[i])
+                        continue;
+                size_t nu = 0, root = uf_find(parent, i);
+                for (size_t j = i; j < nm; j++)
+                        if (!placed[j] && uf_find(parent, j) == root)
+                                unit[nu++] = j;
+                int alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
+                                       unit, nu, err);
+                if (alone >= 0 && nu > 1 && alone > limit[ms[i].sass]) {
+                        nu = 1; /* spread: this metric alone, the others later */
+                        alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
+                                           unit, nu, err);
+                }
+                if (alone < 0) {
+                        rc = alone;
+                        goto out;
+                }
                 size_t g;
                 for (g = 0; g < ng; g++) {
                         struct ggroup *gr = &gs[g];
@@ -142,9 +311,10 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 continue;
                         for (size_t k = 0; k < gr->n; k++)
                                 list[k] = ms[gr->members[k]].name;
-                        list[gr->n] = ms[i].name;
-                        int c =
-                            count(num_passes, chip, per_pass, nper_pass, buf, list, gr->n + 1, err);
+                        for (size_t k = 0; k < nu; k++)
+                                list[gr->n + k] = ms[unit[k]].name;
+                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list,
+                                      gr->n + nu, err);
                         if (c < 0) {
                                 rc = c;
                                 goto out;
@@ -153,12 +323,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 break;
                 }
                 if (g == ng) {
-                        list[0] = ms[i].name;
-                        int c = count(num_passes, chip, per_pass, nper_pass, buf, list, 1, err);
-                        if (c < 0) {
-                                rc = c;
-                                goto out;
-                        }
+                        int c = alone;
                         ms[i].solo = c;
                         xgrow(&gs, &cap_g, ng + 1, sizeof *gs);
                         memset(&gs[ng], 0, sizeof *gs);
@@ -166,7 +331,10 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                         gs[ng].budget = c;
                         ng++;
                 }
-                group_add(&gs[g], i);
+                for (size_t k = 0; k < nu; k++) {
+                        group_add(&gs[g], unit[k]);
+                        placed[unit[k]] = 1;
+                }
         }
 
         /* the plan: counters in name order, per-pass metrics included */
@@ -233,32 +401,17 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 p->lower_bound += (size_t)c;
         }
 
-        /* formulas whose metrics ended in different runs */
-        pass_of = xcalloc(p->ncounters ? p->ncounters : 1, sizeof *pass_of);
-        for (size_t g = 0; g < p->npasses; g++)
-                for (size_t k = 0; k < p->passes[g].n; k++)
-                        pass_of[p->passes[g].counters[k]] = g;
-        for (size_t s = 0; s < r->nsrcs; s++) {
-                size_t n;
-                int first = -1, several = 0, split = 0;
-                const char *const *nms = plan_req_src_names(r, s, &n);
-                for (size_t k = 0; k < n; k++) {
-                        int idx, pp;
-                        if (nms[k][0] == '$' || !smap_get(&index, nms[k], &idx) ||
-                            !smap_get(&seen, nms[k], &pp) || pp < 0)
-                                continue; /* not a metric, or collected in every pass */
-                        if (first < 0) {
-                                first = idx;
-                                continue;
+        /* ratios whose metrics ended in different runs */
+        pass_of = xcalloc(nm + 1, sizeof *pass_of);
+        for (size_t g = 0; g < ng; g++)
+                for (size_t k = 0; k < gs[g].n; k++)
+                        pass_of[gs[g].members[k]] = g;
+        for (size_t t = 0; t < nties; t++)
+                for (size_t k = 1; k < ties[t].n; k++)
+                        if (pass_of[ties[t].m[k]] != pass_of[ties[t].m[0]]) {
+                                p->groups_split++;
+                                break;
                         }
-                        several |= idx != first;
-                        split |= pass_of[idx] != pass_of[first];
-                }
-                if (several) {
-                        p->groups++;
-                        p->groups_split += (size_t)split;
-                }
-        }
         smap_free(&index);
 out:
         for (size_t i = 0; i < nm; i++)
@@ -270,6 +423,12 @@ out:
         free(buf);
         free(list);
         free(pass_of);
+        for (size_t t = 0; t < nties; t++)
+                free(ties[t].m);
+        free(ties);
+        free(parent);
+        free(unit);
+        free(placed);
         smap_free(&seen);
         if (rc)
                 plan_free(p);

@@ -14,10 +14,11 @@ static double now_s(void)
         return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int proc_wait(pid_t pid, int timeout_s, int *status)
+static int wait_tick(pid_t pid, int timeout_s, int *status, void (*tick_fn)(void *),
+                     void *ctx)
 {
         double start = now_s(), term_at = 0;
-        const struct timespec tick = {0, 20 * 1000 * 1000};
+        const struct timespec nap = {0, 20 * 1000 * 1000};
         for (;;) {
                 pid_t r = waitpid(pid, status, WNOHANG);
                 if (r == pid)
@@ -33,11 +34,24 @@ int proc_wait(pid_t pid, int timeout_s, int *status)
                 } else if (term_at > 0 && t - term_at >= 3) {
                         kill(-pid, SIGKILL);
                 }
-                nanosleep(&tick, NULL);
+                if (tick_fn)
+                        tick_fn(ctx);
+                nanosleep(&nap, NULL);
         }
 }
 
+int proc_wait(pid_t pid, int timeout_s, int *status)
+{
+        return wait_tick(pid, timeout_s, status, NULL, NULL);
+}
+
 int proc_wait_exec(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno)
+{
+        return proc_wait_exec_tick(pid, fd, timeout_s, status, exec_errno, NULL, NULL);
+}
+
+int proc_wait_exec_tick(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno,
+                        void (*tick)(void *), void *ctx)
 {
         ssize_t got;
         *exec_errno = 0;
@@ -46,5 +60,5 @@ int proc_wait_exec(pid_t pid, int fd, int timeout_s, int *status, int *exec_errn
         while (got < 0 && errno == EINTR);
         if (got <= 0)
                 *exec_errno = 0;
-        return proc_wait(pid, *exec_errno ? 0 : timeout_s, status);
+        return wait_tick(pid, *exec_errno ? 0 : timeout_s, status, tick, ctx);
 }

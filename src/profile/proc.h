@@ -13,4 +13,8 @@ int proc_wait(pid_t pid, int timeout_s, int *status);
  * failed). *exec_errno is 0 when exec succeeded. Returns 1 if it timed out, else 0. */
 int proc_wait_exec(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno);
 
+/* proc_wait_exec, calling tick(ctx) about every 20 ms while the child runs. */
+int proc_wait_exec_tick(pid_t pid, int fd, int timeout_s, int *status, int *exec_errno,
+                        void (*tick)(void *), void *ctx);
+
 #endif

@@ -17,6 +17,8 @@
 #include "launcher.h"
 #include "backend.h"
 #include "merge.h"
+#include "runs.h"
+#include "clocks.h"
 
 #ifndef PRISM_VERSION
 #define PRISM_VERSION "0"
@@ -35,191 +37,7 @@ void profile_result_free(struct profile_result *r)
         memset(r, 0, sizeof *r);
 }
 
-/* ---- choosing metrics ---- */
-
-static int is_id(const char *s)
-{
-        if (!isdigit((unsigned char)*s))
-                return 0;
-        for (; *s; s++)
-                if (!isdigit((unsigned char)*s) && *s != '.')
-                        return 0;
-        return 1;
-}
-
-/* A field's parsed formula; per-channel templates ("TCC_HIT[@]") are parsed here with
- * channel 0, which names the same counters. Returns NULL for a field without formula;
- * *owned says whether the caller frees it. */
-static struct expr *field_expr(const struct metric_field *f, int *owned, struct err *err)
-{
-        *owned = 0;
-        if (f->expr || !f->src)
-                return f->expr;
-        char *src = xstrdup(f->src);
-        for (char *c = src; *c; c++)
-                if (*c == '@')
-                        *c = '0';
-        struct expr *e = expr_parse(src, &f->loc, f->key, err);
-        free(src);
-        *owned = e != NULL;
-        return e;
-}
-
-/* Visit every formula of a metric; stops at the first parse error. */
-static int metric_formulas(const struct metric *m, void (*fn)(void *, const struct expr *),
-                           void *ctx, struct err *err)
-{
-        const struct metric_field *one[] = {&m->expr, &m->peak};
-        for (size_t i = 0; i < 2 + m->nfields + m->noverrides; i++) {
-                const struct metric_field *f = i < 2           ? one[i]
-                                               : i < 2 + m->nfields ? &m->fields[i - 2]
-                                                                    : &m->overrides[i - 2 - m->nfields];
-                int owned;
-                struct expr *e = field_expr(f, &owned, err);
-                if (!e && f->src)
-                        return err && err->code ? err->code : ERR_INPUT;
-                if (e)
-                        fn(ctx, e);
-                if (owned)
-                        expr_free(e);
-        }
-        return 0;
-}
-
-struct block_match {
-        const char *block;
-        int hit;
-};
-
-static void match_block(void *ctx, const char *name, int dollar)
-{
-        struct block_match *m = ctx;
-        size_t n = strcspn(name, "_[");
-        if (!dollar && n == strlen(m->block) && !strncasecmp(name, m->block, n))
-                m->hit = 1;
-}
-
-static void match_expr(void *ctx, const struct expr *e)
-{
-        expr_names(e, match_block, ctx);
-}
-
-struct add_ctx {
-        struct plan_req *r;
-        const char *table;
-};
-
-static void add_expr(void *ctx, const struct expr *e)
-{
-        struct add_ctx *a = ctx;
-        plan_req_expr(a->r, e, a->table);
-}
-
-static int table_for_arch(const struct panel_table *t, const char *target)
-{
-        if (!t->narchs)
-                return 1;
-        for (size_t i = 0; i < t->narchs; i++)
-                if (!strcmp(t->archs[i], target))
-                        return 1;
-        return 0;
-}
-
-/* Mark the metrics of panel "N" or table "N.M". Returns 0, or -1 if there is no such id. */
-static int select_id(const struct arch *a, const struct panel_set *ps, const char *id,
-                     char *chosen)
-{
-        int found = 0;
-        int whole = !strchr(id, '.');
-        for (size_t p = 0; ps && p < ps->npanels; p++) {
-                const struct panel *pn = &ps->panels[p];
-                char pid[32];
-                snprintf(pid, sizeof pid, "%d", pn->id);
-                for (size_t t = 0; t < pn->ntables; t++) {
-                        const struct panel_table *tb = &pn->tables[t];
-                        if (whole ? strcmp(pid, id) : strcmp(tb->id, id))
-                                continue;
-                        found = 1;
-                        if (!table_for_arch(tb, a->target))
-                                continue;
-                        for (size_t r = 0; r < tb->nrows; r++) {
-                                int k;
-                                if (smap_get(&a->index, tb->rows[r], &k))
-                                        chosen[k] = 1;
-                        }
-                }
-                if (whole && !strcmp(pid, id))
-                        found = 1;
-        }
-        return found ? 0 : -1;
-}
-
-int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
-                     size_t nsel, struct plan_req *r, struct err *err)
-{
-        plan_req_init(r, a->limits, a->nlimits);
-        int rc = 0;
-        for (size_t i = 0; i < a->nbuiltins && !rc; i++)
-                rc = plan_req_builtin(r, a->builtins[i].name, a->builtins[i].src,
-                                      &a->builtins[i].loc, err);
-        for (size_t i = 0; i < a->nnorms && !rc; i++)
-                rc = plan_req_norm(r, a->norms[i].src, &a->norms[i].loc, err);
-        if (rc)
-                return rc;
-        char *chosen = xcalloc(a->nmetrics ? a->nmetrics : 1, 1);
-        if (nsel == 0)
-                memset(chosen, 1, a->nmetrics);
-        for (size_t s = 0; s < nsel && !rc; s++) {
-                if (is_id(sel[s])) {
-                        if (select_id(a, ps, sel[s], chosen) < 0)
-                                rc = err_set(err, ERR_INPUT, "no panel or table '%s'", sel[s]);
-                        continue;
-                }
-                int any = 0;
-                for (size_t m = 0; m < a->nmetrics && !rc; m++) {
-                        struct block_match bm = {sel[s], 0};
-                        rc = metric_formulas(&a->metrics[m], match_expr, &bm, err);
-                        if (bm.hit)
-                                chosen[m] = any = 1;
-                }
-                if (!any && !rc)
-                        rc = err_set(err, ERR_INPUT,
-                                     "no %s metric uses a counter of block '%s' (blocks are "
-                                     "counter prefixes such as SQ, SQC, TA, TCC)",
-                                     a->target, sel[s]);
-        }
-        for (size_t m = 0; m < a->nmetrics && !rc; m++) {
-                struct add_ctx ac = {r, a->metrics[m].table};
-                if (chosen[m])
-                        rc = metric_formulas(&a->metrics[m], add_expr, &ac, err);
-        }
-        free(chosen);
-        return rc;
-}
-
-/* ---- small file helpers ---- */
-
-/* Remove a scratch directory prism made (files and subdirectories). */
-static void remove_tree(const char *dir)
-{
-        DIR *d = opendir(dir);
-        if (d) {
-                struct dirent *e;
-                while ((e = readdir(d))) {
-                        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                                continue;
-                        char *p = xasprintf("%s/%s", dir, e->d_name);
-                        struct stat st;
-                        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-                                remove_tree(p);
-                        else
-                                unlink(p);
-                        free(p);
-                }
-                closedir(d);
-        }
-        rmdir(dir);
-}
+/* ---- small helpers ---- */
 
 static char *join_names(char *const *names, size_t n, const char *sep)
 {
@@ -299,79 +117,20 @@ static const struct backend *passes_backend(const struct backend *be, const char
 
 /* ---- running the passes ---- */
 
-static int load_or_run(const struct profile_opts *o, const struct backend *be,
-                       const struct plan *plan, size_t i, int nchan, const char *scratch,
-                       struct table *out, struct err *err)
-{
-        size_t n;
-        char **names = plan_pass_names(plan, i, nchan, &n);
-        char *want = join_names(names, n, " ");
-        char *wd = xasprintf("%s/pass_%zu", scratch, i);
-        char *result = xasprintf("%s/result.csv", wd);
-        char *plan_txt = xasprintf("%s/counters.txt", wd);
-        int rc = 0;
-        table_init(out);
-        if (o->resume && is_file(result)) {
-                char *had = read_file(plan_txt, NULL, NULL);
-                int same = had && !strcmp(had, want);
-                free(had);
-                if (same && table_load_csv(out, result, NULL) == 0) {
-                        if (o->log)
-                                fprintf(o->log, "pass %zu (%zu of %zu): reused (--resume)\n",
-                                        i, i + 1, plan->npasses);
-                        goto out;
-                }
-                table_free(out);
-                table_init(out);
-        }
-        remove_tree(wd);
-        if ((rc = make_dir(wd, err)))
-                goto out;
-        if (o->log) {
-                fprintf(o->log, "pass %zu (%zu of %zu): %zu counters%s%s\n", i, i + 1,
-                        plan->npasses, n,
-                        plan->passes[i].accum ? ", accumulating " : "",
-                        plan->passes[i].accum ? plan->passes[i].accum : "");
-                fflush(o->log);
-        }
-        struct backend_pass bp = {
-                .index = (int)i,
-                .counters = (const char *const *)names,
-                .ncounters = n,
-                .argv = o->argv,
-                .workdir = wd,
-                .kernels = (const char *const *)o->kernels,
-                .nkernels = o->nkernels,
-                .dispatches = o->dispatches,
-                .ndispatches = o->ndispatches,
-                .timeout_s = o->pass_timeout,
-        };
-        if ((rc = be->run_pass(&bp, out, err)))
-                goto out;
-        /* kept for --resume; removed with the scratch directory once the workload is written */
-        struct err ignore = {0};
-        FILE *f = fopen(plan_txt, "w");
-        if (f) {
-                fputs(want, f);
-                fclose(f);
-                table_write_csv(out, result, &ignore);
-        }
-out:
-        plan_names_free(names, n);
-        free(want);
-        free(wd);
-        free(result);
-        free(plan_txt);
-        return rc;
-}
-
-/* The rows of pmc_perf.csv when no normal pass ran: the dispatch columns of a pass. */
-static void dispatch_only(const struct table *src, struct table *out)
+/* The dispatch columns of a pass table, the named counter columns and the timestamps: what
+ * pmc_perf.csv takes from a pass (names NULL: only the dispatch columns). */
+static void pass_view(const struct table *src, char *const *names, size_t n, int timestamps,
+                      struct table *out)
 {
         table_init(out);
         for (size_t c = 0; c < src->ncols; c++)
-                if (plan_is_dispatch_col(src->names[c]))
+                if (plan_is_dispatch_col(src->names[c]) &&
+                    (timestamps || (strcmp(src->names[c], "Start_Timestamp") &&
+                                    strcmp(src->names[c], "End_Timestamp"))))
                         table_add_col(out, src->names[c]);
+        for (size_t k = 0; k < n; k++)
+                if (table_col(src, names[k]) >= 0 && table_col(out, names[k]) < 0)
+                        table_add_col(out, names[k]);
         for (size_t r = 0; r < src->nrows; r++)
                 table_add_row(out);
         for (size_t c = 0; c < out->ncols; c++) {
@@ -419,35 +178,67 @@ static void fill_workload_info(const struct profile_opts *o, struct table *si)
 
 static int run_passes(const struct profile_opts *o, const struct backend *be,
                       const struct plan *plan, int nchan, const char *dir, struct table *si,
-                      struct profile_result *res, struct err *err)
+                      struct profile_result *res, const char *label, int parallel,
+                      struct err *err)
 {
         size_t np = plan->npasses, nnormal = np - plan->naccum;
         struct table *tables = xcalloc(np ? np : 1, sizeof *tables);
+        struct table *views = xcalloc(np ? np : 1, sizeof *views);
         struct table pmc, *accum = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *accum);
         struct wl_accum *wa = xcalloc(plan->naccum ? plan->naccum : 1, sizeof *wa);
-        const struct table **normal = xcalloc(nnormal ? nnormal : 1, sizeof *normal);
+        const struct table **home = xcalloc(np ? np : 1, sizeof *home);
         int *ids = xcalloc(np ? np : 1, sizeof *ids);
         char *scratch = xasprintf("%s/.prism-passes", dir);
         enum merge_join join = o->join_grid ? MERGE_JOIN_GRID : MERGE_JOIN_KERNEL;
-        size_t ran = 0, naligned = 0;
+        size_t ran = 0, naligned = 0, nviews = 0;
         int rc = make_dir(scratch, err);
         table_init(&pmc);
-        for (size_t i = 0; i < np && !rc; i++, ran++)
-                rc = load_or_run(o, be, plan, i, nchan, scratch, &tables[i], err);
+        struct progress pg;
+        progress_init(&pg, o->tty, o->log, np, res->replay == REPLAY_KERNEL, label);
+        struct runs r = {.o = o, .be = be, .plan = plan, .nchan = nchan, .scratch = scratch,
+                         .mode = res->replay, .pg = &pg, .parallel = parallel};
+        if (!rc) {
+                ran = np;
+                rc = runs_collect(&r, tables, err);
+        }
+        res->runs = r.runs;
+        res->fell_back = r.fell_back;
         if (rc)
                 goto out;
-        for (size_t i = 0; i < np; i++)
+        /* pmc_perf.csv: each counter from the run that is its home (normal runs and the free
+         * slots of accumulate runs); the timestamps are the mean over the runs that
+         * contribute counters */
+        for (size_t i = 0; i < np; i++, nviews++) {
                 ids[i] = (int)i;
-        for (size_t i = 0; i < nnormal; i++)
-                normal[i] = &tables[i];
-        if (nnormal) {
-                rc = merge_passes(normal, ids, nnormal, join, &pmc, err);
+                if (!plan->passes[i].home) { /* the whole pass is home (NVIDIA) */
+                        table_init(&views[i]);
+                        home[i] = &tables[i];
+                        continue;
+                }
+                size_t n;
+                char **names = plan_pass_home_names(plan, i, nchan, &n);
+                pass_view(&tables[i], names, n, 1, &views[i]);
+                plan_names_free(names, n);
+                home[i] = &views[i];
+                if (n == 0 && i >= nnormal)
+                        ids[i] = -1; /* an accumulate run that serves pmc_perf.csv nothing */
+        }
+        size_t nh = 0;
+        for (size_t i = 0; i < np; i++)
+                if (ids[i] >= 0) {
+                        home[nh] = home[i];
+                        ids[nh] = ids[i];
+                        nh++;
+                }
+        if (nh) {
+                rc = merge_passes(home, ids, nh, join, &pmc, err);
         } else if (np) {
                 const struct table *first[] = {&tables[0]};
+                int id0 = 0;
                 struct table tmp;
-                rc = merge_passes(first, ids, 1, join, &tmp, err);
+                rc = merge_passes(first, &id0, 1, join, &tmp, err);
                 if (!rc) {
-                        dispatch_only(&tmp, &pmc);
+                        pass_view(&tmp, NULL, 0, 0, &pmc);
                         table_free(&tmp);
                 }
         }
@@ -455,7 +246,8 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                 goto out;
         for (size_t k = 0; k < plan->naccum && !rc; k++, naligned++) {
                 size_t i = nnormal + k;
-                rc = merge_align(&pmc, 0, &tables[i], (int)i, join, &accum[k], err);
+                rc = merge_align(&pmc, nh ? ids[0] : 0, &tables[i], (int)i, join,
+                                 &accum[k], err);
                 wa[k].name = plan->passes[i].accum;
                 wa[k].table = &accum[k];
         }
@@ -491,20 +283,47 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                         warnf("%s; the CSV files are complete", e2.msg);
                 free(db);
         }
-        remove_tree(scratch);
+        runs_remove_tree(scratch);
 out:
         for (size_t i = 0; i < ran; i++)
                 table_free(&tables[i]);
+        for (size_t i = 0; i < nviews; i++)
+                table_free(&views[i]);
+        free(views);
         for (size_t k = 0; k < naligned; k++)
                 table_free(&accum[k]);
         table_free(&pmc);
         free(tables);
         free(accum);
         free(wa);
-        free(normal);
+        free(home);
         free(ids);
         free(scratch);
         return rc;
+}
+
+/* ---- ranks ---- */
+
+static int rank_listed(const struct profile_opts *o, long rank)
+{
+        for (size_t i = 0; i < o->nranks; i++)
+                if (o->ranks[i] == rank)
+                        return 1;
+        return 0;
+}
+
+/* Run the program as often as the profiled ranks do, without counters. */
+static int run_unprofiled(const struct profile_opts *o, const struct backend *be,
+                          const struct plan *plan, struct profile_result *res, struct err *err)
+{
+        (void)be;
+        size_t times = res->replay == REPLAY_KERNEL ? 1 : plan->npasses;
+        if (o->log)
+                fprintf(o->log, "not profiled (--ranks): running the program %zu time%s\n", times,
+                        times == 1 ? "" : "s");
+        res->skipped = 1;
+        res->runs = times;
+        return runs_plain(o->argv, o->pass_timeout, times, err);
 }
 
 /* ---- the whole profile ---- */
@@ -527,28 +346,53 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         char arch_name[64], model[64], buf[64];
         int rc = 0, need_panels = 0, nchan = 16;
 
-        /* under mpirun/srun: this rank's GPU, when the launcher did not bind one */
+        /* under mpirun/srun: this rank's GPU, by the one rule of launcher_gpu_choice */
         struct launcher lr;
+        struct gpu_choice gc = {.index = -1};
+        char label[96] = "";
         launcher_detect(&lr, NULL);
-        if (!o->arch && launcher_is_parallel(&lr) && !getenv("CUDA_VISIBLE_DEVICES") &&
-            !getenv("ROCR_VISIBLE_DEVICES") && !getenv("HIP_VISIBLE_DEVICES") &&
-            !getenv("GPU_DEVICE_ORDINAL") && lr.local_rank >= 0) {
-                /* one GPU per local rank; the count is unknown here, so a node with fewer
-                 * GPUs than ranks fails in detect with the backend's own message */
-                char idx[32];
-                snprintf(idx, sizeof idx, "%ld", lr.local_rank);
-                setenv("CUDA_VISIBLE_DEVICES", idx, 1);
-                setenv("ROCR_VISIBLE_DEVICES", idx, 1);
+        int parallel = launcher_is_parallel(&lr);
+        if (!o->arch) {
+                launcher_gpu_choice(&lr, NULL, launcher_count_gpus(), &gc);
+                if (gc.assign) {
+                        char idx[32];
+                        snprintf(idx, sizeof idx, "%d", gc.index);
+                        setenv("CUDA_VISIBLE_DEVICES", idx, 1);
+                        setenv("ROCR_VISIBLE_DEVICES", idx, 1);
+                }
+                if (parallel) {
+                        snprintf(label, sizeof label, "rank %ld, GPU %d: ", lr.rank, gc.index);
+                        snprintf(res->gpu, sizeof res->gpu, "%s", gc.why);
+                        char lock[512];
+                        if (!getenv("PRISM_CUPTI_LOCK") &&
+                            launcher_gpu_lock_path(&gc, getenv("TMPDIR"), lock, sizeof lock))
+                                setenv("PRISM_CUPTI_LOCK", lock, 1);
+                }
+        }
+        if (!o->arch && gc.missing) {
+                rc = err_set(err, ERR_INPUT, "%s", gc.why);
+                goto out;
         }
         if (o->arch) {
                 backend_offline_sysinfo(o->arch, &si);
         } else {
-                if (!(be = pick_backend(o->backend, err))) {
+                if (!(be = o->backend_impl) && !(be = pick_backend(o->backend, err))) {
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;
                 }
                 if ((rc = be->detect(&si, err)))
                         goto out;
+        }
+        if (be) {
+                int m = backend_replay_mode(be, o->replay, err);
+                if (m < 0) {
+                        rc = err->code;
+                        goto out;
+                }
+                res->replay = m;
+        }
+        if (parallel || gc.var) {
+                si_set(&si, "gpu_choice", gc.why);
         }
         snprintf(arch_name, sizeof arch_name, "%s", si_text(&si, "gpu_arch", buf, sizeof buf));
         snprintf(model, sizeof model, "%s", si_text(&si, "gpu_model", buf, sizeof buf));
@@ -588,7 +432,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if ((rc = arch_load(mdir, arch_name, &a, err)))
                 goto out;
         for (size_t i = 0; i < o->nblocks; i++)
-                need_panels |= is_id(o->blocks[i]);
+                need_panels |= profile_sel_is_id(o->blocks[i]);
         if (need_panels) {
                 pdir = o->panels_dir ? xstrdup(o->panels_dir) : data_path("panels");
                 if (!pdir) {
@@ -624,6 +468,10 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                              arch_name);
                 goto out;
         }
+        if (o->ranks && !o->dry_run && !rank_listed(o, lr.rank)) {
+                rc = run_unprofiled(o, be, &plan, res, err);
+                goto out;
+        }
         int c = table_col(&si, "total_l2_chan");
         double chan = c >= 0 && si.nrows ? si.num[c][0] : NAN;
         if (isnan(chan) || chan <= 0)
@@ -653,18 +501,25 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         res->passes = plan.npasses;
         res->accum_passes = plan.naccum;
         res->lower_bound = plan.lower_bound;
-        res->formulas = plan.groups;
-        res->formulas_split = plan.groups_split;
+        res->ratios = plan.groups;
+        res->ratios_split = plan.groups_split;
         if (o->dry_run) {
                 for (size_t i = 0; i < plan.npasses && o->out; i++) {
                         char *line = plan_pass_line(&plan, i);
                         fprintf(o->out, "pass %zu: %s\n", i, line);
                         free(line);
                 }
+                if (o->out && plan.nblocks)
+                        plan_print_bound(&plan, o->out);
                 goto out;
         }
-        rc = run_passes(o, be, &plan, nchan, dir, &si, res, err);
+        si_set(&si, "replay", backend_replay_name(res->replay));
+        int locked = clocks_begin(o, be, &si, res);
+        rc = run_passes(o, be, &plan, nchan, dir, &si, res, label, parallel, err);
+        clocks_end(be, locked);
 out:
+        if (rc && parallel && !o->arch)
+                err_wrap(err, "rank %ld, %s", lr.rank, gc.why[0] ? gc.why : "GPU unknown");
         if (rc)
                 profile_result_free(res);
         plan_free(&plan);

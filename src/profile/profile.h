@@ -10,6 +10,8 @@
 #include "../util/util.h"
 #include "plan.h"
 
+struct backend;
+
 struct profile_opts {
         const char *name;          /* -n: workload name */
         const char *path;          /* -p: the workload directory; NULL: workloads/NAME/MODEL */
@@ -32,17 +34,32 @@ struct profile_opts {
         const char *metrics_dir;   /* NULL: data_path("metrics") */
         const char *panels_dir;    /* NULL: data_path("panels") */
         FILE *out;                 /* --dry-run listing ("pass N: ..."); NULL: none */
-        FILE *log;                 /* progress lines; NULL: none */
+        FILE *log;                 /* plain progress lines; NULL: none */
+        FILE *tty;                 /* the terminal for the in-place progress line, or NULL
+                                      (then plain lines go to log) */
+        int replay;                /* REPLAY_AUTO, REPLAY_APPLICATION, REPLAY_KERNEL */
+        const long *ranks;         /* --ranks: the ranks to profile (NULL: all) */
+        size_t nranks;
+        int clock_control;         /* CLOCK_NONE (default) or CLOCK_BASE */
+        const struct backend *backend_impl; /* tests: this backend instead of a lookup */
 };
+
+enum { CLOCK_NONE = 0, CLOCK_BASE = 1 };
 
 /* What a profile did, for the command's summary. */
 struct profile_result {
         char *dir;                 /* the workload directory (malloc'd) */
         char *target;              /* gfx name planned for */
         size_t passes, accum_passes, lower_bound, dispatches;
-        size_t formulas, formulas_split;
+        size_t ratios, ratios_split; /* ratios to keep in one run (plan.h), those spread */
         int grouped;               /* planned by the profiler's pass count (NVIDIA): then
                                       lower_bound is the hardware passes of all at once */
+        int replay;                /* the mode used: REPLAY_KERNEL or REPLAY_APPLICATION */
+        size_t runs;               /* runs of the program made */
+        int fell_back;             /* kernel replay fell back: 1 all, 2 some dispatches */
+        int skipped;               /* --ranks: this rank ran the program without counters */
+        char gpu[160];             /* how this rank's GPU was chosen ("" single process) */
+        char clocks[200];          /* the clocks the report was taken at */
 };
 void profile_result_free(struct profile_result *r);
 
@@ -56,5 +73,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
  * ids "17" or table ids "17.1"; panels may be NULL when no selector is an id). */
 int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *const *sel,
                      size_t nsel, struct plan_req *r, struct err *err);
+/* 1 for a selector that is a panel or table id ("17", "17.1"), 0 for a block name. */
+int profile_sel_is_id(const char *s);
 
 #endif

@@ -7,6 +7,25 @@
 
 #include "../store/columns.h"
 #include "render.h"
+#include "../analyze/findings.h"
+
+/* the findings tables, and under 0.3 the rules that may fill it */
+static void list_findings(FILE *f, const struct arch *a, const struct panel_table *pt)
+{
+        fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");
+        if (strcmp(pt->source, "findings"))
+                return;
+        char *dir = data_path("rules");
+        struct ruleset rs;
+        struct err err = {0};
+        if (dir && !rules_load(dir, a, &rs, &err)) {
+                for (size_t i = 0; i < rs.nrules; i++)
+                        if (!rs.rules[i].off)
+                                fprintf(f, "\t\t%s -> %s\n", rs.rules[i].id, rs.rules[i].title);
+                rules_free(&rs);
+        }
+        free(dir);
+}
 
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
                  const struct workload *w, struct err *err)
@@ -25,6 +44,9 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                 fprintf(f, "%d -> %s\n", p->id, p->title);
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
+                        if (pt->source && findings_is_source(pt->source) &&
+                            panel_table_for(pt, target))
+                                list_findings(f, &a, pt);
                         if (pt->source || !panel_table_for(pt, target))
                                 continue;
                         fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");

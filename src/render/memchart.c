@@ -17,6 +17,14 @@ struct mc {
         size_t col; /* the value column */
 };
 
+/* A label in the words of the workload's architecture family (metrics/<family>.yaml
+ * `words:`, keyed by the default text), or the default. */
+static const char *W(const struct rtable *t, const char *dflt)
+{
+        return arch_title(t->arch, dflt, dflt);
+}
+
+
 /* the value of memchart.<key> as text: whole numbers without decimals, n/a when missing */
 static void val(const struct mc *m, const char *key, char *buf, size_t len)
 {
@@ -105,7 +113,7 @@ const struct rtable *memchart_table(const struct analysis *an)
                 for (size_t r = 0; r < t->nrows; r++)
                         have += !strncmp(t->rkeys[r], "memchart.", 9);
                 /* most of the chart: a -b pick of a few rows is shown as a table only */
-                if (have * 4 >= NKEYS * 3)
+                if ((have + t->nhidden) * 4 >= NKEYS * 3)
                         return t;
         }
         return NULL;
@@ -159,15 +167,15 @@ static void add_line(struct box *b, const struct mc *m, const char *label, const
                      const char *unit)
 {
         struct line *l = &b->l[b->n++];
-        l->label = label;
-        l->unit = unit;
+        l->label = W(m->t, label);
+        l->unit = unit ? W(m->t, unit) : NULL;
         val(m, key, l->v, sizeof l->v);
 }
 
 static void add_arrow(struct arrow *a, int *n, const struct mc *m, const char *label,
                       const char *key, int dir)
 {
-        a[*n].label = label;
+        a[*n].label = W(m->t, label);
         a[*n].dir = dir;
         val(m, key, a[*n].v, sizeof a[*n].v);
         (*n)++;
@@ -296,6 +304,7 @@ static void draw_varrows(struct canvas *cv, const struct arrow *a, int n, int x,
 
 /* ---- the chart ---- */
 
+
 struct chart {
         struct mc m;
         char cu_ratio[100];
@@ -313,16 +322,16 @@ static void chart_fill(struct chart *c, const struct rtable *t)
         c->m.col = value_col(t);
         const struct mc *m = &c->m;
 
-        c->ib.title = "Instr Buff";
+        c->ib.title = W(t, "Instr Buff");
         add_line(&c->ib, m, "Wave Occupancy", "wavefront_occupancy", "per CU");
         add_line(&c->ib, m, "Wave Life", "wave_life", "cycles");
-        c->disp.title = "Instr Dispatch";
+        c->disp.title = W(t, "Instr Dispatch");
         static const char *const dl[][2] = {{"SALU", "salu"}, {"SMEM", "smem"}, {"VALU", "valu"},
                                             {"MFMA", "mfma"}, {"VMEM", "vmem"}, {"LDS", "lds"},
                                             {"GWS", "gws"},   {"BRANCH", "br"}};
         for (size_t i = 0; i < 8; i++)
                 add_line(&c->disp, m, dl[i][0], dl[i][1], NULL);
-        c->ex.title = "Exec";
+        c->ex.title = W(t, "Exec");
         char a[48], n[48];
         val(m, "active_cus", a, sizeof a);
         val(m, "num_cus", n, sizeof n);
@@ -336,15 +345,15 @@ static void chart_fill(struct chart *c, const struct rtable *t)
         add_line(&c->ex, m, "Workgroups", "workgroups", NULL);
 
         struct band *b = &c->band[0];
-        b->b.title = "LDS";
-        b->stub = "LDS";
+        b->b.title = W(t, "LDS");
+        b->stub = W(t, "LDS");
         add_line(&b->b, m, "Util", "lds_util", "%");
         add_line(&b->b, m, "Lat", "lds_latency", "cycles");
         add_arrow(b->in, &b->nin, m, "Req", "lds_req", BOTH);
 
         b = &c->band[1];
-        b->b.title = "Vector L1 Cache";
-        b->stub = "vL1D";
+        b->b.title = W(t, "Vector L1 Cache");
+        b->stub = W(t, "vL1D");
         add_line(&b->b, m, "Hit", "vl1_hit", "%");
         add_line(&b->b, m, "Lat", "vl1_lat", "cycles");
         add_line(&b->b, m, "Coalesce", "vl1_coalesce", "%");
@@ -357,8 +366,8 @@ static void chart_fill(struct chart *c, const struct rtable *t)
         add_arrow(b->out, &b->nout, m, "Atomic", "vl1_l2_atomic", BOTH);
 
         b = &c->band[2];
-        b->b.title = "Scalar L1D Cache";
-        b->stub = "sL1D";
+        b->b.title = W(t, "Scalar L1D Cache");
+        b->stub = W(t, "sL1D");
         add_line(&b->b, m, "Hit", "vl1d_hit", "%");
         add_line(&b->b, m, "Lat", "vl1d_lat", "cycles");
         add_arrow(b->in, &b->nin, m, "Rd", "vl1d_rd", TO_CORE);
@@ -367,14 +376,14 @@ static void chart_fill(struct chart *c, const struct rtable *t)
         add_arrow(b->out, &b->nout, m, "Atomic", "vl1d_l2_atomic", BOTH);
 
         b = &c->band[3];
-        b->b.title = "Instr L1 Cache";
-        b->stub = "IL1";
+        b->b.title = W(t, "Instr L1 Cache");
+        b->stub = W(t, "IL1");
         add_line(&b->b, m, "Hit", "il1_hit", "%");
         add_line(&b->b, m, "Lat", "il1_lat", "cycles");
         add_arrow(b->in, &b->nin, m, "Fetch", "il1_fetch", TO_CORE);
         add_arrow(b->out, &b->nout, m, "Rd", "il1_l2_rd", TO_CORE);
 
-        c->l2.title = "L2 Cache";
+        c->l2.title = W(t, "L2 Cache");
         add_line(&c->l2, m, "Hit", "l2_hit", "%");
         add_line(&c->l2, m, "Rd Req", "l2_rd", NULL);
         add_line(&c->l2, m, "Wr Req", "l2_wr", NULL);
@@ -385,13 +394,13 @@ static void chart_fill(struct chart *c, const struct rtable *t)
         add_arrow(c->fab_in, &c->nfab, m, "Rd", "fabric_l2_rd", TO_CORE);
         add_arrow(c->fab_in, &c->nfab, m, "Wr", "fabric_l2_wr", TO_MEM);
         add_arrow(c->fab_in, &c->nfab, m, "Atomic", "fabric_l2_atomic", BOTH);
-        c->fab.title = "Fabric";
+        c->fab.title = W(t, "Fabric");
         add_line(&c->fab, m, "Rd Lat", "fabric_rd_lat", "cycles");
         add_line(&c->fab, m, "Wr Lat", "fabric_wr_lat", "cycles");
         add_line(&c->fab, m, "Atomic Lat", "fabric_atomic_lat", "cycles");
         add_arrow(c->hbm_in, &c->nhbm, m, "Rd", "hbm_rd", TO_CORE);
         add_arrow(c->hbm_in, &c->nhbm, m, "Wr", "hbm_wr", TO_MEM);
-        c->hbm.title = "HBM";
+        c->hbm.title = W(t, "HBM");
 }
 
 /* the compute unit: one box in three sections (dispatch counts two per line) */
@@ -566,7 +575,8 @@ void memchart_text(FILE *f, const struct rtable *t, const char *norm, int width)
 {
         struct canvas cv;
         memchart_draw(&cv, t, width);
-        fprintf(f, "Memory chart (table %s; %s, latencies in cycles)\n", t->id, norm_text(norm));
+        fprintf(f, "Memory chart (table %s; %s, latencies in cycles)\n", t->id,
+                W(t, norm_text(norm)));
         canvas_print(&cv, f);
         canvas_free(&cv);
 }
@@ -588,7 +598,7 @@ int memchart_svg(const char *path, const struct rtable *t, const char *norm, str
         svg_begin(&sb, w * cw + 2 * pad, h * ch + 2 * pad + 28, 14);
         char cap[160];
         snprintf(cap, sizeof cap, "Memory chart: requests and instructions %s, latencies in cycles",
-                 norm_text(norm));
+                 W(t, norm_text(norm)));
         svg_text(&sb, pad, pad + 14, "start", "font-weight=\"bold\"", cap);
         canvas_svg(&cv, &sb, pad, pad + 28, cw, ch);
         svg_end(&sb);

@@ -171,19 +171,20 @@ static unsigned braille_bit(int dx, int dy)
         return bits[dy][dx];
 }
 
-static void ceiling_names(const int *row, int target, char *buf, size_t len)
+static void ceiling_names(const struct roofline *r, const int *row, int target, char *buf,
+                          size_t len)
 {
-        /* the compute ceilings that fall on one text row, as "MFMA BF16/FP16/I8" */
-        const char *kinds[] = {"VALU", "MFMA"};
+        /* the compute ceilings that fall on one text row, as "MFMA BF16/FP16/I8": vector
+         * ceilings first, then matrix ones */
         buf[0] = 0;
         for (int k = 0; k < 2; k++) {
                 int first = 1;
                 for (int d = 0; d < ROOF_NDTYPES; d++) {
-                        if (row[d] != target || strncmp(roof_dtypes[d].name, kinds[k], 4))
+                        if (row[d] != target || roof_dtypes[d].matrix != k)
                                 continue;
                         size_t n = strlen(buf);
                         snprintf(buf + n, len - n, "%s%s", first ? (n ? ", " : "") : "/",
-                                 first ? roof_dtypes[d].name : roof_dtypes[d].name + 5);
+                                 first ? r->dtype_name[d] : roof_dtypes[d].dtype);
                         first = 0;
                 }
         }
@@ -251,7 +252,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         for (int d = 0; d < ROOF_NDTYPES; d++) {
                 if (crow[d] < 0)
                         continue;
-                ceiling_names(crow, crow[d], names, sizeof names);
+                ceiling_names(r, crow, crow[d], names, sizeof names);
                 int n = u8_width(names);
                 margin = n > margin ? n : margin;
         }
@@ -313,7 +314,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 int row = (int)floor(py_of(&p, r->c.bw[l] * xl, p.h * 4) / 4.0) - 1;
                 if (row < 0 || row >= p.h)
                         continue;
-                canvas_text(cv, p.x0 + 1, p.y0 + row, roof_levels[l].name, level_style[l]);
+                canvas_text(cv, p.x0 + 1, p.y0 + row, r->level_name[l], level_style[l]);
         }
         for (int k = 0; k < ROOF_NDTYPES; k++) {
                 if (crow[k] < 0 || crow[k] >= p.h)
@@ -323,7 +324,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                         first &= crow[j] != crow[k];
                 if (!first)
                         continue;
-                ceiling_names(crow, crow[k], names, sizeof names);
+                ceiling_names(r, crow, crow[k], names, sizeof names);
                 canvas_text(cv, p.x0 + p.w + 1, p.y0 + crow[k], names, CV_DIM);
         }
 
@@ -362,7 +363,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         sb_add(&sb, "points:");
         for (int l = 0; l < ROOF_NLEVELS; l++)
                 if (shown(r, l))
-                        sb_addf(&sb, " %c %s,", level_mark[l], roof_levels[l].name);
+                        sb_addf(&sb, " %c %s,", level_mark[l], r->level_name[l]);
         sb.buf[--sb.len] = 0;
         sb_addf(&sb, "; kN: row N of %s%s", pts_id ? "table " : "",
                 pts_id ? pts_id : "the plot points");
@@ -380,14 +381,14 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 if (k < ROOF_NLEVELS) {
                         if (!shown(r, k) || !usable(r->c.bw[k]))
                                 continue;
-                        snprintf(item, sizeof item, "%s %s", roof_levels[k].name,
+                        snprintf(item, sizeof item, "%s %s", r->level_name[k],
                                  si_unit(r->c.bw[k] * 1e9, "B/s", v, sizeof v));
                 } else {
                         const struct roof_dtype_def *dt = &roof_dtypes[k - ROOF_NLEVELS];
                         double pk = r->c.peak[k - ROOF_NLEVELS];
                         if (!usable(pk))
                                 continue;
-                        snprintf(item, sizeof item, "%s %s", dt->name,
+                        snprintf(item, sizeof item, "%s %s", r->dtype_name[k - ROOF_NLEVELS],
                                  si_unit(pk * 1e9, dt->integer ? "OP/s" : "FLOP/s", v, sizeof v));
                 }
                 if (!first)
@@ -566,7 +567,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         "stroke-width=\"1.5\" stroke-dasharray=\"%s\"/>\n",
                         sx(&s, x0 < xl ? xl : x0), sy(&s, r->c.peak[k]), s.x0 + s.w,
                         sy(&s, r->c.peak[k]),
-                        strncmp(roof_dtypes[k].name, "MFMA", 4) ? "6 3" : "2 3");
+                        roof_dtypes[k].matrix ? "2 3" : "6 3");
         }
         for (int l = 0; l < ROOF_NLEVELS; l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
@@ -599,7 +600,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         if (y < last_y + 14)
                                 y = last_y + 14;
                         last_y = y;
-                        snprintf(buf, sizeof buf, "%s %s", roof_dtypes[k].name,
+                        snprintf(buf, sizeof buf, "%s %s", r->dtype_name[k],
                                  si_unit(r->c.peak[k] * 1e9,
                                          roof_dtypes[k].integer ? "OP/s" : "FLOP/s", v, sizeof v));
                         svg_text(&sb, s.x0 + s.w + 8, y + 4, "start", "fill=\"#444444\"", buf);
@@ -612,7 +613,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 double x = xl * pow(10, 0.15 * (s.ax.lx1 - s.ax.lx0) / 5.0);
                 double ang =
                     -atan2(s.h / (s.ax.ly1 - s.ax.ly0), s.w / (s.ax.lx1 - s.ax.lx0)) * 180 / M_PI;
-                snprintf(buf, sizeof buf, "%s %s", roof_levels[l].name,
+                snprintf(buf, sizeof buf, "%s %s", r->level_name[l],
                          si_unit(r->c.bw[l] * 1e9, "B/s", v, sizeof v));
                 double px = sx(&s, x), py = sy(&s, r->c.bw[l] * x) - 6;
                 sb_addf(&sb,
@@ -639,7 +640,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 if (!shown(r, l))
                         continue;
                 marker(&sb, 0, lx + 5, ly - 4, level_color[l]);
-                snprintf(buf, sizeof buf, "AI %s", roof_levels[l].name);
+                snprintf(buf, sizeof buf, "AI %s", r->level_name[l]);
                 svg_text(&sb, lx + 14, ly, "start", NULL, buf);
                 lx += 110;
         }

@@ -85,26 +85,28 @@ int wl_write(const char *dir, const struct wl_out *w, struct err *err)
         return rc;
 }
 
-/* An accumulate pass file ends with "COUNTER SQ_ACCUM_PREV_HIRES": remove COUNTER.csv. */
-static void remove_accum_csv(const char *dir, const char *pass_file)
+/* An accumulate pass file is named after the counter it starts with (perfmon/X.txt,
+ * "pmc: X ..."), and its table is X.csv: remove both. Returns 1 if it was one. */
+static int remove_accum_pass(const char *dir, const char *perfmon, const char *fname)
 {
-        char *text = read_file(pass_file, NULL, NULL);
-        if (!text)
-                return;
-        char *hit = strstr(text, " SQ_ACCUM_PREV_HIRES");
-        if (hit) {
-                char *start = hit;
-                /* a counter name: upper case, digits, underscores */
-                while (start > text && (isupper((unsigned char)start[-1]) ||
-                                        isdigit((unsigned char)start[-1]) || start[-1] == '_'))
-                        start--;
-                if (start < hit) {
-                        char *csv = xasprintf("%s/%.*s.csv", dir, (int)(hit - start), start);
-                        unlink(csv);
-                        free(csv);
-                }
+        size_t l = strlen(fname);
+        if (l <= 4 || strcmp(fname + l - 4, ".txt"))
+                return 0;
+        char *path = xasprintf("%s/%s", perfmon, fname);
+        char *text = read_file(path, NULL, NULL);
+        char *head = xasprintf("pmc: %.*s", (int)(l - 4), fname);
+        size_t hl = strlen(head);
+        int is_accum = text && !strncmp(text, head, hl) && (text[hl] == ' ' || text[hl] == '\n');
+        if (is_accum) {
+                char *csv = xasprintf("%s/%.*s.csv", dir, (int)(l - 4), fname);
+                unlink(csv);
+                free(csv);
+                unlink(path);
         }
+        free(head);
         free(text);
+        free(path);
+        return is_accum;
 }
 
 void wl_clear_plan(const char *dir)
@@ -118,9 +120,10 @@ void wl_clear_plan(const char *dir)
                         if (!strncmp(e->d_name, "pmc_perf_", 9) && l > 4 &&
                             !strcmp(e->d_name + l - 4, ".txt")) {
                                 char *p = xasprintf("%s/%s", pm, e->d_name);
-                                remove_accum_csv(dir, p);
                                 unlink(p);
                                 free(p);
+                        } else {
+                                remove_accum_pass(dir, pm, e->d_name);
                         }
                 }
                 closedir(d);

@@ -349,9 +349,10 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
         }
         const char *hint = m->mode == TM_HELP   ? " Esc:close Up/Down:scroll"
                            : m->mode == TM_TEXT ? " Esc:close arrows:scroll"
+                           : m->mode == TM_FINDINGS ? " Enter:jump to the evidence Esc:close"
                            : m->mode != TM_MAIN ? " Enter:only this Space:toggle a:all Esc:close"
                                                 : " q:quit ?:help /:search g:go k:kernels "
-                                                  "d:dispatches n:norm Tab:focus";
+                                                  "d:dispatches f:findings n:norm Tab:focus";
         char right[48] = "";
         if (m->mode == TM_MAIN && m->nmatches)
                 snprintf(right, sizeof right, " match %zu/%zu ", m->match_cur + 1, m->nmatches);
@@ -467,6 +468,29 @@ static void draw_list(struct tui_model *m, struct tui_frame *f, const struct tui
         free(items);
 }
 
+/* the Findings view: one line per finding, the cursor on m->pick */
+static void draw_findings(struct tui_model *m, struct tui_frame *f, const struct tui_layout *L)
+{
+        const struct rtable *t = tui_findings_table(m);
+        size_t n = t ? t->nrows : 0, h = (size_t)L->main_h - 1;
+        if (m->pick >= n)
+                m->pick = n ? n - 1 : 0;
+        if (m->pick < m->pick_top)
+                m->pick_top = m->pick;
+        if (m->pick >= m->pick_top + h)
+                m->pick_top = m->pick - h + 1;
+        put_fit(f, L->main_y, 0, f->cols,
+                " Findings (kernel, estimated gain, finding): Enter jumps to the evidence", TA_HEAD);
+        for (size_t i = m->pick_top; i < n && i < m->pick_top + h; i++) {
+                int y = L->main_y + 1 + (int)(i - m->pick_top);
+                int a = i == m->pick ? TA_SEL : TA_NORMAL;
+                char *s = tui_findings_line(m, i);
+                fill(f, y, 0, f->cols, a);
+                put_fit(f, y, 0, f->cols, s, a);
+                free(s);
+        }
+}
+
 static void draw_help(struct tui_model *m, struct tui_frame *f, const struct tui_layout *L)
 {
         int ncol = f->cols >= 80 ? 2 : 1, colw = f->cols / ncol;
@@ -546,6 +570,9 @@ void tui_compose(struct tui_model *m, struct tui_frame *f)
                 break;
         case TM_TEXT:
                 draw_text(m, f, &L);
+                break;
+        case TM_FINDINGS:
+                draw_findings(m, f, &L);
                 break;
         default:
                 draw_tree(m, f, &L);

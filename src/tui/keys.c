@@ -25,6 +25,7 @@ const struct tui_keydoc tui_keys[] = {
     {"n N", "next/previous normalization"},
     {"m", "memory chart view"},
     {"r", "roofline view"},
+    {"f", "findings: Enter jumps to evidence"},
     {"Esc", "close a list, view, prompt"},
     {"Ctrl-L", "redraw the screen"},
 };
@@ -260,6 +261,9 @@ static void main_key(struct tui_model *m, int key)
         case 'r':
                 tui_view_text(m, key == 'm' ? "memchart" : "roofline");
                 return;
+        case 'f':
+                tui_findings_open(m);
+                return;
         case TK_ESC:
                 m->hl_table = m->hl_row = -1;
                 return;
@@ -290,6 +294,9 @@ void tui_key(struct tui_model *m, int key)
                 return;
         case TM_TEXT:
                 text_key(m, key);
+                return;
+        case TM_FINDINGS:
+                tui_findings_key(m, key, page(m));
                 return;
         default:
                 main_key(m, key);

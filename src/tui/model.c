@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../analyze/findings.h"
 #include "../store/columns.h"
 #include "tui_int.h"
 
@@ -124,6 +125,8 @@ static int apply(struct tui_model *m, const unsigned char *ksel, const unsigned 
                 free(ids);
                 return rc;
         }
+        if (nw == 2) /* the findings of both runs, as the text comparison shows them */
+                findings_compare(&an[0], &an[1]);
         free(m->cur_knames);
         free(m->cur_ids);
         m->cur = o;

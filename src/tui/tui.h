@@ -105,7 +105,8 @@ int tui_pop_attr(double pct);
  * 0 when unknown (from the metric's name and unit, or the column title). */
 int tui_direction(const struct rtable *t, size_t r, size_t c);
 
-enum tui_mode { TM_MAIN, TM_HELP, TM_KERNELS, TM_DISPATCHES, TM_SEARCH, TM_GOTO, TM_TEXT };
+enum tui_mode { TM_MAIN, TM_HELP, TM_KERNELS, TM_DISPATCHES, TM_SEARCH, TM_GOTO, TM_TEXT,
+                TM_FINDINGS };
 enum tui_focus { TF_TREE, TF_TABLE };
 
 /* A node of the panel tree: a panel heading (table == TUI_NONE) or one of its tables. */
@@ -193,6 +194,15 @@ int tui_norm_set(struct tui_model *m, const char *norm);
 int tui_search(struct tui_model *m, const char *query); /* jumps to the first match */
 int tui_match_next(struct tui_model *m, int dir);
 int tui_view_text(struct tui_model *m, const char *which); /* "memchart", "roofline" */
+
+/* The Findings view: the findings table (NULL when not shown), one list line of
+ * its row r (malloc'd), open the view ('f'), jump to row r's evidence rows (they become the
+ * matches that ] and [ step through), and the view's keys. */
+const struct rtable *tui_findings_table(const struct tui_model *m);
+char *tui_findings_line(const struct tui_model *m, size_t r);
+int tui_findings_open(struct tui_model *m);
+int tui_findings_jump(struct tui_model *m, size_t r);
+void tui_findings_key(struct tui_model *m, int key, size_t page);
 
 /* The table shown in the right pane (the selected one, or the first of the selected
  * panel), or NULL. */

@@ -33,6 +33,25 @@ struct pc_launch {
         uint64_t start, end;         /* ns, from the activity record; 0 unknown */
         uint64_t api_start, api_end; /* ns, cuptiGetTimestamp around the launch call */
         double *vals;                /* nmetrics values, NaN until decoded */
+        int ranged;                  /* a range was decoded into vals */
+};
+
+/* Where the collector's time goes (PRISM_CUPTI_TIMING=1 prints it at exit), seconds. */
+struct pc_timing {
+        double injected;  /* InitializeInjection entered (monotonic) */
+        double first;     /* first kernel launch entered */
+        double init;      /* cuptiProfilerInitialize */
+        double avail;     /* counter availability */
+        double config;    /* host object and config image */
+        double enable;    /* range profiler enable + counter data sizing */
+        double arm;       /* counter data image init + SetConfig + Start, of which: */
+        double arm_image, arm_config, arm_start;
+        double launches;  /* inside the launch calls (kernel replay happens here) */
+        double flush;     /* stop, decode, evaluate */
+        double disable;   /* per-kernel disable when the GPU is shared */
+        double lock_wait; /* waiting for the GPU lock */
+        double csv;       /* writing the CSV */
+        size_t nlaunch, nflush, nlock;
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
@@ -47,6 +66,13 @@ struct pc_state {
         int64_t ts_offset;    /* CUPTI's clock minus CLOCK_MONOTONIC, ns */
         struct pc_launch *launches;
         size_t nlaunches, cap_launches;
+        int kernel_mode;      /* PRISM_CUPTI_REPLAY=kernel: write the Replayed column */
+        int progress_fd;      /* PRISM_CUPTI_PROGRESS_FD: "dispatch\tname" lines, -1 none */
+        int lock_fd;          /* PRISM_CUPTI_LOCK: the per-GPU lock file, -1 none */
+        int timing;           /* PRISM_CUPTI_TIMING=1 */
+        int use_avail;        /* PRISM_CUPTI_AVAILABILITY=1: build configs with the counter
+                                 availability image from the start */
+        struct pc_timing t;
 };
 
 extern struct pc_state pc;
@@ -99,6 +125,18 @@ void pc_ctx_finish(struct pc_ctx *c, int push);
 void pc_ctx_finish_all(void);
 /* Forget a context being destroyed (after pc_ctx_finish). */
 void pc_ctx_forget(CUcontext ctx);
+
+/* Stop profiling ctx after the kernel just launched when the GPU is shared (pc.lock_fd):
+ * decode its range, release the counters and the GPU lock. */
+void pc_ctx_after_launch(struct pc_ctx *c);
+
+/* share.c: the per-GPU lock of ranks that share a GPU, and the timing report. */
+double pc_now(void);
+/* Take (wait for) and give back the GPU lock; no-ops without PRISM_CUPTI_LOCK. */
+void pc_gpu_lock(void);
+void pc_gpu_unlock(void);
+int pc_gpu_locked(void);
+void pc_timing_report(void);
 
 /* activity.c: kernel start/end timestamps from CUPTI activity records. */
 int pc_activity_start(void);

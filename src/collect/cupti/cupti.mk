@@ -2,9 +2,9 @@
 # It does not link libcuda (it resolves the driver the target loaded), so prism can dlopen it
 # for pass counts on a machine with no GPU driver. The rpath finds libcupti at run time.
 comma := ,
-CUPTI_SRC := $(wildcard src/collect/cupti/*.c)
+CUPTI_SRC := $(wildcard src/collect/cupti/*.c) src/util/gpulock.c
 CUPTI_LIBDIRS := $(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64
-libprism-cupti.so: $(CUPTI_SRC) src/collect/cupti/collector.h
+libprism-cupti.so: $(CUPTI_SRC) src/collect/cupti/collector.h src/util/gpulock.h
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fPIC -shared -fvisibility=hidden \
 	  -o $@ $(CUPTI_SRC) \
 	  -Isrc/collect/cupti/shim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include \
@@ -33,10 +33,20 @@ tests/bin/kinds: tests/gpu/kinds.cu
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
-                           src/profile/host.c src/profile/proc.c src/store/table.c src/util/util.c
+                           src/profile/host.c src/profile/proc.c src/profile/clocks_nvml.c \
+                           src/profile/passcache.c src/store/table.c src/util/util.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
+
+# An MPI program whose ranks exchange data between kernels (issue 21); built where MPI is
+# (the device machine): nvcc compiles, the MPI C++ wrapper links.
+MPICXX ?= mpicxx
+tests/bin/mpi_ranks: tests/gpu/mpi_ranks.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -c -o $@.o $< $(addprefix -I,$(shell $(MPICXX) --showme:incdirs 2>/dev/null))
+	$(MPICXX) -o $@ $@.o -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64
+	rm -f $@.o
 
 .PHONY: gpu-tests
 gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds

@@ -16,6 +16,12 @@ void pc_format_result(char *buf, size_t len, CUptiResult r, const char *what)
                          "%s: %s: this user may not read GPU performance counters (run as root, "
                          "or load the nvidia module with NVreg_RestrictProfilingToAdminUsers=0)",
                          what, s);
+        else if (r == CUPTI_ERROR_HARDWARE_BUSY)
+                snprintf(buf, len,
+                         "%s: %s: the GPU's counters are in use by another process (another "
+                         "profiler, or another rank on this GPU not run through one prism "
+                         "profile)",
+                         what, s);
         else
                 snprintf(buf, len, "%s: %s", what, s);
 }

@@ -8,9 +8,19 @@
  *   PRISM_CUPTI_MAX_RANGES  launches per counter data image before it is decoded (256)
  *   PRISM_CUPTI_TIMESTAMPS  activity (default: CONCURRENT_KERNEL records), kernel (KERNEL
  *                           records), api (no activity API; synchronize after each launch)
- *   PRISM_CUPTI_DEBUG       1: trace launches, ranges and flushes to stderr */
+ *   PRISM_CUPTI_DEBUG       1: trace launches, ranges and flushes to stderr
+ *   PRISM_CUPTI_REPLAY      kernel: one run collects every pass (the metrics may need many
+ *                           hardware passes; CUPTI replays each kernel per pass); the CSV
+ *                           then has a Replayed column (0: no range came of the launch)
+ *   PRISM_CUPTI_PROGRESS_FD a file descriptor that gets "dispatch<TAB>kernel" per launch
+ *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
+ *                           processes that share the GPU (share.c)
+ *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
+ *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
+ *                           config (default: only when the GPU refuses a config without) */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -21,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../util/gpulock.h"
 #include "../../store/columns.h"
 #include "collector.h"
 
@@ -45,6 +56,7 @@ static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The launch this thread is inside (between API enter and exit). */
 static __thread size_t cur_dispatch;
 static __thread int in_launch, holds_launch_lock;
+static __thread double launch_t0;
 
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
@@ -274,6 +286,16 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         pc_debug("launch %zu (cbid %u, correlation %u): %s grid %ux%ux%u block %ux%ux%u", id,
                  (unsigned)cbid, cb->correlationId, l->name, g.grid[0], g.grid[1], g.grid[2],
                  g.block[0], g.block[1], g.block[2]);
+        if (pc.progress_fd >= 0) {
+                char line[300];
+                int n = snprintf(line, sizeof line, "%zu\t%.250s\n", id, l->name);
+                ssize_t w = write(pc.progress_fd, line, n < (int)sizeof line ? (size_t)n
+                                                                              : sizeof line - 1);
+                (void)w; /* a full pipe drops a progress line, never blocks the program */
+        }
+        if (pc.t.first == 0)
+                pc.t.first = pc_now();
+        launch_t0 = pc_now();
         struct pc_ctx *c = pc_ctx_get(cb->context);
         if (c)
                 pc_ctx_on_launch(c, id);
@@ -304,6 +326,13 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
                         if (c)
                                 pc_ctx_drop(c, cur_dispatch);
                 }
+                if (pc.lock_fd >= 0) {
+                        struct pc_ctx *c = pc_ctx_get(cb->context);
+                        if (c)
+                                pc_ctx_after_launch(c);
+                }
+                pc.t.launches += pc_now() - launch_t0;
+                pc.t.nlaunch++;
                 pthread_mutex_unlock(&lock);
         }
         if (holds_launch_lock) {
@@ -408,6 +437,8 @@ static int write_csv(void)
                 fputc(',', f);
                 put_field(f, pc.metrics[m]);
         }
+        if (pc.kernel_mode)
+                fputs(",Replayed", f);
         fputc('\n', f);
         size_t row = 0, source[3] = {0};
         int dur = -1;
@@ -438,6 +469,8 @@ static int write_csv(void)
                         if (!isnan(l->vals[m]))
                                 fprintf(f, "%.15g", l->vals[m]);
                 }
+                if (pc.kernel_mode)
+                        fprintf(f, ",%d", l->ranged || !pc.nmetrics);
                 fputc('\n', f);
         }
         int bad = ferror(f);
@@ -461,7 +494,10 @@ static void at_exit(void)
         pc_ctx_finish_all();
         if (!pc.api_timestamps)
                 pc_activity_finish();
+        double t0 = pc_now();
         write_csv();
+        pc.t.csv = pc_now() - t0;
+        pc_timing_report();
         pthread_mutex_unlock(&lock);
 }
 
@@ -501,6 +537,29 @@ static void parse_env(void)
                 else
                         pc.max_ranges = (size_t)v;
         }
+        s = getenv("PRISM_CUPTI_REPLAY");
+        pc.kernel_mode = s && !strcmp(s, "kernel");
+        s = getenv("PRISM_CUPTI_AVAILABILITY");
+        pc.use_avail = s && *s && strcmp(s, "0") != 0;
+        s = getenv("PRISM_CUPTI_TIMING");
+        pc.timing = s && *s && strcmp(s, "0") != 0;
+        pc.progress_fd = -1;
+        s = getenv("PRISM_CUPTI_PROGRESS_FD");
+        if (s && *s) {
+                char *end;
+                long v = strtol(s, &end, 10);
+                if (!*end && v > 2 && v < 65536 && fcntl((int)v, F_GETFD) >= 0) {
+                        pc.progress_fd = (int)v;
+                        fcntl(pc.progress_fd, F_SETFD, FD_CLOEXEC);
+                }
+        }
+        pc.lock_fd = -1;
+        s = getenv("PRISM_CUPTI_LOCK");
+        if (s && *s) {
+                pc.lock_fd = gpulock_open(s);
+                if (pc.lock_fd < 0)
+                        pc_error("cannot open the GPU lock '%s': %s", s, strerror(errno));
+        }
         s = getenv("PRISM_CUPTI_METRICS");
         metrics_env = strdup(s ? s : "");
         size_t cap = 1;
@@ -526,6 +585,7 @@ PC_EXPORT int InitializeInjection(void)
                 return 1;
         done = 1;
         owner_pid = getpid();
+        pc.t.injected = pc_now();
         parse_env();
         clock_offset();
         if (pc_cuda_load() < 0)

@@ -27,6 +27,8 @@ struct pc_ctx {
         size_t base; /* launches profiled in this context before the image's first */
         int named;   /* range names are launch indices (auto range names them so) */
         size_t nflushes;
+        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
+                        per range) and doubles at each re-arm up to pc.max_ranges */
 };
 
 static struct pc_ctx **ctxs;
@@ -85,6 +87,7 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
 static CUptiResult arm(struct pc_ctx *c)
 {
         CUptiResult r;
+        double t0 = pc_now();
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
@@ -92,6 +95,8 @@ static CUptiResult arm(struct pc_ctx *c)
         ip.pCounterData = c->cd;
         if ((r = cuptiRangeProfilerCounterDataImageInitialize(&ip)) != CUPTI_SUCCESS)
                 return r;
+        double t1 = pc_now();
+        pc.t.arm_image += t1 - t0;
         CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
         sp.pRangeProfilerObject = c->rp;
         sp.configSize = c->config_size;
@@ -100,16 +105,20 @@ static CUptiResult arm(struct pc_ctx *c)
         sp.pCounterDataImage = c->cd;
         sp.range = CUPTI_AutoRange;
         sp.replayMode = CUPTI_KernelReplay;
-        sp.maxRangesPerPass = pc.max_ranges;
+        sp.maxRangesPerPass = c->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
         sp.passIndex = 0;
         sp.targetNestingLevel = 1;
         if ((r = cuptiRangeProfilerSetConfig(&sp)) != CUPTI_SUCCESS)
                 return r;
+        double t2 = pc_now();
+        pc.t.arm_config += t2 - t1;
         CUpti_RangeProfiler_Start_Params st = PC_PARAMS(CUpti_RangeProfiler_Start_Params);
         st.pRangeProfilerObject = c->rp;
-        return cuptiRangeProfilerStart(&st);
+        r = cuptiRangeProfilerStart(&st);
+        pc.t.arm_start += pc_now() - t2;
+        return r;
 }
 
 static CUptiResult enable(struct pc_ctx *c)
@@ -131,29 +140,53 @@ static void disable(struct pc_ctx *c)
         c->rp = NULL;
 }
 
-static int setup(struct pc_ctx *c)
+/* Ranges of a context's first image: few, since the Start of a profiling session costs
+ * about 1 ms per range the image can hold (measured on the H100: 0.38 s at 256, 0.19 s at
+ * 16), and most programs launch few kernels; one when the GPU is shared (one kernel per
+ * session). */
+static size_t first_ranges(void)
 {
-        static int initialized;
-        char msg[512];
+        size_t n = pc.lock_fd >= 0 ? 1 : 16;
+        return n < pc.max_ranges ? n : pc.max_ranges;
+}
 
-        if (!initialized) {
-                CUpti_Profiler_Initialize_Params pi = PC_PARAMS(CUpti_Profiler_Initialize_Params);
-                if (pc_check(cuptiProfilerInitialize(&pi), "cannot initialize the profiler") < 0)
-                        return -1;
-                initialized = 1;
-        }
-        CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
-        cn.deviceIndex = c->dev;
-        if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
+/* (Re)size the counter data image for max ranges (the profiler object must exist). */
+static int size_image(struct pc_ctx *c, size_t max)
+{
+        CUpti_RangeProfiler_GetCounterDataSize_Params sp =
+            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+        sp.pRangeProfilerObject = c->rp;
+        sp.pMetricNames = pc.metrics;
+        sp.numMetrics = pc.nmetrics;
+        sp.maxNumOfRanges = max;
+        sp.maxNumRangeTreeNodes = (uint32_t)max;
+        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
                 return -1;
-        snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
+        uint8_t *cd = realloc(c->cd, sp.counterDataSize);
+        size_t *batch = realloc(c->batch, max * sizeof *batch);
+        if (cd)
+                c->cd = cd;
+        if (batch)
+                c->batch = batch;
+        if (!cd || !batch) {
+                pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
+                         (size_t)sp.counterDataSize);
+                return -1;
+        }
+        c->cd_size = sp.counterDataSize;
+        c->max = max;
+        return 0;
+}
 
+static int query_avail(struct pc_ctx *c)
+{
         CUpti_Profiler_GetCounterAvailability_Params ap =
             PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = c->ctx;
         if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
             0)
                 return -1;
+        free(c->avail);
         c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
         if (!c->avail)
                 return -1;
@@ -161,36 +194,78 @@ static int setup(struct pc_ctx *c)
         if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
             0)
                 return -1;
+        return 0;
+}
 
-        if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
+static int setup(struct pc_ctx *c)
+{
+        static int initialized;
+        char msg[512];
+
+        double t0 = pc_now();
+        if (!initialized) {
+                CUpti_Profiler_Initialize_Params pi = PC_PARAMS(CUpti_Profiler_Initialize_Params);
+                if (pc_check(cuptiProfilerInitialize(&pi), "cannot initialize the profiler") < 0)
+                        return -1;
+                initialized = 1;
+        }
+        double t1 = pc_now();
+        pc.t.init += t1 - t0;
+        CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
+        cn.deviceIndex = c->dev;
+        if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
+                return -1;
+        snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
+
+        /* The counter availability image costs ~0.1 s per run and fails while another
+         * process profiles the GPU; the config is built without it (as the planner's pass
+         * counts are) and only a config the GPU refuses is rebuilt with it (in arm). */
+        if (pc.use_avail && !c->config && query_avail(c) < 0)
+                return -1;
+        double t2 = pc_now();
+        pc.t.avail += t2 - t1;
+
+        /* kept from an earlier session of this context (a shared GPU) */
+        if (!c->config &&
+            pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
                            &c->config_size, msg, sizeof msg) < 0) {
                 pc_error("device %u: %s", c->dev, msg);
                 return -1;
         }
+        double t3 = pc_now();
+        pc.t.config += t3 - t2;
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
-        CUpti_RangeProfiler_GetCounterDataSize_Params sp =
-            PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-        sp.pRangeProfilerObject = c->rp;
-        sp.pMetricNames = pc.metrics;
-        sp.numMetrics = pc.nmetrics;
-        sp.maxNumOfRanges = pc.max_ranges;
-        sp.maxNumRangeTreeNodes = (uint32_t)pc.max_ranges;
-        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+        if (size_image(c, first_ranges()) < 0)
                 return -1;
-        c->cd_size = sp.counterDataSize;
-        c->cd = malloc(c->cd_size);
-        c->batch = malloc(pc.max_ranges * sizeof *c->batch);
-        if (!c->cd || !c->batch) {
-                pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
-                         c->cd_size);
-                return -1;
+        double t4 = pc_now();
+        pc.t.enable += t4 - t3;
+        CUptiResult ar = arm(c);
+        if (ar != CUPTI_SUCCESS && !c->avail) {
+                /* a config built for the chip that this GPU refuses: build it for what the
+                 * GPU has */
+                pc_debug("device %u: arming failed (%d), rebuilding the config with the counter "
+                         "availability image",
+                         c->dev, (int)ar);
+                pc_host_free(c->host);
+                free(c->config);
+                c->host = NULL;
+                c->config = NULL;
+                if (query_avail(c) < 0)
+                        return -1;
+                if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host,
+                                   &c->config, &c->config_size, msg, sizeof msg) < 0) {
+                        pc_error("device %u: %s", c->dev, msg);
+                        return -1;
+                }
+                ar = arm(c);
         }
-        if (ck(c, arm(c), "cannot start the range profiler") < 0)
+        if (ck(c, ar, "cannot start the range profiler") < 0)
                 return -1;
+        pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
-                 c->chip, pc.nmetrics, pc.max_ranges, c->cd_size);
+                 c->chip, pc.nmetrics, c->max, c->cd_size);
         return 0;
 }
 
@@ -231,7 +306,18 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 }
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
+static int flush_ranges(struct pc_ctx *c);
+
 static int flush(struct pc_ctx *c)
+{
+        double t0 = pc_now();
+        int r = flush_ranges(c);
+        pc.t.flush += pc_now() - t0;
+        pc.t.nflush++;
+        return r;
+}
+
+static int flush_ranges(struct pc_ctx *c)
 {
         CUptiResult r;
 
@@ -282,6 +368,7 @@ static int flush(struct pc_ctx *c)
                         ck(c, r, "cannot evaluate the metrics");
                         return -1;
                 }
+                l->ranged = 1;
         }
         c->base += c->nbatch;
         c->nbatch = 0;
@@ -293,6 +380,9 @@ static int flush(struct pc_ctx *c)
  * a fresh one (Disable + Enable) before giving up. */
 static int rearm(struct pc_ctx *c)
 {
+        if (c->max < pc.max_ranges &&
+            size_image(c, 2 * c->max < pc.max_ranges ? 2 * c->max : pc.max_ranges) < 0)
+                return -1;
         CUptiResult r = arm(c);
         if (r == CUPTI_SUCCESS)
                 return 0;
@@ -314,22 +404,48 @@ static void turn_off(struct pc_ctx *c)
 
 void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
 {
+        if (c->state == CTX_NEW)
+                pc_gpu_lock();
         if (c->state == CTX_NEW) {
                 if (setup(c) < 0) {
                         turn_off(c);
+                        pc_gpu_unlock();
                         return;
                 }
                 c->state = CTX_RUNNING;
         }
         if (c->state != CTX_RUNNING)
                 return;
-        if (c->nbatch == pc.max_ranges) {
+        if (c->nbatch == c->max) {
                 if (flush(c) < 0 || rearm(c) < 0) {
                         turn_off(c);
                         return;
                 }
         }
         c->batch[c->nbatch++] = dispatch;
+}
+
+void pc_ctx_after_launch(struct pc_ctx *c)
+{
+        if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
+                return;
+        if (flush(c) < 0) {
+                turn_off(c);
+        } else {
+                /* give the counters back entirely (the next kernel sets up afresh, as the
+                 * first did: a re-enabled profiler object with the old image crashes
+                 * CUPTI 13 in CounterDataImageInitialize) */
+                double t0 = pc_now();
+                disable(c);
+                free(c->cd);
+                free(c->batch);
+                c->cd = NULL;
+                c->batch = NULL;
+                pc.t.disable += pc_now() - t0;
+                c->named = 0; /* a new profiler object numbers its ranges from 0 again */
+                c->state = CTX_NEW;
+        }
+        pc_gpu_unlock();
 }
 
 void pc_ctx_drop(struct pc_ctx *c, size_t dispatch)
@@ -345,6 +461,7 @@ void pc_ctx_finish(struct pc_ctx *c, int push)
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
         flush(c);
         turn_off(c);
+        pc_gpu_unlock();
         if (pushed) {
                 CUcontext old;
                 pc_cu.ctx_pop(&old);

@@ -1,0 +1,16 @@
+/* A cache of hardware pass counts (backend num_passes): the planner asks hundreds of them
+ * (first fit over some 200 metrics), each answer a host object and a config image (5-15
+ * ms with CUPTI); they depend only on the chip, the metric set and the profiler library. */
+#ifndef PRISM_PASSCACHE_H
+#define PRISM_PASSCACHE_H
+
+#include <stddef.h>
+
+/* Start the cache for the profiler library at lib (its path, size and mtime are part of
+ * every key, so a new library starts afresh). */
+void passcache_open(const char *lib);
+/* The count for this set (names in this order) on chip, or -1. */
+int passcache_get(const char *chip, const char *const *names, size_t n);
+void passcache_put(const char *chip, const char *const *names, size_t n, int count);
+
+#endif

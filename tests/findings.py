@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Golden findings tests: prism analyze --save-dfs on every recorded AMD workload in
+../shared/rocprof-workloads (each case profiles the vcopy program) and on the bundled H100
+samples. Checks: every vcopy case is reported memory-bound with its level and evidence; no
+finding cites a metric that is n/a in the same run; the samples' kernels get the limiter they
+were written to have; --no-findings and -b 0.3 select the tables. Prints 'N passed, N failed,
+N skipped'."""
+import csv, math, os, shutil, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.environ.get("PRISM_SHARED", os.path.join(ROOT, "..", "shared"))
+PRISM = os.environ.get("PRISM", os.path.join(ROOT, "prism"))
+res = {"pass": 0, "fail": 0, "skip": 0}
+
+
+def report(ok, name, detail=""):
+    res["pass" if ok else "fail"] += 1
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+
+
+def run(args):
+    return subprocess.run([PRISM, "analyze"] + args, capture_output=True, text=True)
+
+
+def tables(out):
+    """table id -> list of row dicts"""
+    t = {}
+    for n in os.listdir(out):
+        with open(os.path.join(out, n), newline="", encoding="utf-8") as f:
+            t[n.split("_", 1)[0].removesuffix(".csv")] = list(csv.DictReader(f))
+    return t
+
+
+def metric_value(t, mid):
+    """the Avg (or first numeric) value of metric id '2.1.22' in the saved tables"""
+    tid = mid.rsplit(".", 1)[0]
+    for row in t.get(tid, []):
+        if row.get("Metric_ID") == mid:
+            for col in ["Avg", "Value", "Mean"] + list(row):
+                if col in row and col not in ("Metric_ID", "Metric", "Unit"):
+                    try:
+                        return float(row[col])
+                    except (TypeError, ValueError):
+                        continue
+            return math.nan
+    return None
+
+
+def analyze(path, tmp, extra=()):
+    out = os.path.join(tmp, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    r = run(["-p", path, "--save-dfs", out] + list(extra))
+    if r.returncode:
+        return None, r.stderr.strip()
+    return tables(out), ""
+
+
+def check_evidence(name, t):
+    """every evidence id of every finding has a number in this run's tables"""
+    bad = []
+    for row in t.get("0.3", []):
+        for mid in row["Evidence"].split():
+            v = metric_value(t, mid)
+            if v is None or not math.isfinite(v):
+                bad.append(f"{row['Finding']} cites {mid} = {v}")
+    report(not bad, f"{name}: no finding from n/a data", "; ".join(bad))
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        wl = os.path.join(SHARED, "rocprof-workloads")
+        cases = []
+        if os.path.isdir(wl):
+            for case in sorted(os.listdir(wl)):
+                for arch in sorted(os.listdir(os.path.join(wl, case))) if os.path.isdir(os.path.join(wl, case)) else []:
+                    d = os.path.join(wl, case, arch)
+                    if os.path.isfile(os.path.join(d, "pmc_perf.csv")):
+                        cases.append((case, arch, d))
+        else:
+            print(f"SKIP {wl} absent")
+            res["skip"] += 1
+        for case, arch, d in cases:
+            name = f"{case}/{arch}"
+            # recorded by rocprof-compute 3.0 (no num_hbm_channels): analyzed as 3.0 did
+            t, err = analyze(d, tmp, ["--compat", "3.0"])
+            if t is None:
+                report(False, name, err)
+                continue
+            rows = t.get("0.3", [])
+            check_evidence(name, t)
+            top = rows[0] if rows else {}
+            memory = top.get("Finding", "").startswith("mem.") and "Memory-bound" in top.get("Title", "")
+            level = any(l in top.get("Title", "") + top.get("Message", "") for l in ("HBM", "L2", "L1", "LDS"))
+            if case == "vcopy":
+                report(memory and level and top.get("Evidence"), f"{name}: memory-bound with level and evidence",
+                       f"top finding {top}")
+            else:
+                # other cases profile the same program with fewer counters: memory-bound, or
+                # no finding at all when the data cannot support one
+                none = top.get("Finding") == "-" and "could not be evaluated" in top.get("Message", "")
+                report((memory and level) or none, f"{name}: memory-bound or no finding", f"top {top}")
+            roof = t.get("0.4", [])
+            report(len(roof) == 1 and (roof[0]["Bound By"].startswith("HBM") or roof[0]["Bound By"].startswith("n/a")),
+                   f"{name}: roofline classification HBM or n/a", f"{roof}")
+
+        # the bundled H100 samples: one clear limiter per kernel
+        want = {"triad": "mem.hbm_bandwidth", "fma_chains": "pipe.valu", "mma_f16": "pipe.matrix"}
+        for s in ("stream", "compute"):
+            d = os.path.join(ROOT, "workloads-sample", s, "H100")
+            t, err = analyze(d, tmp)
+            if t is None:
+                report(False, f"sample {s}", err)
+                continue
+            check_evidence(f"sample {s}", t)
+            seen = set()
+            for row in t.get("0.3", []):
+                k = row["Kernel_Name"].split("(")[0]
+                if k in seen:
+                    continue
+                seen.add(k)
+                report(want.get(k) == row["Finding"], f"sample {s}: top finding of {k} is {want.get(k)}",
+                       f"got {row['Finding']}: {row['Message']}")
+        # the H100 kinds workload (tests/gpu/kinds.cu): one clear limiter per kernel; dispatch d
+        # and d + 7 are the same launch
+        kinds = os.path.join(ROOT, "workloads-sample", "kinds", "H100")
+        want = [("copy", "mem.hbm_bandwidth", "DRAM"), ("fma32", "pipe.valu", "FMA pipe"),
+                ("fma64", "pipe.fp64", "FP64 pipe"), ("smem stride 1", "mem.lds_bandwidth", "shared memory"),
+                ("smem stride 32", "lds.bank_conflicts", "bank conflicts"),
+                ("smem low occupancy", "occupancy.lds", "shared memory"),
+                ("mma small grid", "launch.grid_too_small", "fewer blocks than SMs")]
+        if os.path.isfile(os.path.join(kinds, "pmc_perf.csv")):
+            for d, (what, rule, words) in enumerate(want):
+                t, err = analyze(kinds, tmp, ["-d", str(d), str(d + 7)])
+                rows = (t or {}).get("0.3", [])
+                top = rows[0] if rows else {}
+                report(top.get("Finding") == rule and words in top.get("Title", ""),
+                       f"kinds {what}: top finding {rule} ({words})", f"{err} got {top}")
+                if t:
+                    check_evidence(f"kinds {what}", t)
+        else:
+            print(f"SKIP {kinds} absent")
+            res["skip"] += 1
+        # comparison: the union of both runs' findings with their status
+        a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))
+        if os.path.isdir(a) and os.path.isdir(b):
+            for first, second, status in ((a, b, "disappeared"), (b, a, "appeared")):
+                out = os.path.join(tmp, "cmp")
+                shutil.rmtree(out, ignore_errors=True)
+                r = run(["-p", first, "-p", second, "-b", "0.3", "--compat", "3.0", "--save-dfs", out])
+                rows = tables(out).get("0.3", []) if r.returncode == 0 else []
+                st = {row["Finding"]: row for row in rows}
+                hbm, lat = st.get("mem.hbm_bandwidth", {}), st.get("mem.latency_hbm", {})
+                report(hbm.get("Status") == "unchanged" and hbm.get("Gain Pct (new)") and
+                       lat.get("Status") == status and (lat.get("Gain Pct") == "") == (status == "appeared"),
+                       f"compare: the latency finding {status}, the bandwidth one stays",
+                       f"{r.stderr[-200:]} {[(k, v.get('Status')) for k, v in st.items()]}")
+        # table selection
+        d = os.path.join(ROOT, "workloads-sample", "stream", "H100")
+        t, _ = analyze(d, tmp, ["--no-findings"])
+        report(t is not None and "0.3" not in t and "0.4" not in t and "0.1" in t and "2.1" in t,
+               "--no-findings leaves out 0.3 and 0.4 only", sorted(t or {}))
+        t, _ = analyze(d, tmp, ["-b", "0.3"])
+        report(t is not None and sorted(t) == ["0.3"], "-b 0.3 shows the findings table only", sorted(t or {}))
+        r = run(["-p", d, "-b", "0.9"])
+        report(r.returncode == 2 and "0.9" in r.stderr, "-b 0.9 (no such table) is an error", r.stderr)
+        r = run(["-p", d, "--list-metrics"])
+        report(r.returncode == 0 and "0.3" in r.stdout and "Findings" in r.stdout,
+               "--list-metrics lists the findings table", r.stdout[:300])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{res['pass']} passed, {res['fail']} failed, {res['skip']} skipped")
+    return 1 if res["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

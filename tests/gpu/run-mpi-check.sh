@@ -1,0 +1,88 @@
+#!/bin/bash
+# GPU check of MPI ranks sharing one GPU (issue 21), on an NVIDIA node with Open MPI and
+# the CUDA toolkit: builds tests/bin/mpi_ranks (tests/gpu/mpi_ranks.cu) if needed, then
+# profiles it under mpirun -np 1, 2 and 4 (every rank on the same GPU, taking turns on the
+# counters kernel by kernel), analyzes every rank, compares the ranks in panel 19, checks
+# that every rank's instruction counts equal the single-rank run's (compare_replay.py), and
+# that --ranks 0 on -np 4 profiles rank 0 alone while the job completes. Wall times are
+# printed as TIME lines (plain mpirun and prism under mpirun). Usage:
+#   tests/gpu/run-mpi-check.sh [WORKDIR]
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PRISM=${PRISM:-$ROOT/prism}
+W=${1:-$(mktemp -d /tmp/prism-mpi.XXXXXX)}
+mkdir -p "$W"
+W=$(cd "$W" && pwd)
+export PRISM_DATA_DIR=$ROOT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+now() { date +%s.%N; }
+since() { awk "BEGIN { printf \"%.2f\", $(now) - $1 }"; }
+APP=$ROOT/tests/bin/mpi_ranks
+if [ ! -x "$APP" ]; then
+        (cd "$ROOT" && make tests/bin/mpi_ranks) >"$W/build.log" 2>&1 ||
+                { echo "FAIL: cannot build mpi_ranks: $(tail -3 "$W/build.log" | tr '\n' ' ')"; echo "1 failures"; exit 1; }
+fi
+# every mpirun under a time limit: a hang is a failure, not a stuck check
+MPIRUN=(timeout "${TMO:-120}" mpirun --oversubscribe --bind-to none)
+cd "$W" || exit 1
+for np in 1 2 4; do
+        t=$(now); "${MPIRUN[@]}" -np $np "$APP" >"plain$np.out" 2>&1; echo "TIME mpi np=$np plain $(since "$t") rc=$?"
+done
+# the target as a child of each rank (what prism does), and the collector alone with the
+# GPU lock, before prism itself
+t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\"; true" >child2.out 2>&1
+echo "TIME mpi np=2 target as a child of the rank $(since "$t") rc=$?"
+t=$(now)
+"${MPIRUN[@]}" -np 2 env CUDA_INJECTION64_PATH="$ROOT/libprism-cupti.so" \
+        PRISM_CUPTI_METRICS=gpu__time_duration.sum,smsp__inst_executed.sum \
+        PRISM_CUPTI_LOCK="$W/gpu.lock" PRISM_CUPTI_OUT="$W/direct.csv" PRISM_CUPTI_TIMING=1 \
+        "$APP" >direct2.out 2>&1
+echo "TIME mpi np=2 collector with the lock, no prism $(since "$t") rc=$?"
+grep timing direct2.out | head -2 | sed 's/^/INFO: direct: /'
+for np in 1 2 4; do
+        rm -rf "workloads/mpi$np"
+        t=$(now)
+        "${MPIRUN[@]}" -np $np "$PRISM" profile -n "mpi$np" --no-roof -- "$APP" >"prof$np.out" 2>"prof$np.err"
+        rc=$?
+        echo "TIME mpi np=$np prism $(since "$t") rc=$rc"
+        [ $rc -eq 0 ] || bad "np=$np: mpirun prism profile exited $rc: $(grep -v '^$' "prof$np.err" | tail -3 | tr '\n' ' ')"
+        grep -E '^(rank|wrote)' "prof$np.out" | head -8 | sed "s/^/INFO: np=$np: /"
+        dirs=$(ls -d workloads/mpi$np/*/rank*/*/ 2>/dev/null; [ $np -eq 1 ] && ls -d workloads/mpi1/*/ 2>/dev/null)
+        n=$(for d in $dirs; do [ -f "$d/pmc_perf.csv" ] && echo "$d"; done | wc -l)
+        [ "$n" -eq $np ] || bad "np=$np: $n rank workloads written, want $np"
+        for d in $dirs; do
+                [ -f "$d/pmc_perf.csv" ] || continue
+                grep -o 'gpu_choice[^\n]*' "$d/sysinfo.csv" >/dev/null 2>&1
+                "$PRISM" analyze -p "$d" >"$d/analyze.txt" 2>&1 || bad "np=$np: analyze $d failed"
+                if [ $np -gt 1 ]; then
+                        python3 "$ROOT/tests/gpu/compare_replay.py" "$(ls -d workloads/mpi1/*/ | head -1)/pmc_perf.csv" \
+                                "$d/pmc_perf.csv" --label "np=$np $(basename "$(dirname "$d")")" --min-us 100 ||
+                                fails=$((fails + 1))
+                fi
+        done
+        if [ $np -gt 1 ]; then
+                "$PRISM" analyze -p "workloads/mpi$np" -b 19 >"panel19-$np.txt" 2>&1 ||
+                        bad "np=$np: analyze -b 19 failed: $(tail -1 "panel19-$np.txt")"
+                grep -q "19.1 Kernel Time per Rank" "panel19-$np.txt" || bad "np=$np: no panel 19.1"
+                grep -cE "^│ [0-9]+ │ +[0-9]+ │" "panel19-$np.txt" | sed "s/^/INFO: np=$np: panel 19 rows: /"
+        fi
+done
+rm -rf workloads/only0
+t=$(now)
+"${MPIRUN[@]}" -np 4 "$PRISM" profile -n only0 --ranks 0 --no-roof -- "$APP" >only0.out 2>only0.err
+rc=$?
+echo "TIME mpi np=4 --ranks 0 $(since "$t") rc=$rc"
+[ $rc -eq 0 ] || bad "--ranks 0: exit $rc: $(tail -2 only0.err | tr '\n' ' ')"
+n=$(ls workloads/only0/*/rank*/*/pmc_perf.csv 2>/dev/null | wc -l)
+[ "$n" -eq 1 ] && ls workloads/only0/*/rank0/*/pmc_perf.csv >/dev/null 2>&1 ||
+        bad "--ranks 0: $n workloads, want rank0's alone"
+# application replay under MPI (the same per-kernel turns, one run per pass)
+rm -rf workloads/app2
+t=$(now)
+"${MPIRUN[@]}" -np 2 "$PRISM" profile -n app2 --replay application -b 2 --no-roof -- "$APP" >app2.out 2>app2.err
+rc=$?
+echo "TIME mpi np=2 application replay -b 2 $(since "$t") rc=$rc"
+[ $rc -eq 0 ] || bad "np=2 application replay: exit $rc: $(tail -2 app2.err | tr '\n' ' ')"
+echo "$fails failures"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,359 @@
+/* Findings: every rule of rules/ fires on its `fires:` inputs and stays silent on its
+ * `silent:` ones (per leaf family), n/a data gives no finding, the rules read only names
+ * that exist, and the engine (inheritance, unless, templates, ceilings, errors) on small
+ * rule files of its own. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/findings.h"
+
+/* the leaf families and a target each serves */
+static const char *const fams[][2] = {{"cdna", "gfx90a"}, {"hopper", "sm_90"}};
+
+/* rs evaluated with only these inputs set (every other name n/a) */
+static int fired(struct ruleset *rs, struct fvals *fv, const struct rule_case *c,
+                 const char *id, double *gain)
+{
+        for (size_t i = 0; i < fv->n; i++)
+                fv->v[i] = NAN;
+        for (size_t i = 0; i < c->n; i++)
+                fvals_set(fv, c->names[i], c->vals[i]);
+        struct finding *f;
+        size_t n, skipped;
+        struct err err = {0};
+        assert_int_equal(findings_eval(rs, fv, NULL, &f, &n, &skipped, &err), 0);
+        int hit = 0;
+        for (size_t i = 0; i < n; i++)
+                if (!strcmp(f[i].rule->id, id)) {
+                        hit = 1;
+                        if (gain)
+                                *gain = f[i].gain;
+                        /* a template is filled in completely */
+                        assert_null(strchr(f[i].message, '{'));
+                        assert_null(strstr(f[i].message, "nan"));
+                }
+        findings_free(f, n);
+        return hit;
+}
+
+static void test_every_rule_fires_and_stays_silent(void **state)
+{
+        (void)state;
+        for (size_t k = 0; k < sizeof fams / sizeof *fams; k++) {
+                struct ruleset rs;
+                struct fvals fv = {0};
+                struct err err = {0};
+                assert_int_equal(rules_load_family("rules", fams[k][0], &rs, &err), 0);
+                assert_int_equal(findings_bind(&rs, &fv, NULL, &err), 0);
+                size_t active = 0;
+                for (size_t i = 0; i < rs.nrules; i++) {
+                        const struct rule *r = &rs.rules[i];
+                        if (r->off)
+                                continue;
+                        active++;
+                        if (!r->fires.n || !r->silent.n)
+                                fail_msg("%s: rule %s has no fires:/silent: case", fams[k][0],
+                                         r->id);
+                        double g = NAN;
+                        if (!fired(&rs, &fv, &r->fires, r->id, &g))
+                                fail_msg("%s: rule %s does not fire on its fires: case",
+                                         fams[k][0], r->id);
+                        assert_true(g >= 0 && g <= 100);
+                        if (fired(&rs, &fv, &r->silent, r->id, NULL))
+                                fail_msg("%s: rule %s fires on its silent: case", fams[k][0],
+                                         r->id);
+                }
+                assert_true(active >= 20);
+                fvals_free(&fv);
+                rules_free(&rs);
+        }
+}
+
+/* nothing known: no finding at all, every rule skipped */
+static void test_na_data_gives_no_finding(void **state)
+{
+        (void)state;
+        for (size_t k = 0; k < sizeof fams / sizeof *fams; k++) {
+                struct ruleset rs;
+                struct fvals fv = {0};
+                struct err err = {0};
+                assert_int_equal(rules_load_family("rules", fams[k][0], &rs, &err), 0);
+                assert_int_equal(findings_bind(&rs, &fv, NULL, &err), 0);
+                struct finding *f;
+                size_t n, skipped, active = 0;
+                assert_int_equal(findings_eval(&rs, &fv, NULL, &f, &n, &skipped, &err), 0);
+                for (size_t i = 0; i < rs.nrules; i++)
+                        active += !rs.rules[i].off;
+                assert_int_equal(n, 0);
+                assert_int_equal(skipped, active);
+                findings_free(f, n);
+                /* an infinite bandwidth (a zero duration) is no number either */
+                for (size_t i = 0; i < rs.nrules; i++)
+                        if (!strcmp(rs.rules[i].id, "mem.hbm_bandwidth")) {
+                                struct rule_case c = rs.rules[i].fires;
+                                double *v = xcalloc(c.n, sizeof *v);
+                                memcpy(v, c.vals, c.n * sizeof *v);
+                                v[0] = INFINITY;
+                                struct rule_case inf = {c.names, v, c.n};
+                                assert_false(fired(&rs, &fv, &inf, "mem.hbm_bandwidth", NULL));
+                                free(v);
+                        }
+                double u, nu;
+                long next;
+                assert_int_equal(findings_ceiling(&rs, &fv, &u, &next, &nu), -1);
+                fvals_free(&fv);
+                rules_free(&rs);
+        }
+}
+
+struct known {
+        const struct ruleset *rs;
+        const struct arch *a;
+        const char *fam;
+        int bad;
+};
+
+static void check_name(void *p, const char *name)
+{
+        struct known *k = p;
+        const char *suffix;
+        if (name[0] == '$' || !strncmp(name, "kernel.", 7) ||
+            rules_name_metric(k->a, name, &suffix))
+                return;
+        for (size_t i = 0; i < k->rs->nvalues; i++)
+                if (!strcmp(k->rs->values[i].name, name))
+                        return;
+        fprintf(stderr, "%s: rules read '%s': no value and no metric of %s\n", k->fam, name,
+                k->a->target);
+        k->bad++;
+}
+
+/* a misspelt name would silently never fire: every name must exist */
+static void test_rules_read_known_names(void **state)
+{
+        (void)state;
+        for (size_t k = 0; k < sizeof fams / sizeof *fams; k++) {
+                struct ruleset rs;
+                struct arch a;
+                struct err err = {0};
+                assert_int_equal(rules_load_family("rules", fams[k][0], &rs, &err), 0);
+                assert_int_equal(arch_load("metrics", fams[k][1], &a, &err), 0);
+                struct known kn = {&rs, &a, fams[k][0], 0};
+                rules_names(&rs, check_name, &kn);
+                assert_int_equal(kn.bad, 0);
+                /* the loader picks the family from the metric chain */
+                struct ruleset rs2;
+                assert_int_equal(rules_load("rules", &a, &rs2, &err), 0);
+                assert_non_null(strstr(rs2.chain, fams[k][0]));
+                assert_non_null(strstr(rs2.chain, "base"));
+                rules_free(&rs2);
+                arch_free(&a);
+                rules_free(&rs);
+        }
+}
+
+/* ---- the engine on rule files of its own ---- */
+
+static char *tmpdir(void)
+{
+        char *d = xstrdup("/tmp/prism-rules-XXXXXX");
+        assert_non_null(mkdtemp(d));
+        return d;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+        char *p = xasprintf("%s/%s", dir, name);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        free(p);
+}
+
+static void rmdir_all(char *dir, const char *const *names)
+{
+        for (size_t i = 0; names[i]; i++) {
+                char *p = xasprintf("%s/%s", dir, names[i]);
+                unlink(p);
+                free(p);
+        }
+        rmdir(dir);
+        free(dir);
+}
+
+static const char root_yaml[] =
+    "family: root\n"
+    "values:\n"
+    "  u: m.a.pop\n"
+    "  twice: u * 2\n"
+    "ceilings:\n"
+    "  a: {name: unit A, util: m.a.pop, required: true}\n"
+    "  b: {name: unit B, util: m.b}\n"
+    "rules:\n"
+    "  r.one:\n"
+    "    title: One\n"
+    "    severity: high\n"
+    "    model: u\n"
+    "    when: u >= 50\n"
+    "    gain: u\n"
+    "    message: 'u={u:.2f} twice={twice:.0f} {{literal} id={2.1.0:.1f}'\n"
+    "    evidence: [m.a]\n"
+    "  r.two:\n"
+    "    title: Two\n"
+    "    severity: low\n"
+    "    model: x\n"
+    "    when: m.b > 0\n"
+    "    gain: 150\n"
+    "    message: two\n"
+    "    unless: [r.one]\n"
+    "  r.three:\n"
+    "    title: Three\n"
+    "    severity: medium\n"
+    "    model: x\n"
+    "    when: m.b > 0\n"
+    "    gain: -5\n"
+    "    message: three\n";
+
+static const char child_yaml[] = "family: child\n"
+                                 "inherits: root\n"
+                                 "terms:\n"
+                                 "  twice: double\n"
+                                 "  u: U\n"
+                                 "rules:\n"
+                                 "  r.one:\n"
+                                 "    title: One (child)\n"
+                                 "  r.three:\n"
+                                 "    off: true\n";
+
+static void test_engine(void **state)
+{
+        (void)state;
+        char *d = tmpdir();
+        put(d, "root.yaml", root_yaml);
+        put(d, "child.yaml", child_yaml);
+        struct ruleset rs;
+        struct err err = {0};
+        assert_int_equal(rules_load_family(d, "child", &rs, &err), 0);
+        assert_string_equal(rs.chain, "child < root");
+        assert_int_equal(rs.nrules, 3);
+        assert_string_equal(rs.rules[0].title, "One (child)"); /* field by field */
+        assert_string_equal(rs.rules[0].model, "U"); /* terms apply to the texts */
+        assert_string_equal(rs.rules[0].severity, "high");
+        assert_true(rs.rules[2].off);
+
+        /* template ids map to keys through the panels' ids */
+        struct idmap ids = {0};
+        smap_put(&ids.by_id, "2.1.0", 0);
+        smap_put(&ids.by_key, "m.a", 0);
+        char *id0 = xstrdup("2.1.0"), *key0 = xstrdup("m.a");
+        ids.ids = &id0;
+        ids.keys = &key0;
+        ids.n = 1;
+        struct fvals fv = {0};
+        assert_int_equal(findings_bind(&rs, &fv, &ids, &err), 0);
+        fvals_set(&fv, "m.a", 1234.5);
+        fvals_set(&fv, "m.a.pop", 60);
+        fvals_set(&fv, "m.b", 3);
+        struct finding *f;
+        size_t n, skipped;
+        assert_int_equal(findings_eval(&rs, &fv, &ids, &f, &n, &skipped, &err), 0);
+        /* r.two is silenced by r.one, r.three is off */
+        assert_int_equal(n, 1);
+        assert_string_equal(f[0].rule->id, "r.one");
+        assert_float_equal(f[0].gain, 60, 1e-9);
+        /* terms: whole words, placeholders untouched */
+        assert_string_equal(f[0].message, "U=60.00 double=120 {literal} id=1234.5");
+        assert_string_equal(f[0].evidence, "2.1.0");
+        findings_free(f, n);
+
+        /* r.one silent: r.two fires, its gain clamped to 100 */
+        fvals_set(&fv, "m.a.pop", 10);
+        assert_int_equal(findings_eval(&rs, &fv, &ids, &f, &n, &skipped, &err), 0);
+        assert_int_equal(n, 1);
+        assert_string_equal(f[0].rule->id, "r.two");
+        assert_float_equal(f[0].gain, 100, 1e-9);
+        findings_free(f, n);
+
+        /* ceilings: the busiest bounds; a required one n/a: no classification */
+        double u, nu;
+        long next;
+        fvals_set(&fv, "m.b", 30);
+        assert_int_equal(findings_ceiling(&rs, &fv, &u, &next, &nu), 1);
+        assert_float_equal(u, 30, 1e-9);
+        assert_int_equal(next, 0);
+        assert_float_equal(nu, 10, 1e-9);
+        fvals_set(&fv, "m.a.pop", NAN);
+        assert_int_equal(findings_ceiling(&rs, &fv, &u, &next, &nu), -1);
+
+        fvals_free(&fv);
+        smap_free(&ids.by_id);
+        smap_free(&ids.by_key);
+        free(id0);
+        free(key0);
+        rules_free(&rs);
+        const char *const names[] = {"root.yaml", "child.yaml", NULL};
+        rmdir_all(d, names);
+}
+
+/* bad rule files: one-line errors naming the file or the rule */
+static void test_errors(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *text, *want;
+        } bad[] = {
+            {"family: x\nrules:\n  r:\n    title: t\n    colour: red\n", "unknown key 'colour'"},
+            {"family: x\nrules:\n  r:\n    title: t\n    severity: high\n    model: m\n"
+             "    when: 1\n    gain: 1\n",
+             "has no 'message'"},
+            {"family: x\nrules:\n  r:\n    title: t\n    severity: huge\n    model: m\n"
+             "    when: 1\n    gain: 1\n    message: m\n",
+             "severity must be"},
+            {"family: x\nrules:\n  r:\n    title: t\n    when: (1 +\n", "x.yaml:5"},
+            {"family: x\ninherits: x\n", "loops"},
+            {"family: x\ninherits: nothere\n", "unknown rules family 'nothere'"},
+            {"family: x\nrules:\n  r:\n    title: t\n    severity: low\n    model: m\n"
+             "    when: 1\n    gain: 1\n    message: m\n    unless: [zz]\n",
+             "unless names no rule 'zz'"},
+            {"family: x\nrules:\n  r:\n    fires: {a: one}\n", "values must be numbers"},
+            {"family: x\nrules: [1, 2]\n", "'rules' must be a mapping"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+                char *d = tmpdir();
+                put(d, "x.yaml", bad[i].text);
+                struct ruleset rs;
+                struct err err = {0};
+                assert_int_not_equal(rules_load_family(d, "x", &rs, &err), 0);
+                if (!strstr(err.msg, bad[i].want))
+                        fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, bad[i].want);
+                assert_null(strchr(err.msg, '\n'));
+                const char *const names[] = {"x.yaml", NULL};
+                rmdir_all(d, names);
+        }
+        struct ruleset rs;
+        struct err err = {0};
+        assert_int_not_equal(rules_load_family("rules", "nosuchfamily", &rs, &err), 0);
+        assert_int_not_equal(rules_load_family("/nonexistent/rules", "base", &rs, &err), 0);
+}
+
+int main(void)
+{
+        warn_quiet = 1;
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_every_rule_fires_and_stays_silent),
+            cmocka_unit_test(test_na_data_gives_no_finding),
+            cmocka_unit_test(test_rules_read_known_names),
+            cmocka_unit_test(test_engine),
+            cmocka_unit_test(test_errors),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
