@@ -94,6 +94,18 @@ size_t db_attach_limit(void)
         return n ? n : 1;
 }
 
+/* s as an SQL identifier, double quotes doubled. */
+void db_sql_ident(struct strbuf *sb, const char *s)
+{
+        sb_addc(sb, '"');
+        for (; *s; s++) {
+                if (*s == '"')
+                        sb_addc(sb, '"');
+                sb_addc(sb, *s);
+        }
+        sb_addc(sb, '"');
+}
+
 /* ---- writing ---- */
 
 struct writer {
@@ -202,17 +214,6 @@ static int counter_id(struct writer *wr, const char *name, int *id)
         return step_done(wr->db, wr->counter, wr->err);
 }
 
-static void sql_ident(struct strbuf *sb, const char *s)
-{
-        sb_addc(sb, '"');
-        for (; *s; s++) {
-                if (*s == '"')
-                        sb_addc(sb, '"');
-                sb_addc(sb, *s);
-        }
-        sb_addc(sb, '"');
-}
-
 static char *lower(const char *s)
 {
         char *l = xstrdup(s);
@@ -319,20 +320,20 @@ static int write_pass(struct writer *wr, int pass_id, const char *name, const ch
                         c0 = c1 = 0;
                 struct strbuf sb = {0}, ins = {0};
                 sb_add(&sb, "CREATE TABLE ");
-                sql_ident(&sb, tbl[p]);
+                db_sql_ident(&sb, tbl[p]);
                 sb_add(&sb, "(dispatch INTEGER PRIMARY KEY");
                 sb_add(&ins, "INSERT INTO ");
-                sql_ident(&ins, tbl[p]);
+                db_sql_ident(&ins, tbl[p]);
                 sb_add(&ins, " VALUES (?");
                 int nparam = 1;
                 for (size_t c = c0; c < c1; c++) {
                         sb_add(&sb, ", ");
-                        sql_ident(&sb, pc[c].name);
+                        db_sql_ident(&sb, pc[c].name);
                         sb_add(&ins, ", ?");
                         nparam++;
                         if (pc[c].num_name) {
                                 sb_add(&sb, ", ");
-                                sql_ident(&sb, pc[c].num_name);
+                                db_sql_ident(&sb, pc[c].num_name);
                                 sb_add(&ins, ", ?");
                                 nparam++;
                         }
@@ -603,7 +604,7 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
                         sb_addf(&sb,
                                 "%s(SELECT coalesce(text, value) FROM sysinfo WHERE pos = %zu) AS ",
                                 c ? ", " : "", c);
-                        sql_ident(&sb, w->sysinfo.names[c]);
+                        db_sql_ident(&sb, w->sysinfo.names[c]);
                 }
                 if (!w->sysinfo.ncols)
                         sb_add(&sb, "NULL AS none");

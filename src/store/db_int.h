@@ -13,5 +13,7 @@ int db_sq_fail(sqlite3 *db, int rc, const char *what, struct err *err);
 /* A column as a number (NaN for NULL) or text (NULL for NULL). */
 double db_col_num(sqlite3_stmt *st, int i);
 const char *db_col_text(sqlite3_stmt *st, int i);
+/* Append s as a quoted SQL identifier (double quotes doubled). */
+void db_sql_ident(struct strbuf *sb, const char *s);
 
 #endif

@@ -153,17 +153,6 @@ static int rd_step_fail(struct reader *rd, size_t src, int rc)
                        rd->paths[src], sqlite3_errmsg(rd->db));
 }
 
-static void sql_ident(struct strbuf *sb, const char *s)
-{
-        sb_addc(sb, '"');
-        for (; *s; s++) {
-                if (*s == '"')
-                        sb_addc(sb, '"');
-                sb_addc(sb, *s);
-        }
-        sb_addc(sb, '"');
-}
-
 /* a kept column of a pass: where its values are */
 struct rcol {
         char *name, *tbl, *col, *num_col;
@@ -180,14 +169,14 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         sb_add(&sb, "SELECT dispatch");
         for (size_t i = c0; i < c1; i++) {
                 sb_add(&sb, ", ");
-                sql_ident(&sb, cols[i].col);
+                db_sql_ident(&sb, cols[i].col);
                 if (cols[i].num_col) {
                         sb_add(&sb, ", ");
-                        sql_ident(&sb, cols[i].num_col);
+                        db_sql_ident(&sb, cols[i].num_col);
                 }
         }
         sb_addf(&sb, " FROM s%zu.", src);
-        sql_ident(&sb, cols[c0].tbl);
+        db_sql_ident(&sb, cols[c0].tbl);
         sb_add(&sb, " ORDER BY dispatch");
         sqlite3_stmt *st = NULL;
         int rc = rd_prep(rd, &st, sb.buf, src), s;
