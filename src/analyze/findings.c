@@ -4,7 +4,6 @@
 #include "findings.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,17 +148,6 @@ static int kernel_values(const struct workload *w, const struct arch *a,
 
 /* ---- tables ---- */
 
-static char **titles(size_t n, ...)
-{
-        va_list ap;
-        char **v = xcalloc(n, sizeof *v);
-        va_start(ap, n);
-        for (size_t i = 0; i < n; i++)
-                v[i] = xstrdup(va_arg(ap, const char *));
-        va_end(ap);
-        return v;
-}
-
 static void add_findings(struct rtable *t, const char *kernel, const struct finding *f,
                          size_t nf, size_t nskipped, size_t nrules)
 {
@@ -280,17 +268,19 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         size_t fi = 0, ri = 0;
         if (fpt) {
                 fi = an->ntables;
+                static const char *const cols[] = {"Kernel_Name", "Finding",  "Title",
+                                                   "Severity",    "Gain Pct", "Message",
+                                                   "Evidence",    "Hint"};
                 ft = analysis_insert_table(an, an->ntables, p, fpt, "index", 8,
-                                           titles(8, "Kernel_Name", "Finding", "Title",
-                                                  "Severity", "Gain Pct", "Message", "Evidence",
-                                                  "Hint"));
+                                           rtable_titles(cols, 8));
         }
         if (rpt) {
                 ri = an->ntables;
+                static const char *const cols[] = {
+                    "Kernel_Name",  "Bound By", "Pct of Ceiling", "Speedup at Ceiling",
+                    "Next Ceiling", "Next Pct", "Evidence"};
                 rt = analysis_insert_table(an, an->ntables, p, rpt, "index", 7,
-                                           titles(7, "Kernel_Name", "Bound By", "Pct of Ceiling",
-                                                  "Speedup at Ceiling", "Next Ceiling", "Next Pct",
-                                                  "Evidence"));
+                                           rtable_titles(cols, 7));
         }
         size_t nrules = 0;
         for (size_t i = 0; i < rs.nrules; i++)
@@ -373,8 +363,10 @@ void findings_compare(struct analysis *base, const struct analysis *cur)
                 t->id = xstrdup(old.id);
                 t->key_title = xstrdup(old.key_title);
                 t->ncols = 8;
-                t->cols = titles(8, "Kernel_Name", "Finding", "Title", "Status", "Gain Pct",
-                                 "Message", "Evidence", "Hint");
+                static const char *const cols[] = {"Kernel_Name", "Finding", "Title",
+                                                   "Status",      "Gain Pct", "Message",
+                                                   "Evidence",    "Hint"};
+                t->cols = rtable_titles(cols, 8);
                 for (size_t r = 0; r < old.nrows; r++) {
                         long nr = row_of(n, old.rkeys[r]);
                         cmp_row(t, old.rkeys[r], &old.cells[r * 8],

@@ -5,7 +5,6 @@
 #include "../store/columns.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +12,6 @@
 
 /* kernels listed per rank in rank_kernels */
 #define RANK_TOP_KERNELS 10
-
-static char **titles(size_t n, ...)
-{
-        va_list ap;
-        char **v = xcalloc(n, sizeof *v);
-        va_start(ap, n);
-        for (size_t i = 0; i < n; i++)
-                v[i] = xstrdup(va_arg(ap, const char *));
-        va_end(ap);
-        return v;
-}
 
 /* ---- ranks of the selection ---- */
 
@@ -111,9 +99,9 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         char sum[32], mean[32];
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
-        struct rtable *t = analysis_add_table(an, p, pt, "index", 8,
-                                  titles(8, COL_RANK, COL_NODE, "Dispatches", "Kernels", sum, mean,
-                                         "Pct of Slowest", "Slowest"));
+        const char *cols[] = {COL_RANK, COL_NODE,         "Dispatches", "Kernels",
+                              sum,      mean,             "Pct of Slowest", "Slowest"};
+        struct rtable *t = analysis_add_table(an, p, pt, "index", 8, rtable_titles(cols, 8));
         double div = time_div(u);
         size_t s = slowest(rk, nr);
         for (size_t i = 0; i < nr; i++) {
@@ -143,8 +131,8 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
         snprintf(med, sizeof med, "Median(%s)", u);
-        struct rtable *t = analysis_add_table(an, p, pt, "index", 7,
-                                  titles(7, COL_RANK, COL_KERNEL_NAME, "Count", sum, mean, med, "Pct"));
+        const char *cols[] = {COL_RANK, COL_KERNEL_NAME, "Count", sum, mean, med, "Pct"};
+        struct rtable *t = analysis_add_table(an, p, pt, "index", 7, rtable_titles(cols, 7));
         double div = time_div(u);
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {
@@ -222,9 +210,10 @@ static int build_spread(const struct build_ctx *bc, const struct rank *rk, size_
         size_t s = slowest(rk, nr);
         char slow[64];
         snprintf(slow, sizeof slow, "Slowest (rank %ld)", rk[s].rank);
-        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", 9,
-                                  titles(9, "Metric", "Unit", "Mean", "Min", "Min Rank", "Max",
-                                         "Max Rank", "Spread Pct", slow));
+        const char *cols[] = {"Metric",   "Unit",     "Mean",       "Min", "Min Rank",
+                              "Max",      "Max Rank", "Spread Pct", slow};
+        struct rtable *t =
+            analysis_add_table(bc->an, p, pt, "Metric_ID", 9, rtable_titles(cols, 9));
         t->metric_table = 1;
         for (size_t m = 0; m < nkeys; m++) {
                 char key[64];
