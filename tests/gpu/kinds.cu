@@ -12,18 +12,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
-#include <mma.h>
 
-#define CK(x)                                                                                 \
-        do {                                                                                  \
-                cudaError_t e_ = (x);                                                         \
-                if (e_ != cudaSuccess) {                                                      \
-                        fprintf(stderr, "kinds: %s: %s\n", #x, cudaGetErrorString(e_));       \
-                        exit(1);                                                              \
-                }                                                                             \
-        } while (0)
+#define PROG "kinds"
+#include "common.cuh"
 
 __global__ void copy(float *__restrict__ b, const float *__restrict__ a, size_t n)
 {
@@ -34,22 +25,7 @@ __global__ void copy(float *__restrict__ b, const float *__restrict__ a, size_t 
 
 __global__ void fma32(float *x, int iters)
 {
-        int i = blockIdx.x * blockDim.x + threadIdx.x;
-        float v0 = x[i], v1 = v0 + 1.0f, v2 = v0 + 2.0f, v3 = v0 + 3.0f;
-        float v4 = v0 + 4.0f, v5 = v0 + 5.0f, v6 = v0 + 6.0f, v7 = v0 + 7.0f;
-        const float k = 0.9999f, o = 0.0001f;
-#pragma unroll 4
-        for (int j = 0; j < iters; j++) {
-                v0 = fmaf(v0, k, o);
-                v1 = fmaf(v1, k, o);
-                v2 = fmaf(v2, k, o);
-                v3 = fmaf(v3, k, o);
-                v4 = fmaf(v4, k, o);
-                v5 = fmaf(v5, k, o);
-                v6 = fmaf(v6, k, o);
-                v7 = fmaf(v7, k, o);
-        }
-        x[i] = ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7));
+        fma8_chains(x, iters);
 }
 
 __global__ void fma64(double *x, int iters)
@@ -88,17 +64,7 @@ __global__ void smem_loop(float *out, int iters, int stride)
 
 __global__ void mma_small(const half *a, const half *b, float *c, int iters)
 {
-        using namespace nvcuda;
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-        wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
-        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-        wmma::load_matrix_sync(fa, a, 16);
-        wmma::load_matrix_sync(fb, b, 16);
-        wmma::fill_fragment(acc, 0.0f);
-        for (int j = 0; j < iters; j++)
-                wmma::mma_sync(acc, fa, fb, acc);
-        int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-        wmma::store_matrix_sync(c + (size_t)warp * 256, acc, 16, wmma::mem_row_major);
+        mma_f16_loop(a, b, c, iters);
 }
 
 static int want(const char *which, const char *name)

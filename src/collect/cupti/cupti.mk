@@ -20,13 +20,13 @@ tests/bin/vec_kernels: tests/gpu/vec_kernels.cu
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
 # The programs behind workloads-sample/ (tests/gpu/run-profile-check.sh profiles them).
-tests/bin/samples: tests/gpu/samples.cu
+tests/bin/samples: tests/gpu/samples.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
 # Seven kernel kinds with one clear limiter each (metric checks against ncu, replay modes,
 # findings).
-tests/bin/kinds: tests/gpu/kinds.cu
+tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
