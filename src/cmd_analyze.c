@@ -334,10 +334,12 @@ static int open_one(const char *path, const char *mdir, const struct panel_set *
         else
                 rc = workload_open_cols(path, colset_want, &cs, w, err);
         colset_free(&cs);
-        if (rc)
+        if (rc) {
                 arch_free(a);
-        else
+        } else {
+                workload_accum_value(w, a->accum_value);
                 workload_check_sysinfo(w, a); /* missing or damaged fields warn once */
+        }
         return rc;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "cmds.h"
 #include "store/db.h"
 #include "store/multi.h"
@@ -20,12 +21,30 @@ static const char usage_text[] =
     "\n"
     "analyze reads a database like a directory: prism analyze -p FILE\n";
 
+/* The name the workload's architecture reads accumulated values under (arch.h), malloc'd;
+ * NULL where its architecture is not known (the values stay as recorded). */
+static char *accum_value_of(const char *dir)
+{
+        char *arch = NULL, *mdir = data_path("metrics"), *v = NULL;
+        struct err err = {0};
+        struct arch a;
+        if (mdir && workload_arch(dir, &arch, &err) == 0 && arch_load(mdir, arch, &a, &err) == 0) {
+                v = a.accum_value ? xstrdup(a.accum_value) : NULL;
+                arch_free(&a);
+        }
+        free(arch);
+        free(mdir);
+        return v;
+}
+
 static int import_one(const char *dir, const char *db, int force)
 {
         struct err err = {0};
         size_t nd = 0, nc = 0;
         char *path = db ? xstrdup(db) : xasprintf("%s/%s", dir, DB_DEFAULT_NAME);
-        int rc = db_import_dir(dir, path, NULL, 0, force, &nd, &nc, &err);
+        char *acc = accum_value_of(dir);
+        int rc = db_import_dir(dir, path, acc, NULL, 0, force, &nd, &nc, &err);
+        free(acc);
         if (rc)
                 fprintf(stderr, "prism: %s\n", err.msg);
         else
@@ -52,7 +71,10 @@ static int import_tree(const char *root, int force)
                 struct db_meta_kv kv[] = {{"rank", rank}, {"node", t.v[i].node}};
                 char *path = xasprintf("%s/%s", t.v[i].path, DB_DEFAULT_NAME);
                 size_t nd = 0, nc = 0;
-                if (db_import_dir(t.v[i].path, path, kv, 2, force, &nd, &nc, &err)) {
+                char *acc = accum_value_of(t.v[i].path);
+                int irc = db_import_dir(t.v[i].path, path, acc, kv, 2, force, &nd, &nc, &err);
+                free(acc);
+                if (irc) {
                         fprintf(stderr, "prism: %s\n", err.msg);
                         rc = 2;
                 } else {

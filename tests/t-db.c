@@ -439,7 +439,7 @@ static void test_tree(void **state)
                 write_dir_workload(d, "gfx90a", ranks[i].ndisp);
                 if (ranks[i].as_db) {
                         char *db = xasprintf("%s/%s", d, DB_DEFAULT_NAME);
-                        assert_int_equal(db_import_dir(d, db, NULL, 0, 1, NULL, NULL, &err), 0);
+                        assert_int_equal(db_import_dir(d, db, NULL, NULL, 0, 1, NULL, NULL, &err), 0);
                         char *f = xasprintf("%s/pmc_perf.csv", d);
                         unlink(f);
                         free(f);

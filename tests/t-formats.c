@@ -68,6 +68,11 @@ static void rmdir_all(char *dir)
         "2,3,1024,256,0,0,4,4,16,k1,300,310,12,X,3\n"
 #define LONG LONG_HEAD LONG_ROWS
 
+/* an accumulate file: named after a counter among its columns, its value beside it */
+#define ACCUM                                                                                  \
+        "Dispatch_ID,Kernel_Name,SQ_LEVEL_WAVES,ACC\n"                                          \
+        "0,k,3,11\n"
+
 static double cell(const struct table *t, const char *col, size_t row)
 {
         int c = table_col(t, col);
@@ -108,15 +113,19 @@ static void test_rocpd_grouping(void **state)
         assert_true(cell(t, "Start_Timestamp", 0) == 0 && cell(t, "Start_Timestamp", 1) == 0);
         assert_true(cell(t, "End_Timestamp", 0) == 10);
         assert_true(cell(t, "End_Timestamp", 1) == 20.5);
-        /* the accumulate table X: X_ACCUM as SQ_ACCUM_PREV_HIRES beside pmc's columns */
+        /* the accumulate table X: X_ACCUM beside pmc's columns, and under the name the
+         * architecture gives the accumulated value once it is named */
         assert_int_equal(w.nacc, 1);
         const struct table *x = workload_table(&w, "X");
         assert_non_null(x);
         assert_int_equal(x->nrows, 2);
-        assert_true(cell(x, "SQ_ACCUM_PREV_HIRES", 0) == 11 &&
-                    cell(x, "SQ_ACCUM_PREV_HIRES", 1) == 9);
+        assert_true(cell(x, "X_ACCUM", 0) == 11 && cell(x, "X_ACCUM", 1) == 9);
         assert_true(cell(x, "X", 0) == 3 && cell(x, "B", 0) == 7);
-        assert_true(table_col(x, "X_ACCUM") < 0);
+        assert_true(table_col(x, "ACC_VALUE") < 0);
+        workload_accum_value(&w, "ACC_VALUE");
+        assert_true(cell(x, "ACC_VALUE", 0) == 11 && cell(x, "ACC_VALUE", 1) == 9);
+        workload_accum_value(&w, NULL);
+        assert_true(table_col(&w.pmc, "ACC_VALUE") < 0);
         workload_close(&w);
         rmdir_all(d);
 }
@@ -192,7 +201,10 @@ static const struct layout_case layouts[] = {
      "pmc_perf.csv", "says format_rocprof_output: rocpd"},
     {"config csv, long file", "format_rocprof_output: csv\n", LONG, NULL, NULL, -1,
      "pmc_perf.csv", "rocpd's long layout"},
-    {"rocpd with a wide SQ file", NULL, LONG, WIDE, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
+    {"wide with an accumulate file", NULL, WIDE, ACCUM, NULL, WL_LAYOUT_WIDE, NULL, NULL},
+    {"a CSV file that is no accumulate file", NULL, LONG, WIDE, NULL, WL_LAYOUT_ROCPD, NULL,
+     NULL},
+    {"rocpd with a wide SQ file", NULL, LONG, ACCUM, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
     {"rocpd with a long SQ file", NULL, LONG, LONG, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
     {"wide with a long SQ file", NULL, WIDE, LONG, NULL, -1, "SQ_LEVEL_WAVES.csv", "mixed"},
     {"Counter_Name without Counter_Value", NULL,

@@ -278,8 +278,8 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
                                           {"world_size", size}};
                 char *db = xasprintf("%s/prism.db", dir);
                 struct err e2 = {0};
-                if (db_import_dir(dir, db, kv, launcher_is_parallel(&lr) ? 4 : 0, 1, NULL, NULL,
-                                  &e2))
+                if (db_import_dir(dir, db, plan->accum_value, kv,
+                                  launcher_is_parallel(&lr) ? 4 : 0, 1, NULL, NULL, &e2))
                         warnf("%s; the CSV files are complete", e2.msg);
                 free(db);
         }

@@ -665,13 +665,15 @@ out:
         return rc;
 }
 
-int db_import_dir(const char *dir, const char *path, const struct db_meta_kv *extra, size_t nextra,
-                  int replace, size_t *ndispatches, size_t *ncols, struct err *err)
+int db_import_dir(const char *dir, const char *path, const char *accum_value,
+                  const struct db_meta_kv *extra, size_t nextra, int replace,
+                  size_t *ndispatches, size_t *ncols, struct err *err)
 {
         struct workload w;
         int rc = workload_open(dir, &w, err);
         if (rc)
                 return rc;
+        workload_accum_value(&w, accum_value);
         rc = db_write(path, &w, dir, extra, nextra, replace, err);
         if (!rc && ndispatches)
                 *ndispatches = w.pmc.nrows;

@@ -34,10 +34,13 @@ int db_is_path(const char *path);
 int db_write(const char *path, const struct workload *w, const char *src_dir,
              const struct db_meta_kv *extra, size_t nextra, int replace, struct err *err);
 
-/* Import a workload directory (every column) into a database at path (see db_write). On
- * success *ndispatches and *ncols (may be NULL) tell what was stored. */
-int db_import_dir(const char *dir, const char *path, const struct db_meta_kv *extra, size_t nextra,
-                  int replace, size_t *ndispatches, size_t *ncols, struct err *err);
+/* Import a workload directory (every column) into a database at path (see db_write); its
+ * accumulate tables give their accumulated value also under accum_value (the family's name
+ * for it, workload_accum_value; NULL: as recorded). On success *ndispatches and *ncols
+ * (may be NULL) tell what was stored. */
+int db_import_dir(const char *dir, const char *path, const char *accum_value,
+                  const struct db_meta_kv *extra, size_t nextra, int replace,
+                  size_t *ndispatches, size_t *ncols, struct err *err);
 
 /* Load the database at path as a workload. want/ctx project the per-dispatch tables
  * (pmc_perf and the accumulate tables) to the columns want accepts (NULL: all);

@@ -14,7 +14,8 @@
 /* ---- what a CSV header says ---- */
 
 struct header {
-        int kernel_name, counter_name, counter_value;
+        const char *col; /* a column looked for, or NULL */
+        int kernel_name, counter_name, counter_value, has_col;
 };
 
 static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
@@ -26,20 +27,25 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
                 h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
                 h->counter_name |= !strcmp(f[i], "Counter_Name");
                 h->counter_value |= !strcmp(f[i], "Counter_Value");
+                h->has_col |= h->col && !strcmp(f[i], h->col);
         }
         return 1; /* the header is all we need */
 }
 
-/* The layout path's header is in: 0 and *long_form set; the file's own error (unreadable,
- * empty, ...); or, with *half set, the error for a header with one of rocpd's two counter
- * columns but not the other. */
-static int header_layout(const char *path, int *long_form, int *half, struct err *err)
+/* The layout path's header is in: 0 and *long_form set (and *has_col: whether the header
+ * names column col, when col is given); the file's own error (unreadable, empty, ...); or,
+ * with *half set, the error for a header with one of rocpd's two counter columns but not
+ * the other. */
+static int header_layout(const char *path, const char *col, int *long_form, int *half,
+                         int *has_col, struct err *err)
 {
-        struct header h = {0};
+        struct header h = {.col = col};
         *half = 0;
         int rc = csv_stream(path, header_row, &h, err);
         if (rc)
                 return rc;
+        if (has_col)
+                *has_col = h.has_col;
         *half = h.counter_name != h.counter_value;
         if (*half)
                 return err_set(err, ERR_INPUT,
@@ -49,6 +55,78 @@ static int header_layout(const char *path, int *long_form, int *half, struct err
                                h.counter_name ? "Counter_Value" : "Counter_Name");
         *long_form = h.counter_name;
         return 0;
+}
+
+/* ---- the accumulate files ---- */
+
+/* The files of a workload directory that have roles of their own (X for X.csv): never an
+ * accumulate file, whatever they hold. */
+static int own_file(const char *x, size_t len)
+{
+        static const char *const own[] = {"pmc_perf", "sysinfo", "roofline", "timestamps",
+                                          "pmc_dispatch_info"};
+        for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+                if (strlen(own[i]) == len && !strncmp(x, own[i], len))
+                        return 1;
+        /* the per-pass tables pmc_perf_N.csv */
+        return len > 9 && !strncmp(x, "pmc_perf_", 9) && strspn(x + 9, "0123456789") == len - 9;
+}
+
+enum accum_kind {
+        ACCUM_NONE,       /* no accumulate file */
+        ACCUM_WIDE,       /* X.csv in the wide layout with a column X */
+        ACCUM_LONG,       /* an X.csv in rocpd's long layout */
+        ACCUM_UNREADABLE, /* an X.csv that cannot be read (it warns when loaded) */
+};
+
+/* What the directory entry fname of dir is. An accumulate file is recognised by its shape,
+ * not by a counter's name: the run that accumulates counter X over time writes X.csv, with
+ * the dispatch columns and X among its columns (its accumulated value beside it). A CSV
+ * file in rocpd's long layout other than pmc_perf.csv is one too (rocpd keeps its
+ * accumulate counters in pmc_perf.csv: such a file means a mixed directory). */
+static enum accum_kind accum_kind(const char *dir, const char *fname)
+{
+        size_t l = strlen(fname);
+        if (l <= 4 || strcmp(fname + l - 4, ".csv") || fname[0] == '.' ||
+            own_file(fname, l - 4))
+                return ACCUM_NONE;
+        char *p = xasprintf("%s/%s", dir, fname);
+        char *x = xstrndup(fname, l - 4);
+        int lf = 0, half = 0, has = 0;
+        struct err e = {0};
+        int rc = header_layout(p, x, &lf, &half, &has, &e);
+        free(p);
+        free(x);
+        if (rc && !half)
+                return ACCUM_UNREADABLE;
+        if (!rc && lf)
+                return ACCUM_LONG;
+        return has ? ACCUM_WIDE : ACCUM_NONE;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void formats_accum_files(const char *dir, char ***names, size_t *n)
+{
+        size_t cap = 0;
+        *names = NULL;
+        *n = 0;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+                enum accum_kind k = accum_kind(dir, de->d_name);
+                if (k == ACCUM_WIDE || k == ACCUM_UNREADABLE) {
+                        xgrow(names, &cap, *n + 1, sizeof **names);
+                        (*names)[(*n)++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
+                }
+        }
+        if (d)
+                closedir(d);
+        if (*n)
+                qsort(*names, *n, sizeof **names, cmp_str);
 }
 
 /* ---- profiling_config.yaml ---- */
@@ -118,12 +196,6 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
 
 /* ---- the directory's layout ---- */
 
-static int is_accum_file(const char *name)
-{
-        size_t l = strlen(name);
-        return l > 6 && !strncmp(name, "SQ", 2) && !strcmp(name + l - 4, ".csv");
-}
-
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
                    struct err *err)
 {
@@ -181,7 +253,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         int long_form = 0;
         if (is_file(pmc)) {
                 struct err e2 = {0};
-                int half, hr = header_layout(pmc, &long_form, &half, &e2);
+                int half, hr = header_layout(pmc, NULL, &long_form, &half, NULL, &e2);
                 if (hr && half) {
                         *err = e2;
                         rc = hr;
@@ -197,23 +269,27 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         } else if (stated && !strcmp(stated, "rocpd")) {
                 long_form = 1;
         }
-        /* the accumulate files: wide, beside a wide pmc_perf.csv. rocpd's layout keeps its
-         * accumulate counters in pmc_perf.csv (the _ACCUM columns) and writes none. */
+        /* the accumulate files (accum_kind): wide, beside a wide pmc_perf.csv. rocpd's layout
+         * keeps its accumulate counters in pmc_perf.csv (the _ACCUM columns) and writes none. */
         DIR *d = opendir(dir);
         struct dirent *de;
         while (d && !rc && (de = readdir(d))) {
-                if (!is_accum_file(de->d_name))
+                enum accum_kind k = accum_kind(dir, de->d_name);
+                /* an unreadable one warns when it is loaded */
+                if (k == ACCUM_NONE || k == ACCUM_UNREADABLE || (k == ACCUM_WIDE && !long_form))
                         continue;
                 char *p = xasprintf("%s/%s", dir, de->d_name);
-                int lf = 0, half;
-                struct err e2 = {0};
-                if (long_form)
+                if (long_form && k == ACCUM_WIDE)
                         rc = err_set(err, ERR_INPUT,
                                      "%s: an accumulate file, but pmc_perf.csv is in rocpd's "
                                      "long layout, which has none (a mixed directory?)",
                                      p);
-                /* an unreadable one warns when it is loaded */
-                else if (is_file(p) && header_layout(p, &lf, &half, &e2) == 0 && lf)
+                else if (long_form)
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: rocpd's long layout beside pmc_perf.csv, which holds "
+                                     "all of rocpd's counters (a mixed directory?)",
+                                     p);
+                else
                         rc = err_set(err, ERR_INPUT,
                                      "%s: rocpd's long layout, but pmc_perf.csv is in the wide "
                                      "one (a mixed directory?)",
@@ -244,18 +320,13 @@ int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, 
 
 /* ---- the rocpd layout's accumulate tables ---- */
 
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int is_accum_col(const char *name)
 {
         size_t l = strlen(name);
         return l > 6 && !strcmp(name + l - 6, "_ACCUM");
 }
 
-/* table X for column X_ACCUM of pmc */
+/* table X for column X_ACCUM of pmc (kept under that name: formats_accum_alias) */
 static void accum_table(const struct table *pmc, const char *col, struct table *t)
 {
         table_init(t);
@@ -267,7 +338,7 @@ static void accum_table(const struct table *pmc, const char *col, struct table *
                 const char *name = pmc->names[c];
                 if (is_accum_col(name) && strcmp(name, col))
                         continue;
-                int to = table_add_col(t, strcmp(name, col) ? name : "SQ_ACCUM_PREV_HIRES");
+                int to = table_add_col(t, name);
                 for (size_t r = 0; r < pmc->nrows; r++) {
                         if (pmc->str && pmc->str[c] && pmc->str[c][r])
                                 table_set_str(t, to, r, pmc->str[c][r]);
@@ -301,4 +372,16 @@ void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***na
         }
         free(cols);
         *n_acc = n;
+}
+
+void formats_accum_alias(struct table *t, const char *table, const char *value)
+{
+        char *col = xasprintf("%s_ACCUM", table);
+        int from = table_col(t, col);
+        free(col);
+        if (from < 0 || table_col(t, value) >= 0)
+                return;
+        int to = table_add_col(t, value);
+        for (size_t r = 0; r < t->nrows; r++)
+                t->num[to][r] = t->num[from][r];
 }

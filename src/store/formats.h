@@ -15,7 +15,8 @@ enum wl_layout {
 /* The layout of the workload directory dir, whose sysinfo.csv is loaded in sysinfo: its
  * layout version (rocprof-compute's major version, 1 to 3, or none), profiling_config.yaml's
  * format_rocprof_output when present, and the headers of pmc_perf.csv and of the
- * accumulate files SQ*.csv (wide; none in the rocpd layout) must agree on one layout. */
+ * accumulate files (formats_accum_files; wide, none in the rocpd layout) must agree on one
+ * layout. */
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
                    struct err *err);
 
@@ -25,12 +26,24 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
                      struct table *pmc, struct err *err);
 
+/* The accumulate files of the wide layout in dir, sorted, as names without ".csv"
+ * (malloc'd): recognised by their shape, never by a counter's name. The run that
+ * accumulates counter X over time writes X.csv, whose header names X among its columns;
+ * an X.csv that cannot be read and is none of the layout's other files (pmc_perf,
+ * sysinfo, roofline, timestamps, ...) is listed too, so that loading it warns. */
+void formats_accum_files(const char *dir, char ***names, size_t *n);
+
 /* The rocpd layout's accumulate tables: for each column X_ACCUM of pmc a table X, holding
- * pmc's other columns and X_ACCUM as SQ_ACCUM_PREV_HIRES (the column where the wide
- * layout's accumulate file holds it), row for row. Replaces the *n_acc tables acc and their
+ * pmc's other columns and X_ACCUM, row for row. Replaces the *n_acc tables acc and their
  * names (freed). */
 void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***names,
                          size_t *n_acc);
+
+/* In the rocpd layout's accumulate table t (named table), the accumulated value X_ACCUM
+ * also as column value: the name the architecture's formulas read it under, where the
+ * wide layout's accumulate file holds it. Nothing when t has no X_ACCUM or already a
+ * column value. */
+void formats_accum_alias(struct table *t, const char *table, const char *value);
 
 /* rocpd.c: the long table at path grouped into pmc (formats_load_pmc's rocpd case). */
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,

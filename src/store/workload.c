@@ -1,9 +1,8 @@
 /* Open a rocprof-compute workload directory: sysinfo.csv, pmc_perf.csv, the accumulate
- * tables SQ*.csv (aligned with pmc_perf by row), and roofline.csv when present; or hand a
+ * tables (formats_accum_files; aligned with pmc_perf by row), and roofline.csv when present; or hand a
  * prism database or a multi-rank tree to src/store (db.c, multi.c). */
 #include "workload.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +14,6 @@
 #include "formats.h"
 #include "multi.h"
 #include "wstream.h"
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* how open_dir streams (workload_open_streamed), or NULL */
 struct streaming {
@@ -202,22 +196,11 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         /* rocpd.c checks its cells as it groups them; spill_load as it streams */
         if (layout == WL_LAYOUT_WIDE && !w->spill)
                 check_cells(&w->pmc, f);
-        /* accumulate tables */
-        DIR *d = opendir(path);
+        /* accumulate tables (none in the rocpd layout: formats_detect refused them) */
         char **names = NULL;
-        size_t nn = 0, cap = 0;
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-                size_t l = strlen(de->d_name);
-                if (l > 6 && !strncmp(de->d_name, "SQ", 2) && !strcmp(de->d_name + l - 4, ".csv")) {
-                        xgrow(&names, &cap, nn + 1, sizeof *names);
-                        names[nn++] = xstrndup(de->d_name, l - 4);
-                }
-        }
-        if (d)
-                closedir(d);
-        if (nn)
-                qsort(names, nn, sizeof *names, cmp_str);
+        size_t nn = 0;
+        if (layout == WL_LAYOUT_WIDE)
+                formats_accum_files(path, &names, &nn);
         w->acc = xcalloc(nn ? nn : 1, sizeof *w->acc);
         w->acc_names = xcalloc(nn ? nn : 1, sizeof *w->acc_names);
         for (size_t i = 0; i < nn; i++) {
@@ -243,7 +226,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 free(p);
         }
         free(names);
-        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv; formats_detect refused SQ*.csv */
+        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv */
                 formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);
@@ -277,6 +260,12 @@ void workload_close(struct workload *w)
         free(w->arch);
         free(w->model);
         memset(w, 0, sizeof *w);
+}
+
+void workload_accum_value(struct workload *w, const char *name)
+{
+        for (size_t i = 0; name && i < w->nacc; i++)
+                formats_accum_alias(&w->acc[i], w->acc_names[i], name);
 }
 
 const struct table *workload_table(const struct workload *w, const char *name)

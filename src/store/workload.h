@@ -10,7 +10,7 @@ struct workload {
         char *path;
         struct table sysinfo; /* one row */
         struct table pmc;     /* pmc_perf.csv: one row per dispatch */
-        struct table *acc;    /* accumulate tables (SQ_*.csv), aligned with pmc by row */
+        struct table *acc;    /* accumulate tables (X.csv of counter X), aligned with pmc by row */
         char **acc_names;     /* their names without .csv */
         size_t nacc;
         struct table roofline; /* roofline.csv; nrows == 0 when absent */
@@ -49,6 +49,11 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
  * errors are workload_open's. */
 int workload_arch(const char *path, char **arch, struct err *err);
 void workload_close(struct workload *w);
+
+/* Give the accumulated value of every accumulate table also the name the architecture's
+ * formulas read it under (its family's accumulate_value, arch.h), where rocpd's layout
+ * holds it under another (formats_accum_alias); name NULL: nothing. */
+void workload_accum_value(struct workload *w, const char *name);
 
 /* The table an accumulate name refers to, or NULL ("pmc_perf" or NULL gives pmc). */
 const struct table *workload_table(const struct workload *w, const char *name);
