@@ -20,6 +20,7 @@
 #include "profile/runs.h"
 #include "store/table.h"
 #include "util/util.h"
+#include "store/columns.h"
 
 /* ---- the fake backend ---- */
 
@@ -83,8 +84,8 @@ static int fake_run(const struct backend_pass *p, struct table *out, struct err 
                 fk.filtered_calls++;
                 fk.last_filter = p->dispatches[0];
         }
-        for (size_t i = 0; plan_dispatch_cols[i]; i++)
-                table_add_col(out, plan_dispatch_cols[i]);
+        for (size_t i = 0; dispatch_info_cols[i]; i++)
+                table_add_col(out, dispatch_info_cols[i]);
         for (size_t i = 0; i < p->ncounters; i++)
                 if (table_col(out, p->counters[i]) < 0)
                         table_add_col(out, p->counters[i]);

@@ -2,6 +2,7 @@
  * (through analysis_run on a table of the metrics the rules read), the rules evaluated over
  * them, and the busiest roofline ceiling. */
 #include "findings.h"
+#include "../store/columns.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -268,7 +269,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         size_t fi = 0, ri = 0;
         if (fpt) {
                 fi = an->ntables;
-                static const char *const cols[] = {"Kernel_Name", "Finding",  "Title",
+                static const char *const cols[] = {COL_KERNEL_NAME, "Finding",  "Title",
                                                    "Severity",    "Gain Pct", "Message",
                                                    "Evidence",    "Hint"};
                 ft = analysis_insert_table(an, an->ntables, p, fpt, "index", 8,
@@ -277,7 +278,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         if (rpt) {
                 ri = an->ntables;
                 static const char *const cols[] = {
-                    "Kernel_Name",  "Bound By", "Pct of Ceiling", "Speedup at Ceiling",
+                    COL_KERNEL_NAME,  "Bound By", "Pct of Ceiling", "Speedup at Ceiling",
                     "Next Ceiling", "Next Pct", "Evidence"};
                 rt = analysis_insert_table(an, an->ntables, p, rpt, "index", 7,
                                            rtable_titles(cols, 7));
@@ -363,7 +364,7 @@ void findings_compare(struct analysis *base, const struct analysis *cur)
                 t->id = xstrdup(old.id);
                 t->key_title = xstrdup(old.key_title);
                 t->ncols = 8;
-                static const char *const cols[] = {"Kernel_Name", "Finding", "Title",
+                static const char *const cols[] = {COL_KERNEL_NAME, "Finding", "Title",
                                                    "Status",      "Gain Pct", "Message",
                                                    "Evidence",    "Hint"};
                 t->cols = rtable_titles(cols, 8);

@@ -23,6 +23,7 @@
 #include "detect.h"
 #include "plan.h"
 #include "rocprof_input.h"
+#include "../store/columns.h"
 
 /* The GPU of the last detection: per-channel definitions need its XCD layout. */
 static struct amd_gpu gpu;
@@ -336,8 +337,8 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
                 table_free(&t);
                 return err_wrap(err, "pass %d", p->index);
         }
-        static const char *const need[] = {"Dispatch_Id", "Kernel_Name", "Counter_Name",
-                                           "Counter_Value"};
+        static const char *const need[] = {"Dispatch_Id", COL_KERNEL_NAME, COL_COUNTER_NAME,
+                                           COL_COUNTER_VALUE};
         for (size_t i = 0; i < 4; i++)
                 if (table_col(&t, need[i]) < 0) {
                         rc = err_set(err, ERR_INPUT, "pass %d: '%s' has no column '%s'",
@@ -347,8 +348,8 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
                 }
         struct agents ag;
         load_agents(file, &ag);
-        int cid = table_col(&t, "Dispatch_Id"), ck = table_col(&t, "Kernel_Name");
-        int cname = table_col(&t, "Counter_Name"), cval = table_col(&t, "Counter_Value");
+        int cid = table_col(&t, "Dispatch_Id"), ck = table_col(&t, COL_KERNEL_NAME);
+        int cname = table_col(&t, COL_COUNTER_NAME), cval = table_col(&t, COL_COUNTER_VALUE);
         int cagent = table_col(&t, "Agent_Id");
 
         /* dispatches of this file in id order, each with its first row */
@@ -382,15 +383,15 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
         static const struct {
                 const char *out, *in;
         } info[] = {
-                {"Grid_Size", "Grid_Size"},
-                {"Workgroup_Size", "Workgroup_Size"},
-                {"LDS_Per_Workgroup", "LDS_Block_Size"},
-                {"Scratch_Per_Workitem", "Scratch_Size"},
-                {"Arch_VGPR", "VGPR_Count"},
-                {"Accum_VGPR", "Accum_VGPR_Count"},
-                {"SGPR", "SGPR_Count"},
-                {"Start_Timestamp", "Start_Timestamp"},
-                {"End_Timestamp", "End_Timestamp"},
+                {COL_GRID_SIZE, "Grid_Size"},
+                {COL_WORKGROUP_SIZE, "Workgroup_Size"},
+                {COL_LDS_PER_WORKGROUP, "LDS_Block_Size"},
+                {COL_SCRATCH_PER_WORKITEM, "Scratch_Size"},
+                {COL_ARCH_VGPR, "VGPR_Count"},
+                {COL_ACCUM_VGPR, "Accum_VGPR_Count"},
+                {COL_SGPR, "SGPR_Count"},
+                {COL_START, "Start_Timestamp"},
+                {COL_END, "End_Timestamp"},
         };
         for (size_t i = 0; i < nd; i++) {
                 size_t r = sorted[i].first;
@@ -401,8 +402,8 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
                         continue;
                 size_t o = table_add_row(out);
                 out_row[i] = (long)o;
-                table_set_num(out, table_col(out, "Dispatch_ID"), o, (double)index);
-                table_set_str(out, table_col(out, "Kernel_Name"), o, kernel);
+                table_set_num(out, table_col(out, COL_DISPATCH_ID), o, (double)index);
+                table_set_str(out, table_col(out, COL_KERNEL_NAME), o, kernel);
                 long agent = agent_number(&t, cagent, r);
                 double gpu_id = agent, wave = have_gpu ? gpu.wave_size : 64;
                 for (size_t a = 0; a < ag.n; a++)
@@ -411,8 +412,8 @@ static int read_counters(const struct backend_pass *p, const char *file, struct 
                                 if (ag.wave[a])
                                         wave = ag.wave[a];
                         }
-                table_set_num(out, table_col(out, "GPU_ID"), o, gpu_id);
-                table_set_num(out, table_col(out, "wave_size"), o, wave);
+                table_set_num(out, table_col(out, COL_GPU_ID), o, gpu_id);
+                table_set_num(out, table_col(out, COL_WAVE_SIZE), o, wave);
                 for (size_t k = 0; k < sizeof info / sizeof info[0]; k++) {
                         int c = table_col(&t, info[k].in);
                         /* rocprofv3 reports no accumulation VGPRs before ROCm 6.4: 0 */
@@ -451,10 +452,10 @@ static int read_outputs(const struct backend_pass *p, const char *outdir, struct
                         struct err *err)
 {
         table_init(out);
-        for (size_t i = 0; plan_dispatch_cols[i]; i++)
-                table_add_col(out, plan_dispatch_cols[i]);
-        table_add_col(out, "Start_Timestamp");
-        table_add_col(out, "End_Timestamp");
+        for (size_t i = 0; dispatch_info_cols[i]; i++)
+                table_add_col(out, dispatch_info_cols[i]);
+        table_add_col(out, COL_START);
+        table_add_col(out, COL_END);
         char **accum_names = xcalloc(p->ncounters ? p->ncounters : 1, sizeof *accum_names);
         for (size_t i = 0; i < p->ncounters; i++) {
                 table_add_col(out, p->counters[i]);

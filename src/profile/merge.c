@@ -162,7 +162,7 @@ static void counter_cols(struct table *out, const struct table *p, const size_t 
 {
         for (size_t c = 0; c < p->ncols; c++) {
                 const char *name = p->names[c];
-                if (plan_is_dispatch_col(name) || table_col(out, name) >= 0)
+                if (col_is_dispatch(name) || table_col(out, name) >= 0)
                         continue;
                 int dc = table_add_col(out, name);
                 for (size_t r = 0; r < out->nrows; r++)

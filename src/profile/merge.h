@@ -17,7 +17,7 @@
 enum merge_join { MERGE_JOIN_KERNEL, MERGE_JOIN_GRID };
 
 /* Merge n pass tables (the backend's per-pass layout: the dispatch columns of
- * plan_dispatch_cols, counters, Start_Timestamp, End_Timestamp) into out (initialised
+ * dispatch_info_cols, counters, Start_Timestamp, End_Timestamp) into out (initialised
  * here): rows in the order of passes[0], Dispatch_ID renumbered from 0, the dispatch
  * columns of passes[0], every pass's counters in pass order (a counter already present is
  * kept from its first pass), then the mean Start_Timestamp and End_Timestamp over the

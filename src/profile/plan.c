@@ -11,20 +11,7 @@
 #include <unistd.h>
 
 #include "../expr/expr.h"
-
-const char *const plan_dispatch_cols[] = {
-        "Dispatch_ID", "Kernel_Name", "GPU_ID", "Grid_Size", "Workgroup_Size",
-        "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
-        "wave_size", NULL,
-};
-
-int plan_is_dispatch_col(const char *name)
-{
-        for (size_t i = 0; plan_dispatch_cols[i]; i++)
-                if (!strcmp(plan_dispatch_cols[i], name))
-                        return 1;
-        return !strcmp(name, "Start_Timestamp") || !strcmp(name, "End_Timestamp");
-}
+#include "../store/columns.h"
 
 
 void plan_req_init(struct plan_req *r, const struct block_limit *limits, size_t nlimits)
@@ -177,7 +164,7 @@ int plan_classify(const struct block_limit *limits, size_t nlimits, const char *
         *block = NULL;
         *forms = 0;
         if (!isupper((unsigned char)name[0]) ||
-            plan_is_dispatch_col(name))
+            col_is_dispatch(name))
                 return 1;
         size_t len = strcspn(name, "[");
         unsigned form = PLAN_FORM_PLAIN;

@@ -141,12 +141,6 @@ void plan_print_bound(const struct plan *p, FILE *f);
 int plan_classify(const struct block_limit *limits, size_t nlimits, const char *name,
                   char **slot, const char **block, unsigned *forms);
 
-/* The per-dispatch columns that lead every per-pass table and pmc_perf.csv, in order
- * (NULL-terminated); the timestamps end the table. */
-extern const char *const plan_dispatch_cols[];
-/* 1 for those columns and Start_Timestamp/End_Timestamp: names that are no counter. */
-int plan_is_dispatch_col(const char *name);
-
 /* Write dir/pmc_perf_N.txt for every normal pass and dir/COUNTER.txt for the accumulate
  * pass of COUNTER ("pmc: A B C", the lines rocprof-compute's perfmon files have), each
  * through a temporary file and rename. */

@@ -3,6 +3,7 @@
  * group. SASS-instrumented metrics are grouped apart from hardware counters (they never
  * share a pass with them: CUPTI instruments the code in a pass of its own). */
 #include "plan_int.h"
+#include "../store/columns.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int collect(const struct plan_req *r, const char *const *per_pass, size_t
                 for (size_t k = 0; k < n; k++) {
                         const char *nm = names[k];
                         int idx;
-                        if (nm[0] == '$' || plan_is_dispatch_col(nm) || smap_get(seen, nm, &idx))
+                        if (nm[0] == '$' || col_is_dispatch(nm) || smap_get(seen, nm, &idx))
                                 continue;
                         if (!strstr(nm, "__") || strchr(nm, '['))
                                 return err_set(err, ERR_INPUT,

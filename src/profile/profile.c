@@ -19,6 +19,7 @@
 #include "merge.h"
 #include "runs.h"
 #include "clocks.h"
+#include "../store/columns.h"
 
 #ifndef PRISM_VERSION
 #define PRISM_VERSION "0"
@@ -124,9 +125,8 @@ static void pass_view(const struct table *src, char *const *names, size_t n, int
 {
         table_init(out);
         for (size_t c = 0; c < src->ncols; c++)
-                if (plan_is_dispatch_col(src->names[c]) &&
-                    (timestamps || (strcmp(src->names[c], "Start_Timestamp") &&
-                                    strcmp(src->names[c], "End_Timestamp"))))
+                if (timestamps ? col_is_dispatch(src->names[c])
+                               : col_is_dispatch_info(src->names[c]))
                         table_add_col(out, src->names[c]);
         for (size_t k = 0; k < n; k++)
                 if (table_col(src, names[k]) >= 0 && table_col(out, names[k]) < 0)

@@ -1,6 +1,7 @@
 /* Running the passes of a plan (see runs.h). */
 #include "runs.h"
 #include "proc.h"
+#include "../store/columns.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -171,20 +172,18 @@ static void select_cols(const struct table *src, char *const *names, size_t n,
         int *map = xcalloc(2 * src->ncols + n + 2, sizeof *map);
         size_t k = 0;
         for (size_t c = 0; c < src->ncols; c++)
-                if (plan_is_dispatch_col(src->names[c]) &&
-                    strcmp(src->names[c], "Start_Timestamp") &&
-                    strcmp(src->names[c], "End_Timestamp"))
+                if (col_is_dispatch_info(src->names[c]))
                         map[k++] = (int)c;
         for (size_t i = 0; i < n; i++)
                 map[k++] = table_col(src, names[i]);
         for (size_t c = 0; others && c < src->ncols; c++) {
                 int dummy;
-                if (!plan_is_dispatch_col(src->names[c]) && strcmp(src->names[c], "Replayed") &&
+                if (!col_is_dispatch(src->names[c]) && strcmp(src->names[c], COL_REPLAYED) &&
                     !smap_get(others, src->names[c], &dummy))
                         map[k++] = (int)c;
         }
-        map[k++] = table_col(src, "Start_Timestamp");
-        map[k++] = table_col(src, "End_Timestamp");
+        map[k++] = table_col(src, COL_START);
+        map[k++] = table_col(src, COL_END);
         for (size_t j = 0; j < k; j++)
                 if (map[j] >= 0 && table_col(out, src->names[map[j]]) < 0)
                         table_add_col(out, src->names[map[j]]);
@@ -206,7 +205,7 @@ static void select_cols(const struct table *src, char *const *names, size_t n,
  * src. */
 static void patch_rows(struct table *dst, const struct table *src)
 {
-        int di = table_col(dst, "Dispatch_ID"), si = table_col(src, "Dispatch_ID");
+        int di = table_col(dst, COL_DISPATCH_ID), si = table_col(src, COL_DISPATCH_ID);
         if (di < 0 || si < 0)
                 return;
         for (size_t s = 0; s < src->nrows; s++) {
@@ -216,9 +215,7 @@ static void patch_rows(struct table *dst, const struct table *src)
                         for (size_t c = 0; c < dst->ncols; c++) {
                                 const char *nm = dst->names[c];
                                 int sc = table_col(src, nm);
-                                if (sc >= 0 && (!plan_is_dispatch_col(nm) ||
-                                                !strcmp(nm, "Start_Timestamp") ||
-                                                !strcmp(nm, "End_Timestamp")))
+                                if (sc >= 0 && !col_is_dispatch_info(nm))
                                         table_set_num(dst, (int)c, d, src->num[sc][s]);
                         }
                         break;
@@ -269,7 +266,7 @@ static int run_kernel(struct runs *r, const size_t *todo, size_t nt, struct tabl
                         select_cols(&big, names[k], sizes[k], k == 0 ? &planned : NULL,
                                     &tables[todo[k]]);
                 smap_free(&planned);
-                int rp = table_col(&big, "Replayed"), di = table_col(&big, "Dispatch_ID");
+                int rp = table_col(&big, COL_REPLAYED), di = table_col(&big, COL_DISPATCH_ID);
                 size_t cap = 0;
                 for (size_t row = 0; rp >= 0 && di >= 0 && row < big.nrows; row++) {
                         if (big.num[rp][row] != 0)

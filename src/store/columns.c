@@ -25,3 +25,16 @@ int col_is_timestamp(const char *name)
 {
         return !strcmp(name, COL_START) || !strcmp(name, COL_END);
 }
+
+int col_is_dispatch_info(const char *name)
+{
+        for (size_t i = 0; dispatch_info_cols[i]; i++)
+                if (!strcmp(dispatch_info_cols[i], name))
+                        return 1;
+        return 0;
+}
+
+int col_is_dispatch(const char *name)
+{
+        return col_is_dispatch_info(name) || col_is_timestamp(name);
+}

@@ -16,6 +16,13 @@
 #define COL_WAVE_SIZE "wave_size"
 #define COL_START "Start_Timestamp"
 #define COL_END "End_Timestamp"
+#define COL_CORRELATION_ID "Correlation_ID"
+/* rocpd's long layout: a row per dispatch and counter */
+#define COL_COUNTER_NAME "Counter_Name"
+#define COL_COUNTER_VALUE "Counter_Value"
+#define COL_KERNEL_ID "Kernel_ID"
+/* added by prism to a pass table: 1 for a dispatch replayed in a run of its own */
+#define COL_REPLAYED "Replayed"
 /* added by prism to the dispatches of a multi-rank workload */
 #define COL_RANK "Rank"
 #define COL_NODE "Node"
@@ -30,5 +37,9 @@ extern const char *const *const dispatch_launch_cols;
 
 /* 1 for Start_Timestamp and End_Timestamp. */
 int col_is_timestamp(const char *name);
+/* 1 for the columns of dispatch_info_cols. */
+int col_is_dispatch_info(const char *name);
+/* 1 for a per-dispatch column that is no counter: dispatch_info_cols and the timestamps. */
+int col_is_dispatch(const char *name);
 
 #endif

@@ -166,7 +166,7 @@ static int is_info_column(const char *name)
 {
         static const char *const raw[] = {
             "queue-id",   "queue-index",    "pid",    "tid",    "sig", "obj", "DispatchNs",
-            "CompleteNs", "Correlation_ID", COL_NODE, COL_RANK, NULL};
+            "CompleteNs", COL_CORRELATION_ID, COL_NODE, COL_RANK, NULL};
         for (size_t i = 0; dispatch_info_cols[i]; i++)
                 if (!strcmp(dispatch_info_cols[i], name))
                         return 1;

@@ -25,8 +25,8 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
         (void)lens, (void)line, (void)err;
         for (size_t i = 0; i < n; i++) {
                 h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
-                h->counter_name |= !strcmp(f[i], "Counter_Name");
-                h->counter_value |= !strcmp(f[i], "Counter_Value");
+                h->counter_name |= !strcmp(f[i], COL_COUNTER_NAME);
+                h->counter_value |= !strcmp(f[i], COL_COUNTER_VALUE);
                 h->has_col |= h->col && !strcmp(f[i], h->col);
         }
         return 1; /* the header is all we need */
@@ -51,8 +51,8 @@ static int header_layout(const char *path, const char *col, int *long_form, int 
                 return err_set(err, ERR_INPUT,
                                "%s: a '%s' column without '%s': neither the wide layout nor "
                                "rocpd's (docs/FORMATS.md)",
-                               path, h.counter_name ? "Counter_Name" : "Counter_Value",
-                               h.counter_name ? "Counter_Value" : "Counter_Name");
+                               path, h.counter_name ? COL_COUNTER_NAME : COL_COUNTER_VALUE,
+                               h.counter_name ? COL_COUNTER_VALUE : COL_COUNTER_NAME);
         *long_form = h.counter_name;
         return 0;
 }

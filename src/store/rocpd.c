@@ -35,14 +35,14 @@ static const char *const field_name[NF] = {COL_DISPATCH_ID,
                                            COL_KERNEL_NAME,
                                            COL_START,
                                            COL_END,
-                                           "Counter_Name",
-                                           "Counter_Value",
+                                           COL_COUNTER_NAME,
+                                           COL_COUNTER_VALUE,
                                            COL_GPU_ID,
                                            COL_SCRATCH_PER_WORKITEM,
                                            COL_ARCH_VGPR,
                                            COL_ACCUM_VGPR,
                                            COL_SGPR,
-                                           "Kernel_ID"};
+                                           COL_KERNEL_ID};
 
 #define MAX_WARN 5
 
