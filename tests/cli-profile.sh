@@ -129,6 +129,8 @@ check FAKE_ROCPROF_LOG=$T/rocprof.log 0 "wrote .*vc: 7 dispatches, [0-9]+ passes
 expect "ROCm 6.4: the counters file in the per-counter format" grep -q "(schema legacy): .*TCC_HIT\[0\]" "$T/rocprof.log"
 expect "one rocprofv3 run per pass" test "$(grep -c '^pass' "$T/rocprof.log")" -eq "$(ls "$W/perfmon" | grep -c '\.txt$')"
 expect "sysinfo: rocm_version" test "$(cell 1 rocm_version "$W/sysinfo.csv")" = "6.4.1-120"
+expect "sysinfo: ip_blocks from the family's data, without the roofline (--no-roof)" \
+        test "$(cell 1 ip_blocks "$W/sysinfo.csv")" = "SQ|LDS|SQC|TA|TD|TCP|TCC|SPI|CPC|CPF"
 head=$(head -1 "$W/pmc_perf.csv")
 expect "pmc_perf.csv starts with rocprof-compute's dispatch columns" \
         test "${head%%,SQ*}" = "Dispatch_ID,Kernel_Name,GPU_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Scratch_Per_Workitem,Arch_VGPR,Accum_VGPR,SGPR,wave_size"

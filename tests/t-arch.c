@@ -171,6 +171,10 @@ static void test_shipped_data(void **state)
                 struct arch a;
                 assert_int_equal(arch_load("metrics", t[i], &a, &err), 0);
                 assert_true(a.nmetrics > 100);
+                /* ip_blocks: the AMD families record rocprof-compute's blocks, NVIDIA none */
+                assert_true(a.chip ? a.nip_blocks == 0 : a.nip_blocks == 10);
+                if (!a.chip)
+                        assert_string_equal(a.ip_blocks[0], "SQ");
                 arch_free(&a);
                 free(t[i]);
         }

@@ -275,24 +275,33 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                 a->accum_value =
                     ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
         }
-        if ((sec = ydoc_get(&y, root, "per_pass"))) {
-                /* a list replaces the parent's; null empties it */
-                for (size_t i = 0; i < a->nper_pass; i++)
-                        free(a->per_pass[i]);
-                free(a->per_pass);
-                a->per_pass = NULL;
-                a->nper_pass = 0;
+        /* lists: a list replaces the parent's; null empties it */
+        const struct {
+                const char *sec;
+                char ***arr;
+                size_t *n;
+        } lists[] = {{"per_pass", &a->per_pass, &a->nper_pass},
+                     {"ip_blocks", &a->ip_blocks, &a->nip_blocks}};
+        for (size_t j = 0; j < sizeof lists / sizeof *lists; j++) {
+                if (!(sec = ydoc_get(&y, root, lists[j].sec)))
+                        continue;
+                char **arr = *lists[j].arr;
+                for (size_t i = 0; i < *lists[j].n; i++)
+                        free(arr[i]);
+                free(arr);
+                *lists[j].arr = NULL;
+                *lists[j].n = 0;
                 if (sec->type != YAML_SEQUENCE_NODE && !ydoc_is_null(sec)) {
-                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: 'per_pass' must be a list", path,
-                                     ydoc_line(sec), ydoc_col(sec));
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: '%s' must be a list", path,
+                                     ydoc_line(sec), ydoc_col(sec), lists[j].sec);
                         goto out;
                 }
                 size_t n = ydoc_is_null(sec) ? 0 : ydoc_len(sec);
-                a->per_pass = xcalloc(n ? n : 1, sizeof *a->per_pass);
+                arr = *lists[j].arr = xcalloc(n ? n : 1, sizeof *arr);
                 for (size_t i = 0; i < n; i++) {
                         const char *v = ydoc_str(ydoc_item(&y, sec, i));
                         if (v && *v)
-                                a->per_pass[a->nper_pass++] = xstrdup(v);
+                                arr[(*lists[j].n)++] = xstrdup(v);
                 }
         }
         if ((sec = ydoc_get(&y, root, "block_limits"))) {
@@ -551,6 +560,9 @@ void arch_free(struct arch *a)
         for (size_t i = 0; i < a->nper_pass; i++)
                 free(a->per_pass[i]);
         free(a->per_pass);
+        for (size_t i = 0; i < a->nip_blocks; i++)
+                free(a->ip_blocks[i]);
+        free(a->ip_blocks);
         free(a->chip);
         free(a->accum_value);
         free(a->target);

@@ -59,6 +59,9 @@ struct arch {
          * (plan_groups.c) instead of using block_limits. NULL for AMD. */
         char *chip;
         char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
+        /* the hardware blocks a profile records in sysinfo's ip_blocks when none were
+         * selected (`ip_blocks:`, as rocprof-compute records them); none: not recorded */
+        char **ip_blocks; size_t nip_blocks;
         /* the family's own words: panel and table titles by id ("6", "6.1"), labels of the
          * memory chart and the roofline by their default text ("VALU" -> "FMA"), and whether
          * rows with no formula (no counterpart on this architecture) are hidden unless

@@ -196,11 +196,9 @@ static int cupti_detect(struct table *si, struct err *err)
         strftime(buf, sizeof buf, "%a %d %b %Y %I:%M:%S %p (%Z)", &tm);
         sysinfo_set_str(si, "timestamp", buf);
         host_sysinfo(si);
-        sysinfo_set_str(si, "amd_gpu_kernel_version", "");
         host_file_value("/proc/meminfo", "MemTotal", buf, sizeof buf);
         sysinfo_set_num(si, "cpu_memory", atof(buf)); /* kB, as rocprof-compute */
         sysinfo_set_num(si, "gpu_memory", (double)(total_mem / 1024));
-        sysinfo_set_str(si, "rocm_version", "");
         snprintf(buf, sizeof buf, "%d.%d", drv / 1000, drv % 1000 / 10);
         sysinfo_set_str(si, "cuda_version", buf); /* the driver's CUDA version */
         sysinfo_set_str(si, "vbios", "");
@@ -240,8 +238,6 @@ static int cupti_detect(struct table *si, struct err *err)
         sysinfo_set_num(si, "total_l2_chan", bus / 64);
         sysinfo_set_num(si, "lds_banks_per_cu", 32);
         sysinfo_set_num(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
-        sysinfo_set_num(si, "sqc_per_gpu", NAN);
-        sysinfo_set_num(si, "pipes_per_gpu", NAN);
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
         sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
         sysinfo_set_num(si, "num_xcd", 1);

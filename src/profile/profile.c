@@ -28,9 +28,6 @@
 /* backends tried in this order when --backend is not given */
 static const char *const backend_order[] = {"rocprof", "cupti"};
 
-/* the blocks rocprof-compute records in ip_blocks when none were selected */
-static const char *const default_blocks = "SQ|LDS|SQC|TA|TD|TCP|TCC|SPI|CPC|CPF";
-
 void profile_result_free(struct profile_result *r)
 {
         free(r->dir);
@@ -144,6 +141,26 @@ static void pass_view(const struct table *src, char *const *names, size_t n, int
         }
 }
 
+/* sysinfo's ip_blocks: the blocks selected, else those the architecture's family records
+ * (none: no field), and the roofline unless left out */
+static void record_blocks(const struct profile_opts *o, const struct arch *a, struct table *si)
+{
+        char *const *names = o->nblocks ? o->blocks : a->ip_blocks;
+        size_t n = o->nblocks ? o->nblocks : a->nip_blocks;
+        if (!n)
+                return;
+        struct strbuf blocks = {0};
+        for (size_t i = 0; i < n; i++) {
+                sb_addf(&blocks, "%s", i ? "|" : "");
+                for (const char *s = names[i]; *s; s++)
+                        sb_addc(&blocks, (char)toupper((unsigned char)*s));
+        }
+        if (!o->no_roof)
+                sb_add(&blocks, "|roofline");
+        si_set(si, "ip_blocks", blocks.buf);
+        sb_free(&blocks);
+}
+
 static void fill_workload_info(const struct profile_opts *o, struct table *si)
 {
         size_t n = 0;
@@ -152,18 +169,6 @@ static void fill_workload_info(const struct profile_opts *o, struct table *si)
         char *cmd = join_names(o->argv, n, " ");
         si_set(si, "workload_name", o->name ? o->name : "");
         si_set(si, "command", cmd);
-        struct strbuf blocks = {0};
-        sb_add(&blocks, "");
-        if (o->nblocks == 0)
-                sb_add(&blocks, default_blocks);
-        for (size_t i = 0; i < o->nblocks; i++) {
-                sb_addf(&blocks, "%s", i ? "|" : "");
-                for (const char *s = o->blocks[i]; *s; s++)
-                        sb_addc(&blocks, (char)toupper((unsigned char)*s));
-        }
-        if (!o->no_roof)
-                sb_add(&blocks, "|roofline");
-        si_set(si, "ip_blocks", blocks.buf);
         char ts[128];
         time_t now = time(NULL);
         struct tm tm;
@@ -172,7 +177,6 @@ static void fill_workload_info(const struct profile_opts *o, struct table *si)
         si_set(si, "timestamp", ts);
         /* the sysinfo layout of rocprof-compute 3 */
         si_set(si, "version", "3");
-        sb_free(&blocks);
         free(cmd);
 }
 
@@ -431,6 +435,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         }
         if ((rc = arch_load(mdir, arch_name, &a, err)))
                 goto out;
+        record_blocks(o, &a, &si);
         for (size_t i = 0; i < o->nblocks; i++)
                 need_panels |= profile_sel_is_id(o->blocks[i]);
         if (need_panels) {
