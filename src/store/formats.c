@@ -16,6 +16,7 @@
 struct header {
         const char *col; /* a column looked for, or NULL */
         int kernel_name, counter_name, counter_value, has_col;
+        int only_dispatch; /* every column a dispatch column (columns.h), at least one */
 };
 
 static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
@@ -23,7 +24,9 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
 {
         struct header *h = p;
         (void)lens, (void)line, (void)err;
+        h->only_dispatch = n > 0;
         for (size_t i = 0; i < n; i++) {
+                h->only_dispatch &= col_is_dispatch(f[i]);
                 h->kernel_name |= !strcmp(f[i], COL_KERNEL_NAME);
                 h->counter_name |= !strcmp(f[i], COL_COUNTER_NAME);
                 h->counter_value |= !strcmp(f[i], COL_COUNTER_VALUE);
@@ -33,7 +36,7 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
 }
 
 /* The layout path's header is in: 0 and *long_form set (and *has_col: whether the header
- * names column col, when col is given); the file's own error (unreadable, empty, ...); or,
+ * names column col, or holds only dispatch columns, when col is given); the file's own error (unreadable, empty, ...); or,
  * with *half set, the error for a header with one of rocpd's two counter columns but not
  * the other. */
 static int header_layout(const char *path, const char *col, int *long_form, int *half,
@@ -45,7 +48,7 @@ static int header_layout(const char *path, const char *col, int *long_form, int 
         if (rc)
                 return rc;
         if (has_col)
-                *has_col = h.has_col;
+                *has_col = h.has_col || h.only_dispatch;
         *half = h.counter_name != h.counter_value;
         if (*half)
                 return err_set(err, ERR_INPUT,
@@ -81,7 +84,8 @@ enum accum_kind {
 
 /* What the directory entry fname of dir is. An accumulate file is recognised by its shape,
  * not by a counter's name: the run that accumulates counter X over time writes X.csv, with
- * the dispatch columns and X among its columns (its accumulated value beside it). A CSV
+ * the dispatch columns and X among its columns (its accumulated value beside it), or only
+ * the dispatch columns where it recorded no dispatch (a filtered run). A CSV
  * file in rocpd's long layout other than pmc_perf.csv is one too (rocpd keeps its
  * accumulate counters in pmc_perf.csv: such a file means a mixed directory). */
 static enum accum_kind accum_kind(const char *dir, const char *fname)

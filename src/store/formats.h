@@ -28,7 +28,8 @@ int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, 
 
 /* The accumulate files of the wide layout in dir, sorted, as names without ".csv"
  * (malloc'd): recognised by their shape, never by a counter's name. The run that
- * accumulates counter X over time writes X.csv, whose header names X among its columns;
+ * accumulates counter X over time writes X.csv, whose header names X among its columns
+ * (or only dispatch columns, where the run recorded no dispatch);
  * an X.csv that cannot be read and is none of the layout's other files (pmc_perf,
  * sysinfo, roofline, timestamps, ...) is listed too, so that loading it warns. */
 void formats_accum_files(const char *dir, char ***names, size_t *n);
