@@ -104,6 +104,29 @@ static void test_errors(void **state)
         assert_non_null(strstr(err.msg, "inherits unknown family 'nowhere'"));
         assert_int_not_equal(arch_load(DATA "no-such-dir", "gfxT1", &a, &err), 0);
         assert_non_null(strstr(err.msg, "cannot open metrics directory"));
+        assert_int_not_equal(arch_load(DATA "bad-models", "gfxBM", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "bad-models/bad.yaml:4:"));
+        assert_non_null(strstr(err.msg, "model fact 'cu' must be a number"));
+}
+
+/* models: by device id, else the target's model without one; facts over model_facts */
+static void test_models(void **state)
+{
+        (void)state;
+        struct arch a;
+        struct err err = {0};
+        assert_int_equal(arch_load(DATA "models/metrics", "gfxM", &a, &err), 0);
+        assert_int_equal(a.nmodels, 2);
+        const struct arch_model *m = arch_model_find(&a, 0x1234);
+        assert_non_null(m);
+        assert_string_equal(m->name, "M_ONE");
+        assert_true(arch_model_fact(&a, m, "cu") == 20);
+        assert_true(arch_model_fact(&a, m, "mclk") == 500);
+        m = arch_model_find(&a, 0);
+        assert_string_equal(m->name, "M_ANY");
+        assert_true(arch_model_fact(&a, m, "mclk") == 800);
+        assert_true(isnan(arch_model_fact(&a, m, "nothing")));
+        arch_free(&a);
 }
 
 /* same_as: a metric shows another's formula under its own name, resolved per architecture */
@@ -175,6 +198,8 @@ static void test_shipped_data(void **state)
                 assert_true(a.chip ? a.nip_blocks == 0 : a.nip_blocks == 10);
                 if (!a.chip)
                         assert_string_equal(a.ip_blocks[0], "SQ");
+                /* every AMD target has a GPU model (profile's detection reads it) */
+                assert_true(a.chip ? a.nmodels == 0 : arch_model_find(&a, 0) != NULL);
                 arch_free(&a);
                 free(t[i]);
         }
@@ -193,7 +218,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
-            cmocka_unit_test(test_errors),      cmocka_unit_test(test_same_as),
+            cmocka_unit_test(test_errors), cmocka_unit_test(test_models),      cmocka_unit_test(test_same_as),
             cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,20 +61,65 @@ static const struct {
         {"gfx90a", 0x740c, "MI200"},     {"gfx940", 0x74a0, "MI300A_A0"},
         {"gfx941", 0x74a1, "MI300X_A0"}, {"gfx942", 0x74a0, "MI300A_A1"},
         {"gfx942", 0x74a1, "MI300X_A1"}, {"gfx942", 0x74a2, "MI308X"},
-        {"gfx942", 0x74b5, "MI300X_A1"}, {"gfx1100", 0x744c, NULL},
-        {"gfx90", 0, NULL},
+        {"gfx942", 0x74b5, "MI300X_A1"}, {"gfx950", 0x75a0, "MI350"},
+        {"gfx1100", 0x744c, NULL},       {"gfx90", 0, NULL},
+        {"sm_90", 0, NULL}, /* a target of the data without models */
 };
 
 static void test_models(void **state)
 {
         (void)state;
         for (size_t i = 0; i < sizeof model_cases / sizeof model_cases[0]; i++) {
-                const char *m = detect_amd_model(model_cases[i].gfx, model_cases[i].device);
-                if (!model_cases[i].model)
-                        assert_null(m);
-                else
+                char m[32] = "";
+                int rc = detect_amd_model(model_cases[i].gfx, model_cases[i].device, m, sizeof m);
+                if (!model_cases[i].model) {
+                        assert_int_equal(rc, -1);
+                } else {
+                        assert_int_equal(rc, 0);
                         assert_string_equal(m, model_cases[i].model);
+                }
         }
+}
+
+/* the models are data: another metrics directory gives other models and facts; a
+ * malformed model makes its target unknown */
+static void test_models_from_data(void **state)
+{
+        (void)state;
+        const char *old = getenv("PRISM_DATA_DIR");
+        char *keep = old ? xstrdup(old) : NULL;
+        setenv("PRISM_DATA_DIR", "tests/data/models", 1);
+        char m[32];
+        assert_int_equal(detect_amd_model("gfxM", 0x1234, m, sizeof m), 0);
+        assert_string_equal(m, "M_ONE");
+        assert_int_equal(detect_amd_model("gfxM", 0x9999, m, sizeof m), 0);
+        assert_string_equal(m, "M_ANY");
+        assert_int_equal(detect_amd_model("gfx90a", 0, m, sizeof m), -1);
+        struct amd_gpu g;
+        struct err err = {0};
+        assert_int_equal(detect_amd_defaults("gfxM", &g, &err), 0);
+        assert_string_equal(g.model, "M_ANY");
+        /* the model's own facts, then the family's */
+        assert_int_equal(g.cu_per_gpu, 10);
+        assert_int_equal(g.num_xcd, 1);
+        assert_int_equal(g.max_mclk, 800);
+        assert_int_equal(g.max_sclk, 1000);
+        assert_int_equal(g.total_l2_chan, 4);
+        assert_int_equal(g.hbm_channels, 4); /* 0: as many as L2 channels */
+        assert_int_equal(g.lds_banks_per_cu, 16);
+        assert_int_equal(g.pipes_per_gpu, 2);
+        assert_int_equal(g.wave_size, 32);
+        assert_int_equal(g.simd_per_cu, 2);
+        assert_int_equal(g.l2_kb, 1024);
+        assert_true(detect_amd_defaults("gfx942", &g, &err) < 0);
+        assert_non_null(strstr(err.msg, "known: gfxM"));
+        setenv("PRISM_DATA_DIR", "tests/data/bad-models/..", 1); /* no metrics/ there */
+        assert_int_equal(detect_amd_model("gfxM", 0, m, sizeof m), -1);
+        if (keep)
+                setenv("PRISM_DATA_DIR", keep, 1);
+        else
+                unsetenv("PRISM_DATA_DIR");
+        free(keep);
 }
 
 /* ---- whole trees: what recorded rocprof-compute workloads report for these GPUs ---- */
@@ -177,7 +222,7 @@ static void test_defaults(void **state)
         } cases[] = {
                 {"gfx908", "MI100", 32, 1},      {"gfx90a", "MI200", 32, 1},
                 {"gfx940", "MI300A_A0", 96, 6},  {"gfx941", "MI300X_A0", 128, 8},
-                {"gfx942", "MI300X_A1", 128, 8},
+                {"gfx942", "MI300X_A1", 128, 8}, {"gfx950", "MI350", 128, 8},
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 struct amd_gpu g;
@@ -186,7 +231,17 @@ static void test_defaults(void **state)
                 assert_string_equal(g.model, cases[i].model);
                 assert_int_equal(g.total_l2_chan, cases[i].chan);
                 assert_int_equal(g.num_xcd, cases[i].xcd);
+                assert_int_equal(g.wave_size, 64);
+                assert_int_equal(g.simd_per_cu, 4);
+                assert_true(g.cu_per_gpu > 0 && g.max_sclk > 0 && g.max_mclk > 0);
         }
+        /* MI350: 128 HBM channels at 2000 MHz */
+        struct amd_gpu m350;
+        struct err e350 = {0};
+        assert_int_equal(detect_amd_defaults("gfx950", &m350, &e350), 0);
+        assert_int_equal(m350.hbm_channels, 128);
+        assert_int_equal(m350.max_mclk, 2000);
+        assert_int_equal(m350.cu_per_gpu, 256);
         struct amd_gpu g;
         struct err err = {0};
         assert_true(detect_amd_defaults("gfx1100", &g, &err) < 0);
@@ -280,9 +335,12 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_offline_sysinfo),
                 cmocka_unit_test(test_gfx_name),   cmocka_unit_test(test_models),
+                cmocka_unit_test(test_models_from_data),
                 cmocka_unit_test(test_trees),      cmocka_unit_test(test_no_gpu),
                 cmocka_unit_test(test_broken_tree), cmocka_unit_test(test_defaults),
                 cmocka_unit_test(test_sysinfo),    
         };
+        /* the architecture data of this checkout unless told otherwise */
+        setenv("PRISM_DATA_DIR", ".", 0);
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

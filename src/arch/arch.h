@@ -43,6 +43,23 @@ struct block_limit {
         int limit;
 };
 
+/* Named numbers: the facts of a GPU model. */
+struct arch_facts {
+        char **keys;
+        double *vals;
+        size_t n;
+};
+
+/* A GPU model of a family (`models:`): the gpu_model name recorded workloads give the GPUs
+ * of one target, for one PCI device id or (device_id 0) any device of the target that no
+ * other model names, with the facts of the model the device does not report. */
+struct arch_model {
+        char *name;         /* "MI300X_A1" */
+        char *arch;         /* its target, "gfx942" */
+        unsigned device_id; /* 0: any */
+        struct arch_facts facts; /* over the family's model_facts */
+};
+
 struct arch {
         char *target;       /* the gfx/sm name asked for */
         char *family;       /* leaf family file name */
@@ -62,6 +79,10 @@ struct arch {
         /* the hardware blocks a profile records in sysinfo's ip_blocks when none were
          * selected (`ip_blocks:`, as rocprof-compute records them); none: not recorded */
         char **ip_blocks; size_t nip_blocks;
+        /* the GPU models of the chain's families (all targets) and the family's facts that
+         * a model's own replace (models.c) */
+        struct arch_model *models; size_t nmodels;
+        struct arch_facts model_facts;
         /* the family's own words: panel and table titles by id ("6", "6.1"), labels of the
          * memory chart and the roofline by their default text ("VALU" -> "FMA"), and whether
          * rows with no formula (no counterpart on this architecture) are hidden unless
@@ -92,6 +113,14 @@ int arch_block_limit(const struct arch *a, const char *block);
 /* The family's title for panel or table id ("6", "6.1"), or its word for a chart label
  * ("MFMA"), or dflt. */
 const char *arch_title(const struct arch *a, const char *id, const char *dflt);
+
+/* The model of this architecture's target for a PCI device id: the one naming that device,
+ * else the first naming none; NULL when the family lists no model of the target. */
+const struct arch_model *arch_model_find(const struct arch *a, unsigned device_id);
+
+/* A fact of model m (NULL: the family's own), else the family's model_facts; NaN if
+ * neither gives it. */
+double arch_model_fact(const struct arch *a, const struct arch_model *m, const char *key);
 
 /* A default sysinfo value (e.g. total_l2_chan for listings without a workload), or NaN. */
 double arch_default(const struct arch *a, const char *field);

@@ -40,9 +40,10 @@ struct amd_gpu {
  * 100300 -> "gfx1030". Returns 0, or -1 if version is 0 or does not fit buf. */
 int detect_gfx_name(unsigned gfx_version, char *buf, size_t len);
 
-/* The gpu_model name for a gfx target and PCI device id (0: unknown), e.g. "MI200";
- * NULL for a target prism does not know. */
-const char *detect_amd_model(const char *gfx, unsigned device_id);
+/* The gpu_model name for a gfx target and PCI device id (0: unknown) into buf, as the
+ * architecture data names it (the family's models:, metrics/ files); -1 for a target
+ * without a model there. */
+int detect_amd_model(const char *gfx, unsigned device_id, char *buf, size_t len);
 
 /* All AMD GPUs of the KFD topology under detect_root(), in node order. No topology or no
  * GPU node: 0 GPUs and return 0 (not an error). A node whose properties cannot be parsed
@@ -53,7 +54,7 @@ int detect_amd_gpus(struct amd_gpu **gpus, size_t *n, struct err *err);
  * fills g if the node is a GPU, 0 for a CPU node, negative with err on a broken file. */
 int detect_amd_node(const char *node_dir, int node, struct amd_gpu *g, struct err *err);
 
-/* Fill g with what the table knows of a gfx target when no GPU is present (for planning
+/* Fill g with what the architecture data knows of a gfx target when no GPU is present (for planning
  * with --dry-run --arch): model, L2 channels, XCD count, wave size. Unknown target: error
  * naming the known ones. */
 int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err);

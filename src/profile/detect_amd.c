@@ -1,5 +1,6 @@
 /* AMD GPU detection: KFD topology (plain "key value" property files), the amdgpu DRM
- * info ioctl where a render node opens, and the gfx/device-id -> gpu_model table. */
+ * info ioctl where a render node opens, and the gpu_model of a gfx target and device id
+ * with its facts, from the architecture data (arch_model_find). */
 #include "detect.h"
 
 #include <dirent.h>
@@ -19,54 +20,69 @@
 #endif
 #endif
 
+#include "../arch/arch.h"
 #include "../store/table.h"
 
-/* What rocprof-compute's workloads call each GPU, and the per-model facts that neither
- * the KFD topology nor the DRM query report. l2_per_xcd: L2 channels per XCD;
- * hbm_channels: 0 means "as many as L2 channels" (rocprof-compute's hbm_bw rule);
- * the def_* columns are used only when planning for a GPU that is not present. */
+/* A GPU model's facts that neither the KFD topology nor the DRM query report, from the
+ * architecture data (the family's models: and model_facts:, metrics/ files).
+ * l2_per_xcd: L2 channels per XCD; hbm_channels: 0 means "as many as L2 channels"
+ * (rocprof-compute's hbm_bw rule); the def_* fields are used only when planning for a GPU
+ * that is not present. */
 struct amd_model {
-        const char *gfx;
-        unsigned device_id; /* 0: any device of that target */
-        const char *model;
+        char model[24];
         int l2_per_xcd, hbm_channels, lds_banks, pipes, wg_max;
-        int def_cu, def_se, def_xcd, def_l1, def_l2, def_sclk, def_mclk;
+        int def_cu, def_se, def_xcd, def_l1, def_l2, def_sclk, def_mclk, def_simd, def_wave;
 };
 
-static const struct amd_model models[] = {
-    {"gfx908", 0, "MI100", 32, 0, 32, 4, 1024, 120, 8, 1, 16, 8192, 1502, 1200},
-    {"gfx90a", 0, "MI200", 32, 0, 32, 4, 1024, 104, 8, 1, 16, 8192, 1700, 1600},
-    {"gfx940", 0, "MI300A_A0", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-    {"gfx941", 0, "MI300X_A0", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-    {"gfx942", 0x74a0, "MI300A_A1", 16, 128, 32, 4, 1024, 228, 24, 6, 32, 4096, 2100, 1300},
-    {"gfx942", 0x74a1, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-    {"gfx942", 0x74a2, "MI308X", 16, 128, 32, 4, 1024, 80, 8, 8, 32, 4096, 2100, 1300},
-    /* any other gfx942 part (virtual functions, later steppings) */
-    {"gfx942", 0, "MI300X_A1", 16, 128, 32, 4, 1024, 304, 32, 8, 32, 4096, 2100, 1300},
-    /* MI350 series (rocprof-compute 3.3's name): 8 XCDs of 16 L2 channels, 128 HBM
-     * channels; 2000 MHz memory clock gives its ~8 TB/s */
-    {"gfx950", 0, "MI350", 16, 128, 32, 4, 1024, 256, 32, 8, 32, 4096, 2400, 2000},
-};
-#define NMODELS (sizeof models / sizeof models[0])
-
-static const struct amd_model *model_find(const char *gfx, unsigned device_id)
+/* a fact as a whole number, 0 when the data gives none */
+static int fact(const struct arch *a, const struct arch_model *m, const char *key)
 {
-        const struct amd_model *any = NULL;
-        for (size_t i = 0; i < NMODELS; i++) {
-                if (strcmp(models[i].gfx, gfx))
-                        continue;
-                if (models[i].device_id && models[i].device_id == device_id)
-                        return &models[i];
-                if (!models[i].device_id && !any)
-                        any = &models[i];
-        }
-        return any;
+        double v = arch_model_fact(a, m, key);
+        return v >= 0 && v <= 1e9 ? (int)v : 0;
 }
 
-const char *detect_amd_model(const char *gfx, unsigned device_id)
+/* The model of gfx target and PCI device id (0: unknown) in the data: 0, or -1 when the
+ * data has no such target or no model of it. */
+static int model_find(const char *gfx, unsigned device_id, struct amd_model *m)
 {
-        const struct amd_model *m = model_find(gfx, device_id);
-        return m ? m->model : NULL;
+        char *mdir = data_path("metrics");
+        struct arch a;
+        struct err err = {0};
+        int rc = -1;
+        if (mdir && arch_load(mdir, gfx, &a, &err) == 0) {
+                const struct arch_model *am = arch_model_find(&a, device_id);
+                if (am) {
+                        memset(m, 0, sizeof *m);
+                        snprintf(m->model, sizeof m->model, "%s", am->name);
+                        m->l2_per_xcd = fact(&a, am, "l2_per_xcd");
+                        m->hbm_channels = fact(&a, am, "hbm_channels");
+                        m->lds_banks = fact(&a, am, "lds_banks");
+                        m->pipes = fact(&a, am, "pipes");
+                        m->wg_max = fact(&a, am, "workgroup_max");
+                        m->def_cu = fact(&a, am, "cu");
+                        m->def_se = fact(&a, am, "se");
+                        m->def_xcd = fact(&a, am, "xcd");
+                        m->def_l1 = fact(&a, am, "l1");
+                        m->def_l2 = fact(&a, am, "l2");
+                        m->def_sclk = fact(&a, am, "sclk");
+                        m->def_mclk = fact(&a, am, "mclk");
+                        m->def_simd = fact(&a, am, "simd_per_cu");
+                        m->def_wave = fact(&a, am, "wave_size");
+                        rc = 0;
+                }
+                arch_free(&a);
+        }
+        free(mdir);
+        return rc;
+}
+
+int detect_amd_model(const char *gfx, unsigned device_id, char *buf, size_t len)
+{
+        struct amd_model m;
+        if (model_find(gfx, device_id, &m))
+                return -1;
+        snprintf(buf, len, "%s", m.model);
+        return 0;
 }
 
 int detect_gfx_name(unsigned v, char *buf, size_t len)
@@ -373,7 +389,8 @@ int detect_amd_node(const char *node_dir, int node, struct amd_gpu *g, struct er
                 free(vp);
         }
         drm_query(g);
-        complete(g, model_find(g->gfx, g->device_id));
+        struct amd_model m;
+        complete(g, model_find(g->gfx, g->device_id, &m) ? NULL : &m);
         rc = 1;
 out:
         props_free(&p);
@@ -411,32 +428,52 @@ int detect_amd_gpus(struct amd_gpu **gpus, size_t *n, struct err *err)
         return rc;
 }
 
+/* the targets whose families list a model, for messages: "gfx908, gfx90a, ..." */
+static char *known_targets(void)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, "");
+        char *mdir = data_path("metrics"), **t = NULL;
+        size_t n = 0;
+        struct err err = {0};
+        if (mdir && arch_list(mdir, &t, &n, &err) == 0) {
+                for (size_t i = 0; i < n; i++) {
+                        struct amd_model m;
+                        if (!model_find(t[i], 0, &m))
+                                sb_addf(&sb, "%s%s", sb.len ? ", " : "", t[i]);
+                        free(t[i]);
+                }
+                free(t);
+        }
+        free(mdir);
+        return sb_detach(&sb);
+}
+
 int detect_amd_defaults(const char *gfx, struct amd_gpu *g, struct err *err)
 {
-        const struct amd_model *m = model_find(gfx, 0);
-        if (!m) {
-                struct strbuf sb = {0};
-                for (size_t i = 0; i < NMODELS; i++)
-                        if (!i || strcmp(models[i].gfx, models[i - 1].gfx))
-                                sb_addf(&sb, "%s%s", sb.len ? ", " : "", models[i].gfx);
-                int rc =
-                    err_set(err, ERR_INPUT, "unknown AMD target '%s' (known: %s)", gfx, sb.buf);
-                sb_free(&sb);
+        struct amd_model m;
+        if (model_find(gfx, 0, &m)) {
+                char *known = known_targets();
+                int rc = err_set(err, ERR_INPUT,
+                                 "unknown AMD target '%s' (known: %s; the models of "
+                                 "metrics/ files)",
+                                 gfx, *known ? known : "none");
+                free(known);
                 return rc;
         }
         memset(g, 0, sizeof *g);
         snprintf(g->gfx, sizeof g->gfx, "%s", gfx);
         g->drm_render_minor = -1;
-        g->cu_per_gpu = m->def_cu;
-        g->se_per_gpu = m->def_se;
-        g->simd_per_cu = 4;
-        g->wave_size = 64;
-        g->num_xcd = m->def_xcd;
-        g->max_sclk = m->def_sclk;
-        g->max_mclk = m->def_mclk;
+        g->cu_per_gpu = m.def_cu;
+        g->se_per_gpu = m.def_se;
+        g->simd_per_cu = m.def_simd;
+        g->wave_size = m.def_wave;
+        g->num_xcd = m.def_xcd;
+        g->max_sclk = m.def_sclk;
+        g->max_mclk = m.def_mclk;
         snprintf(g->compute_partition, sizeof g->compute_partition, "NA");
         snprintf(g->memory_partition, sizeof g->memory_partition, "NA");
-        complete(g, m);
+        complete(g, &m);
         return 0;
 }
 
