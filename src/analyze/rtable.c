@@ -66,14 +66,7 @@ void rtable_free(struct rtable *t)
 
 char *rtable_pool_text(struct rtable *t, const char *s)
 {
-        int i;
-        if (!smap_get(&t->pool_idx, s, &i)) {
-                xgrow(&t->pool, &t->cappool, t->npool + 1, sizeof *t->pool);
-                t->pool[t->npool] = xstrdup(s);
-                i = (int)t->npool++;
-                smap_put(&t->pool_idx, s, i);
-        }
-        return t->pool[i];
+        return pool_intern(&t->pool_idx, &t->pool, &t->npool, &t->cappool, s);
 }
 
 char **rtable_titles(const char *const *list, size_t n)

@@ -492,28 +492,28 @@ static struct expr_node *parse_not(struct parser *p)
         return n;
 }
 
-static struct expr_node *parse_and(struct parser *p)
+/* operand {tok operand}, left-assoc, as op */
+static struct expr_node *parse_chain(struct parser *p, enum tok_kind tok, int op,
+                                     struct expr_node *(*operand)(struct parser *))
 {
-        struct expr_node *n = parse_not(p);
+        struct expr_node *n = operand(p);
 
-        while (n && p->tok.kind == T_AND) {
+        while (n && p->tok.kind == tok) {
                 size_t pos = p->tok.pos;
                 advance(p);
-                n = node_op(p, EK_BIN, EOP_AND, pos, 2, n, parse_not(p), NULL);
+                n = node_op(p, EK_BIN, op, pos, 2, n, operand(p), NULL);
         }
         return n;
 }
 
+static struct expr_node *parse_and(struct parser *p)
+{
+        return parse_chain(p, T_AND, EOP_AND, parse_not);
+}
+
 static struct expr_node *parse_or(struct parser *p)
 {
-        struct expr_node *n = parse_and(p);
-
-        while (n && p->tok.kind == T_OR) {
-                size_t pos = p->tok.pos;
-                advance(p);
-                n = node_op(p, EK_BIN, EOP_OR, pos, 2, n, parse_and(p), NULL);
-        }
-        return n;
+        return parse_chain(p, T_OR, EOP_OR, parse_and);
 }
 
 /* test := or ['if' or 'else' test]  (lowest precedence, right-assoc) */

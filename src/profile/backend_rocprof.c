@@ -152,35 +152,18 @@ static char *log_tail(const char *path)
 static int run_rocprof(const struct backend_pass *p, char **argv, const char *logpath,
                        const char *tool, struct err *err)
 {
-        int fds[2] = {-1, -1}, status = 0, rc = 0;
+        int efd = -1, status = 0, rc = 0;
         int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (logfd < 0)
                 return err_set(err, ERR_SYS, "cannot write '%s': %s", logpath, strerror(errno));
-        if (pipe2(fds, O_CLOEXEC) != 0) {
-                rc = err_set(err, ERR_SYS, "pass %d: pipe: %s", p->index, strerror(errno));
-                goto out;
-        }
-        fflush(NULL);
-        pid_t pid = fork();
+        pid_t pid = proc_spawn(argv, logfd, &efd);
         if (pid < 0) {
-                rc = err_set(err, ERR_SYS, "pass %d: fork: %s", p->index, strerror(errno));
+                rc = err_set(err, ERR_SYS, "pass %d: cannot start '%s': %s", p->index, tool,
+                             strerror(errno));
                 goto out;
         }
-        if (pid == 0) {
-                setpgid(0, 0);
-                dup2(logfd, 1);
-                dup2(logfd, 2);
-                execv(tool, argv);
-                int e = errno;
-                ssize_t w = write(fds[1], &e, sizeof e);
-                (void)w;
-                _exit(127);
-        }
-        setpgid(pid, pid);
-        close(fds[1]);
-        fds[1] = -1;
         int exec_errno;
-        int timed_out = proc_wait_exec(pid, fds[0], p->timeout_s, &status, &exec_errno);
+        int timed_out = proc_wait_exec(pid, efd, p->timeout_s, &status, &exec_errno);
         if (exec_errno) {
                 rc = err_set(err, ERR_SYS, "pass %d: cannot run '%s': %s", p->index, tool,
                              strerror(exec_errno));
@@ -201,10 +184,8 @@ static int run_rocprof(const struct backend_pass *p, char **argv, const char *lo
         }
 out:
         close(logfd);
-        if (fds[0] >= 0)
-                close(fds[0]);
-        if (fds[1] >= 0)
-                close(fds[1]);
+        if (efd >= 0)
+                close(efd);
         return rc;
 }
 

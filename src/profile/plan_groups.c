@@ -420,16 +420,9 @@ out:
         free(ms);
         for (size_t g = 0; g < ng; g++)
                 free(gs[g].members);
-        free(gs);
-        free(buf);
-        free(list);
-        free(pass_of);
         for (size_t t = 0; t < nties; t++)
                 free(ties[t].m);
-        free(ties);
-        free(parent);
-        free(unit);
-        free(placed);
+        FREE_ALL(gs, buf, list, pass_of, ties, parent, unit, placed);
         smap_free(&seen);
         if (rc)
                 plan_free(p);

@@ -2,6 +2,8 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,4 +63,36 @@ int proc_wait_exec_tick(pid_t pid, int fd, int timeout_s, int *status, int *exec
         if (got <= 0)
                 *exec_errno = 0;
         return wait_tick(pid, *exec_errno ? 0 : timeout_s, status, tick, ctx);
+}
+
+pid_t proc_spawn(char *const *argv, int outfd, int *errfd)
+{
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+                return -1;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                int e = errno;
+                close(fds[0]);
+                close(fds[1]);
+                errno = e;
+                return -1;
+        }
+        if (pid == 0) {
+                setpgid(0, 0);
+                if (outfd >= 0) {
+                        dup2(outfd, 1);
+                        dup2(outfd, 2);
+                }
+                execvp(argv[0], argv);
+                int e = errno;
+                ssize_t w = write(fds[1], &e, sizeof e);
+                (void)w;
+                _exit(127);
+        }
+        setpgid(pid, pid);
+        close(fds[1]);
+        *errfd = fds[0];
+        return pid;
 }

@@ -400,29 +400,14 @@ out:
 int runs_plain(char *const *argv, int timeout_s, size_t times, struct err *err)
 {
         for (size_t k = 0; k < times; k++) {
-                int fds[2];
-                if (pipe2(fds, O_CLOEXEC) != 0)
-                        return err_set(err, ERR_SYS, "pipe: %s", strerror(errno));
-                fflush(NULL);
-                pid_t pid = fork();
-                if (pid < 0) {
-                        close(fds[0]);
-                        close(fds[1]);
-                        return err_set(err, ERR_SYS, "fork: %s", strerror(errno));
-                }
-                if (pid == 0) {
-                        setpgid(0, 0);
-                        execvp(argv[0], argv);
-                        int e = errno;
-                        ssize_t w = write(fds[1], &e, sizeof e);
-                        (void)w;
-                        _exit(127);
-                }
-                setpgid(pid, pid);
-                close(fds[1]);
+                int efd;
+                pid_t pid = proc_spawn(argv, -1, &efd);
+                if (pid < 0)
+                        return err_set(err, ERR_SYS, "cannot start '%s': %s", argv[0],
+                                       strerror(errno));
                 int status = 0, exec_errno = 0;
-                int timed_out = proc_wait_exec(pid, fds[0], timeout_s, &status, &exec_errno);
-                close(fds[0]);
+                int timed_out = proc_wait_exec(pid, efd, timeout_s, &status, &exec_errno);
+                close(efd);
                 if (exec_errno)
                         return err_set(err, ERR_INPUT, "cannot run '%s': %s", argv[0],
                                        strerror(exec_errno));

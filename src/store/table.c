@@ -108,14 +108,7 @@ void table_set_str(struct table *t, int col, size_t row, const char *s)
         if (!t->str[col])
                 t->str[col] = xcalloc(t->cap_rows ? t->cap_rows : 1, sizeof(char *));
         if (t->pooled) {
-                int i;
-                if (!smap_get(&t->pool_idx, s, &i)) {
-                        xgrow(&t->pool, &t->cappool, t->npool + 1, sizeof *t->pool);
-                        t->pool[t->npool] = xstrdup(s);
-                        i = (int)t->npool++;
-                        smap_put(&t->pool_idx, s, i);
-                }
-                t->str[col][row] = t->pool[i];
+                t->str[col][row] = pool_intern(&t->pool_idx, &t->pool, &t->npool, &t->cappool, s);
                 return;
         }
         free(t->str[col][row]);

@@ -7,30 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* only: the field is alone on its line. An empty line is a blank line that readers skip,
- * so a lone empty field is written "" (a one-column row lost on re-reading; fuzz_csv). */
-static void write_field(FILE *f, const char *s, int only)
-{
-        if (only && !*s) {
-                fputs("\"\"", f);
-                return;
-        }
-        /* libcsv trims blanks around unquoted fields: quote a field that starts or ends
-         * with one, or the text read back differs (fuzz_csv) */
-        size_t l = strlen(s);
-        int blank_end = l && (strchr(" \t", s[0]) || strchr(" \t", s[l - 1]));
-        if (!strpbrk(s, ",\"\n\r") && !blank_end) {
-                fputs(s, f);
-                return;
-        }
-        fputc('"', f);
-        for (; *s; s++) {
-                if (*s == '"')
-                        fputc('"', f);
-                fputc(*s, f);
-        }
-        fputc('"', f);
-}
+#include "../util/csvfield.h"
 
 int table_write_csv(const struct table *t, const char *path, struct err *err)
 {
@@ -47,7 +24,7 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
         for (size_t c = 0; c < t->ncols; c++) {
                 if (c)
                         fputc(',', f);
-                write_field(f, t->names[c], t->ncols == 1);
+                csv_put_field(f, t->names[c], t->ncols == 1);
         }
         fputc('\n', f);
         char buf[64];
@@ -55,7 +32,7 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
                 for (size_t c = 0; c < t->ncols; c++) {
                         if (c)
                                 fputc(',', f);
-                        write_field(f, table_cell(t, (int)c, r, buf, sizeof buf), t->ncols == 1);
+                        csv_put_field(f, table_cell(t, (int)c, r, buf, sizeof buf), t->ncols == 1);
                 }
                 fputc('\n', f);
         }

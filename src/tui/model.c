@@ -228,44 +228,40 @@ static unsigned char *sel_flip(const unsigned char *cur, size_t n, size_t i)
         return s;
 }
 
+/* apply a new selection of kernels (kernels != 0) or dispatches, then free it */
+static int apply_sel(struct tui_model *m, int kernels, unsigned char *sel)
+{
+        int rc = kernels ? kernel_apply(m, sel) : apply(m, m->ksel, sel, m->norm);
+        free(sel);
+        return rc;
+}
+
 int tui_kernel_only(struct tui_model *m, size_t k)
 {
         if (k != TUI_NONE && k >= m->nkernels)
                 return ERR_INPUT;
-        unsigned char *ks = sel_only(m->nkernels, k);
-        int rc = kernel_apply(m, ks);
-        free(ks);
-        return rc;
+        return apply_sel(m, 1, sel_only(m->nkernels, k));
 }
 
 int tui_kernel_toggle(struct tui_model *m, size_t k)
 {
         if (k >= m->nkernels)
                 return ERR_INPUT;
-        unsigned char *ks = sel_flip(m->ksel, m->nkernels, k);
-        int rc = kernel_apply(m, ks);
-        free(ks);
-        return rc;
+        return apply_sel(m, 1, sel_flip(m->ksel, m->nkernels, k));
 }
 
 int tui_dispatch_only(struct tui_model *m, size_t d)
 {
         if (d != TUI_NONE && d >= m->ndisp)
                 return ERR_INPUT;
-        unsigned char *ds = sel_only(m->ndisp, d);
-        int rc = apply(m, m->ksel, ds, m->norm);
-        free(ds);
-        return rc;
+        return apply_sel(m, 0, sel_only(m->ndisp, d));
 }
 
 int tui_dispatch_toggle(struct tui_model *m, size_t d)
 {
         if (d >= m->ndisp)
                 return ERR_INPUT;
-        unsigned char *ds = sel_flip(m->dsel, m->ndisp, d);
-        int rc = apply(m, m->ksel, ds, m->norm);
-        free(ds);
-        return rc;
+        return apply_sel(m, 0, sel_flip(m->dsel, m->ndisp, d));
 }
 
 int tui_norm_cycle(struct tui_model *m, int dir)

@@ -249,6 +249,24 @@ static void smap_rehash(struct smap *m, size_t ncap)
         free(ov);
 }
 
+void free_all(void *const *p, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                free(p[i]);
+}
+
+char *pool_intern(struct smap *idx, char ***pool, size_t *n, size_t *cap, const char *s)
+{
+        int i;
+        if (!smap_get(idx, s, &i)) {
+                xgrow(pool, cap, *n + 1, sizeof **pool);
+                (*pool)[*n] = xstrdup(s);
+                i = (int)(*n)++;
+                smap_put(idx, s, i);
+        }
+        return (*pool)[i];
+}
+
 void smap_put(struct smap *m, const char *key, int val)
 {
         if ((m->len + 1) * 2 > m->cap)

@@ -62,6 +62,16 @@ void smap_put(struct smap *m, const char *key, int val);
 int smap_get(const struct smap *m, const char *key, int *val);
 void smap_free(struct smap *m);
 
+/* free() each of the n pointers of p; FREE_ALL(a, b, ...) frees a, b, ... */
+void free_all(void *const *p, size_t n);
+#define FREE_ALL(...)                                                                          \
+        free_all((void *const[]){__VA_ARGS__},                                                 \
+                 sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
+
+/* A pool of texts kept once: the copy of s in pool[0..*n) (added when new; idx maps each
+ * text to its index). */
+char *pool_intern(struct smap *idx, char ***pool, size_t *n, size_t *cap, const char *s);
+
 /* Parse a whole string as a double; returns 0 on success. Accepts leading/trailing blanks,
  * "nan", "inf". Empty string fails. */
 int parse_double(const char *s, double *out);

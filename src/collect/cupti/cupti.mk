@@ -2,9 +2,9 @@
 # It does not link libcuda (it resolves the driver the target loaded), so prism can dlopen it
 # for pass counts on a machine with no GPU driver. The rpath finds libcupti at run time.
 comma := ,
-CUPTI_SRC := $(wildcard src/collect/cupti/*.c) src/util/gpulock.c
+CUPTI_SRC := $(wildcard src/collect/cupti/*.c) src/util/gpulock.c src/util/csvfield.c
 CUPTI_LIBDIRS := $(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64
-libprism-cupti.so: $(CUPTI_SRC) src/collect/cupti/collector.h src/util/gpulock.h
+libprism-cupti.so: $(CUPTI_SRC) src/collect/cupti/collector.h src/util/gpulock.h src/util/csvfield.h
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -fPIC -shared -fvisibility=hidden \
 	  -o $@ $(CUPTI_SRC) \
 	  -Isrc/collect/cupti/shim -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include \

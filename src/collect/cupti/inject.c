@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../util/csvfield.h"
 #include "../../util/gpulock.h"
 #include "../../store/columns.h"
 #include "collector.h"
@@ -369,22 +370,6 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti
         }
 }
 
-/* CSV field: quoted when it holds a comma, quote or line break. */
-static void put_field(FILE *f, const char *s)
-{
-        if (!strpbrk(s, ",\"\r\n")) {
-                fputs(s, f);
-                return;
-        }
-        fputc('"', f);
-        for (; *s; s++) {
-                if (*s == '"')
-                        fputc('"', f);
-                fputc(*s, f);
-        }
-        fputc('"', f);
-}
-
 static const char *const fixed_cols[] = {
     COL_DISPATCH_ID,       COL_KERNEL_NAME,          COL_GPU_ID,    COL_GRID_SIZE,
     COL_WORKGROUP_SIZE,    COL_LDS_PER_WORKGROUP,    COL_SCRATCH_PER_WORKITEM,
@@ -435,7 +420,7 @@ static int write_csv(void)
                 fprintf(f, "%s%s", i ? "," : "", fixed_cols[i]);
         for (size_t m = 0; m < pc.nmetrics; m++) {
                 fputc(',', f);
-                put_field(f, pc.metrics[m]);
+                csv_put_field(f, pc.metrics[m], 0);
         }
         if (pc.kernel_mode)
                 fputs(",Replayed", f);
@@ -450,7 +435,7 @@ static int write_csv(void)
                 if (failed[i])
                         continue;
                 fprintf(f, "%zu,", row++);
-                put_field(f, l->name);
+                csv_put_field(f, l->name, 0);
                 fprintf(f, ",%u,%llu,%llu,%llu,%llu,", l->gpu, (unsigned long long)l->grid_threads,
                         (unsigned long long)l->block_threads, (unsigned long long)l->lds,
                         (unsigned long long)l->scratch);
