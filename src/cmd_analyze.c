@@ -293,7 +293,7 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct pa
 }
 
 /* Stream a workload directory whose pmc_perf.csv has at least $PRISM_STREAM_MB megabytes
- * (default 32, about 7,000 MI200 dispatches): its columns then go to a temporary file and
+ * (default 32, about 7,000 dispatches of 400 counters): its columns then go to a temporary file and
  * only those of selection and the built-in tables stay in memory. */
 static int stream_it(const char *path)
 {

@@ -29,8 +29,9 @@ static void usage(FILE *f)
                 "  -p, --path DIR         write the workload into DIR itself\n"
                 "  -k, --kernel NAME...   only dispatches of kernels whose names contain NAME\n"
                 "  -d, --dispatch N...    only dispatch N (launch order from 0) or N:M (N to M-1)\n"
-                "  -b, --block X...       only the metrics of hardware block X (SQ, SQC, TA, TD,\n"
-                "                         TCP, TCC, SPI, CPC, CPF) or of panel/table X (17, 2.1)\n"
+                "  -b, --block X...       only the metrics of hardware block X (a counter-name\n"
+                "                         prefix, as the architecture's block_limits name them)\n"
+                "                         or of panel/table X (17, 2.1)\n"
                 "  --join-type kernel|grid  match dispatches between passes by kernel name and\n"
                 "                         occurrence (default), or also by grid size\n"
                 "  --dry-run              print the passes (\"pass N: COUNTER ...\"), write\n"
@@ -302,7 +303,7 @@ int cmd_profile(int argc, char **argv)
         }
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
-                        "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
+                        "%zu passes (runs of the program; the profiler counts %zu hardware passes "
                         "for all the metrics at once; %zu of %zu ratios spread over runs) for "
                         "%s; plan in %s/perfmon\n",
                         res.passes, res.lower_bound, res.ratios_split, res.ratios, res.target,

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
         const char *name = argv[1];
         if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
                 printf("prism %s\n", PRISM_VERSION);
-                print_part("CUPTI collector (NVIDIA profile)", "libprism-cupti.so");
+                print_part("collector library (NVIDIA profile)", "libprism-cupti.so");
                 print_part("roofline benchmarks, CUDA", "prism-roofline-cuda");
                 print_part("roofline benchmarks, HIP", "prism-roofline-hip");
                 return 0;

@@ -18,7 +18,7 @@ static void add_name(void *p, const char *name, int dollar)
                 smap_put(&cs->names, name, 1);
 }
 
-/* a template's names: "TCC_HIT[0]" (from "@" -> 0) stands for every channel */
+/* a template's names: "CACHE_HIT[0]" (from "@" -> 0) stands for every channel */
 static void add_template_name(void *p, const char *name, int dollar)
 {
         struct colset *cs = p;

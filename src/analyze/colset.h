@@ -8,7 +8,7 @@
 
 struct colset {
         struct smap names; /* exact column names */
-        char **prefixes;   /* "TCC_HIT[": per-channel columns of template metrics */
+        char **prefixes;   /* "CACHE_HIT[": per-channel columns of template metrics */
         size_t nprefixes, cap;
 };
 

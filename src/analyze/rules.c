@@ -524,7 +524,7 @@ int rules_load(const char *dir, const struct arch *a, struct ruleset *rs, struct
         int rc = scan(dir, &f, &nf, err);
         if (rc)
                 return rc;
-        /* a->chain: "gfx942 < cdna3 < cdna", leaf first */
+        /* a->chain: "leaf < parent < base" family names, leaf first */
         char *fam = NULL;
         const char *s = a->chain ? a->chain : a->family;
         while (s && *s && !fam) {

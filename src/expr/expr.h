@@ -3,7 +3,7 @@
  * (a column of values per counter), without any string work at evaluation time.
  *
  * Syntax (a small subset of Python expressions, as rocprof-compute's formulas use):
- *   numbers (1, 2.5, 1e9), None (= NaN), names (SQ_WAVES, TCC_HIT_sum, TCC_HIT[3],
+ *   numbers (1, 2.5, 1e9), None (= NaN), names (UNIT_COUNT, CACHE_HIT_sum, CACHE_HIT[3],
  *   End_Timestamp), built-ins with a dollar ($max_sclk, $denom, $numActiveCUs),
  *   + - * / %, unary -, comparisons == != < <= > >=, `A if COND else B`,
  *   parentheses, and calls:
@@ -49,7 +49,7 @@ void expr_free(struct expr *e);
 struct expr *expr_clone(const struct expr *e);
 
 /* Visit every name the formula uses, once per occurrence, in source order. `name` is the
- * name without '$' and with any index kept ("TCC_HIT[3]"); dollar is 1 for $names. */
+ * name without '$' and with any index kept ("CACHE_HIT[3]"); dollar is 1 for $names. */
 typedef void (*expr_name_fn)(void *ctx, const char *name, int dollar);
 void expr_names(const struct expr *e, expr_name_fn fn, void *ctx);
 

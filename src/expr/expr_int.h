@@ -115,7 +115,7 @@ struct expr_node {
         int op;        /* enum expr_op for EK_UN/EK_BIN, enum expr_fn for EK_CALL */
         int line, col; /* where the node is in the source file (1-based) */
         double num;
-        char *name; /* EK_NAME: without '$', index kept ("TCC_HIT[3]") */
+        char *name; /* EK_NAME: without '$', index kept ("CACHE_HIT[3]") */
         int dollar;
         int slot; /* -1 until bound */
         int nkids;

@@ -91,7 +91,7 @@ static void scan_word(struct lexer *lx, struct token *t)
         size_t k;
 
         /* a dot inside a name joins its parts: NVIDIA metric names such as
-         * dram__bytes_read.sum are one counter */
+         * unit__counter.sum are one counter */
         while (is_ident(s[i]) || (s[i] == '.' && is_ident_start(s[i + 1])))
                 i++;
         t->kind = T_NAME;

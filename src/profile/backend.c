@@ -1,4 +1,4 @@
-/* The table of collection backends: AMD (rocprofv3) and NVIDIA (CUPTI). */
+/* The table of collection backends: AMD (rocprofv3) and NVIDIA (its profiler library). */
 #include "backend.h"
 
 #include <string.h>

@@ -64,7 +64,7 @@ struct backend {
          * gives an error naming the pass. */
         int (*run_pass)(const struct backend_pass *pass, struct table *out, struct err *err);
         /* NVIDIA only (NULL elsewhere): how many hardware passes this counter set needs
-         * on chip (e.g. "GH100"); <0 with err on failure. */
+         * on chip (the family's `chip:`); <0 with err on failure. */
         int (*num_passes)(const char *chip, const char *const *counters, size_t n,
                           struct err *err);
         /* REPLAY_APPLICATION | REPLAY_KERNEL bits the backend supports; 0: application

@@ -16,8 +16,8 @@ struct amd_gpu {
         int node;             /* KFD topology node number */
         int index;            /* 0-based among the GPU nodes (the GPU_ID of pmc_perf.csv) */
         unsigned gfx_version; /* gfx_target_version, e.g. 90010 */
-        char gfx[16];         /* "gfx90a" */
-        char model[24];       /* "MI200" */
+        char gfx[16];         /* the gfx target name */
+        char model[24];       /* the gpu_model name of the architecture data */
         unsigned vendor_id, device_id;
         int cu_per_gpu, simd_per_cu, se_per_gpu, wave_size;
         int max_waves_per_cu, workgroup_max_size;
@@ -36,8 +36,9 @@ struct amd_gpu {
         char vbios[64];
 };
 
-/* The gfx target name of a KFD gfx_target_version: 90010 -> "gfx90a", 90402 -> "gfx942",
- * 100300 -> "gfx1030". Returns 0, or -1 if version is 0 or does not fit buf. */
+/* The gfx target name of a KFD gfx_target_version: major * 10000 + minor * 100 + stepping,
+ * the name "gfx" with the major in decimal and minor and stepping as one hex digit each.
+ * Returns 0, or -1 if version is 0 or does not fit buf. */
 int detect_gfx_name(unsigned gfx_version, char *buf, size_t len);
 
 /* The gpu_model name for a gfx target and PCI device id (0: unknown) into buf, as the

@@ -1,6 +1,6 @@
 /* A cache of hardware pass counts (backend num_passes): the planner asks hundreds of them
  * (first fit over some 200 metrics), each answer a host object and a config image (5-15
- * ms with CUPTI); they depend only on the chip, the metric set and the profiler library. */
+ * ms with NVIDIA's profiler); they depend only on the chip, the metric set and the profiler library. */
 #ifndef PRISM_PASSCACHE_H
 #define PRISM_PASSCACHE_H
 

@@ -144,7 +144,7 @@ static int block_index(const struct block_limit *limits, size_t nlimits, const c
         for (size_t i = 0; i < nlimits; i++)
                 if (!strcmp(limits[i].block, block))
                         return (int)i;
-        /* a sub-block (SQC) counts against the longest block name that prefixes it (SQ) */
+        /* a sub-block (UNITC) counts against the longest block name that prefixes it (UNIT) */
         int best = -1;
         size_t bestlen = 0;
         for (size_t i = 0; i < nlimits; i++) {

@@ -2,11 +2,12 @@
  * application runs as the per-block counter limits allow.
  *
  * Names in formulas map to hardware counters ("slots") like this:
- *   SQ_WAVES          -> SQ_WAVES, block SQ
- *   TCC_HIT_sum       -> TCC_HIT, block TCC (the sum over channels)
- *   TCC_HIT[3], TCC_HIT[@] -> TCC_HIT, block TCC (every channel; one slot for all forms)
- *   SQC_ICACHE_HITS   -> block SQC, which counts against the longest block of the limits
- *                        that prefixes it (SQ)
+ *   UNIT_COUNT        -> UNIT_COUNT, block UNIT
+ *   CACHE_HIT_sum     -> CACHE_HIT, block CACHE (the sum over channels)
+ *   CACHE_HIT[3], CACHE_HIT[@] -> CACHE_HIT, block CACHE (every channel; one slot for all
+ *                        forms)
+ *   UNITC_HITS        -> block UNITC, which counts against the longest block of the limits
+ *                        that prefixes it (UNIT)
  *   $name             -> the counters of builtin `name` (plan_req_builtin), if defined
  *   $denom            -> the counters of every normalization, in accumulate passes only
  * Names with lower-case letters other than a `_sum` suffix are dispatch columns
@@ -19,14 +20,14 @@
  * latency's level and request counters, a unit's busy and its own cycles. Such quotients
  * are bounded (a hit rate cannot pass 100%), and counts from two runs of the program
  * can break the bound. A quotient across blocks divides by another unit's clock or
- * activity (TA busy over GRBM_GUI_ACTIVE): a rate, whose error from two runs is the
+ * activity (one unit's busy cycles over the GPU's active cycles): a rate, whose error from two runs is the
  * run-to-run variation, and the few counters that everything is divided by could not
  * share a run with all their numerators under the block limits. Ratios are joined smallest
  * first while the joined counters fit one run; a ratio whose counters alone exceed a
  * block's limit, or that shares a counter with ratios that already filled its run (one
  * counter dividing many), is spread (p->groups_split counts it).
  *
- * Accumulate counters (SQ_LEVEL_WAVES, ...: the `table` of a formula) get one run each,
+ * Accumulate counters (the `table` of a formula) get one run each,
  * holding the accumulate counter, its accumulated value (one more slot of its block) and
  * every counter its formulas need; the free slots of those runs are filled with ordinary
  * counters. Those runs come after the others. */
@@ -46,8 +47,8 @@ enum {
 };
 
 struct plan_counter {
-        char *name;     /* hardware counter: "TCC_HIT" */
-        char *block;    /* the block whose limit it counts against: "TCC", "SQ" */
+        char *name;     /* hardware counter: "CACHE_HIT" */
+        char *block;    /* the block whose limit it counts against: "CACHE", "UNIT" */
         unsigned forms; /* PLAN_FORM_* wanted */
 };
 
@@ -96,7 +97,7 @@ struct plan_req {
 void plan_req_init(struct plan_req *r, const struct block_limit *limits, size_t nlimits);
 void plan_req_free(struct plan_req *r);
 /* The name formulas of accumulate tables read the accumulated value under (the metrics
- * family's accumulate_value, SQ_ACCUM_PREV_HIRES on AMD); NULL: none. */
+ * family's accumulate_value); NULL: none. */
 void plan_req_accum_value(struct plan_req *r, const char *name);
 
 /* A formula whose counters are needed; they should share a pass. table: NULL for the
@@ -119,22 +120,22 @@ int plan_req_norm(struct plan_req *r, const char *src, const struct expr_loc *lo
 int plan_make(const struct plan_req *r, struct plan *p, struct err *err);
 void plan_free(struct plan *p);
 
-/* The column names a backend collects in pass i, each form expanded: "SQ_WAVES",
- * "TCC_HIT_sum", "TCC_HIT[0]" .. "TCC_HIT[nchan-1]"; an accumulate pass starts with its
+/* The column names a backend collects in pass i, each form expanded: "UNIT_COUNT",
+ * "CACHE_HIT_sum", "CACHE_HIT[0]" .. "CACHE_HIT[nchan-1]"; an accumulate pass starts with its
  * counter and the accumulate value. Returns a malloc'd array of malloc'd strings. */
 char **plan_pass_names(const struct plan *p, size_t i, int nchan, size_t *n);
 /* The same for the counters pmc_perf.csv takes from pass i (home), in the same order. */
 char **plan_pass_home_names(const struct plan *p, size_t i, int nchan, size_t *n);
 void plan_names_free(char **names, size_t n);
 
-/* "SQ_WAVES SQ_BUSY_CYCLES TCC_HIT ..." (hardware counters, one per slot), malloc'd. */
+/* "UNIT_COUNT UNIT_BUSY CACHE_HIT ..." (hardware counters, one per slot), malloc'd. */
 char *plan_pass_line(const struct plan *p, size_t i);
 
 /* "N application runs ...; no plan can have fewer than B:" and a line per block with its
  * counters, accumulate pairs, limit and runs (AMD plans; --dry-run prints it). */
 void plan_print_bound(const struct plan *p, FILE *f);
 
-/* The block a counter name counts against under these limits ("SQC_X" -> "SQ"), or NULL
+/* The block a counter name counts against under these limits ("UNITC_X" -> "UNIT"), or NULL
  * when no limit applies; *slot receives the hardware counter name (malloc'd) and *forms
  * the form the name asks for. Returns 0 for a counter, 1 for a name that is no counter,
  * -1 for a counter without a limit (slot and block still set for messages). */
@@ -157,17 +158,17 @@ const char *const *plan_req_src_names(const struct plan_req *r, size_t i, size_t
 typedef int (*plan_passes_fn)(const char *chip, const char *const *metrics, size_t n,
                               struct err *err);
 
-/* 1 for a metric CUPTI collects by instrumenting the kernel's code (smsp__sass_*,
+/* 1 for a metric the profiler collects by instrumenting the kernel's code (smsp__sass_*,
  * sm__sass_*): such metrics never share a pass with hardware counters. */
 int plan_is_sass_metric(const char *name);
 
 /* Plan for a GPU whose profiler counts passes itself (NVIDIA): every metric the request's
- * formulas, builtins and normalizations name (CUPTI names such as dram__bytes_read.sum;
+ * formulas, builtins and normalizations name (the profiler's names, unit__counter.rollup;
  * dispatch columns and $names are skipped, any other name is an error) is packed, first
  * fit in name order, into groups that need one hardware pass (with the per_pass metrics,
  * which lead every group: a SASS group then needs one pass for them and one for its SASS
  * metrics), SASS metrics apart from hardware counters. A metric that needs more even alone
- * gets a group to itself (CUPTI replays the kernel inside that run). Deterministic: the
+ * gets a group to itself (the profiler replays the kernel inside that run). Deterministic: the
  * same set of names in any order of formulas gives the same plan. p->lower_bound receives
  * the hardware passes all the metrics need at once; p->naccum is 0; counters have block
  * "sass" or "hw". num_passes errors (an unknown metric) are returned as they are. */

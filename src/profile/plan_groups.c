@@ -1,7 +1,7 @@
-/* Pass planning for NVIDIA: the CUPTI metrics a request names, packed first fit into groups
+/* Pass planning for NVIDIA: the profiler's metrics a request names, packed first fit into groups
  * that the Profiler Host API says need one hardware pass each; the program runs once per
  * group. SASS-instrumented metrics are grouped apart from hardware counters (they never
- * share a pass with them: CUPTI instruments the code in a pass of its own). */
+ * share a pass with them: the profiler instruments the code in a pass of its own). */
 #include "plan_int.h"
 #include "../store/columns.h"
 
@@ -75,8 +75,8 @@ static int collect(const struct plan_req *r, const char *const *per_pass, size_t
                                 continue;
                         if (!strstr(nm, "__") || strchr(nm, '['))
                                 return err_set(err, ERR_INPUT,
-                                               "'%s' is not a CUPTI metric name (such as "
-                                               "dram__bytes_read.sum)",
+                                               "'%s' is not a metric name of the "
+                                               "profiler (unit__counter.rollup)",
                                                nm);
                         xgrow(out, &cap, *nout + 1, sizeof **out);
                         (*out)[*nout].name = xstrdup(nm);
@@ -253,7 +253,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 qsort(ms, nm, sizeof *ms, cmp_gmetric);
 
         /* What one pass of each kind costs with the per-pass metrics: those alone (at
-         * least 1) for hardware counters; one more for SASS metrics, which CUPTI collects
+         * least 1) for hardware counters; one more for SASS metrics, which the profiler collects
          * in a pass of their own (the per-pass hardware counters then take a second). */
         int limit[2] = {1, 1};
         if (nper_pass) {
@@ -284,7 +284,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
 
         /* first fit: each metric, with the metrics of its ratios, joins the first open group
          * of its kind that still needs no more passes with them, else opens a group. A unit
-         * that needs more passes even alone keeps its group to itself: CUPTI replays the
+         * that needs more passes even alone keeps its group to itself: the profiler replays the
          * kernel within that run, which disturbs the caches, so nothing else is measured
          * there; ratios that need more than one pass alone are placed metric by metric. */
         for (size_t i = 0; i < nm; i++) {
@@ -385,7 +385,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 }
         }
 
-        /* hardware passes for everything at once: the bound CUPTI itself would need */
+        /* hardware passes for everything at once: the bound the profiler itself would need */
         for (int sass = 0; sass <= 1; sass++) {
                 size_t n = 0;
                 for (size_t i = 0; i < nm; i++)

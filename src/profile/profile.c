@@ -84,7 +84,7 @@ static const struct backend *pick_backend(const char *name, struct err *err)
         }
         err_set(err, ERR_SYS,
                 "no GPU profiler available: AMD needs rocprofv3 on PATH and a GPU in the KFD "
-                "topology, NVIDIA needs CUDA with CUPTI (use --dry-run --arch GFX to plan "
+                "topology, NVIDIA needs CUDA with its profiler library (use --dry-run --arch GFX to plan "
                 "without a GPU)");
         return NULL;
 }

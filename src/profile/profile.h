@@ -19,7 +19,7 @@ struct profile_opts {
         size_t nkernels;
         const long *dispatches;    /* -d: dispatch numbers (launch order from 0) */
         size_t ndispatches;
-        char *const *blocks;       /* -b: hardware blocks (SQ, TCC) or panel/table ids (17, 2.1) */
+        char *const *blocks;       /* -b: hardware blocks (counter-name prefixes) or panel/table ids (17, 2.1) */
         size_t nblocks;
         int join_grid;             /* --join-type grid */
         int no_roof;               /* only recorded in sysinfo's ip_blocks */

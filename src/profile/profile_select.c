@@ -20,7 +20,7 @@ int profile_sel_is_id(const char *s)
         return 1;
 }
 
-/* A field's parsed formula; per-channel templates ("TCC_HIT[@]") are parsed here with
+/* A field's parsed formula; per-channel templates ("CACHE_HIT[@]") are parsed here with
  * channel 0, which names the same counters. Returns NULL for a field without formula;
  * *owned says whether the caller frees it. */
 static struct expr *field_expr(const struct metric_field *f, int *owned, struct err *err)
@@ -156,11 +156,16 @@ int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *con
                         if (bm.hit)
                                 chosen[m] = any = 1;
                 }
-                if (!any && !rc)
+                if (!any && !rc) {
+                        struct strbuf bl = {0};
+                        for (size_t b = 0; b < a->nlimits; b++)
+                                sb_addf(&bl, "%s%s", b ? ", " : "", a->limits[b].block);
                         rc = err_set(err, ERR_INPUT,
                                      "no %s metric uses a counter of block '%s' (blocks are "
-                                     "counter prefixes such as SQ, SQC, TA, TCC)",
-                                     a->target, sel[s]);
+                                     "counter-name prefixes such as %s)",
+                                     a->target, sel[s], bl.buf ? bl.buf : "none");
+                        sb_free(&bl);
+                }
         }
         for (size_t m = 0; m < a->nmetrics && !rc; m++) {
                 struct add_ctx ac = {r, a->metrics[m].table};

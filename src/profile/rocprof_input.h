@@ -7,7 +7,7 @@
 #include "backend.h"
 
 struct rocprof_gpu {
-        const char *gfx;   /* "gfx942": the architecture the definitions are for */
+        const char *gfx;   /* the gfx target the definitions are for */
         int num_xcd;       /* XCDs (1 or more) */
         int total_l2_chan; /* L2 channels over all XCDs; channel n is instance
                               n % (total / num_xcd) of XCD n / (total / num_xcd) */

@@ -174,7 +174,7 @@ static unsigned braille_bit(int dx, int dy)
 static void ceiling_names(const struct roofline *r, const int *row, int target, char *buf,
                           size_t len)
 {
-        /* the compute ceilings that fall on one text row, as "MFMA BF16/FP16/I8": vector
+        /* the compute ceilings that fall on one text row, as "<unit> BF16/FP16/I8": vector
          * ceilings first, then matrix ones */
         buf[0] = 0;
         for (int k = 0; k < 2; k++) {

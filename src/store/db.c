@@ -46,8 +46,8 @@ static const char schema_sql[] =
     " ORDER BY sum_ns DESC;";
 
 /* Value columns one pass table holds at most: SQLite allows 2000 columns in a table
- * (SQLITE_MAX_COLUMN), and each has the dispatch column too. A pass with more (MI300X:
- * 2,718 counters) continues in <pass>_2, <pass>_3, ... */
+ * (SQLITE_MAX_COLUMN), and each has the dispatch column too. A pass with more (a GPU of
+ * 128 channels: 2,718 counters) continues in <pass>_2, <pass>_3, ... */
 #define TABLE_COLS 1999
 
 /* Before SQLite's first use: no memory statistics (a global mutex around every
@@ -176,7 +176,7 @@ static int is_info_column(const char *name)
         return col_is_timestamp(name);
 }
 
-/* A counter's hardware block (the name's prefix, "TCC" for TCC_HIT[3]) and channel. */
+/* A counter's hardware block (the name's prefix, "CACHE" for CACHE_HIT[3]) and channel. */
 static void counter_block(const char *name, char *block, size_t len, long *channel)
 {
         *block = 0;

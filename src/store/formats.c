@@ -223,7 +223,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                         goto out;
                 }
         }
-        /* version 3 may record a clock as 0 (MI350's max_sclk): the peaks that use it are
+        /* version 3 may record a clock as 0 (some GPUs' max_sclk): the peaks that use it are
          * then 0 and their percentages inf or n/a, as rocprof-compute 3.3 shows them; say so
          * once rather than show such peaks silently */
         static const char *const clocks[] = {"max_sclk", "cur_sclk", "max_mclk", "cur_mclk"};

@@ -1,5 +1,5 @@
 /* Writing one CSV field so that a CSV reader (libcsv, table_load_csv) reads the same text
- * back. A leaf file: the CUPTI collector links it too. */
+ * back. A leaf file: the NVIDIA collector library links it too. */
 #ifndef PRISM_CSVFIELD_H
 #define PRISM_CSVFIELD_H
 

@@ -1,5 +1,5 @@
 /* The per-GPU lock of processes that share a GPU's counters (MPI ranks on one GPU): a
- * lock file taken with flock, held only while one kernel is profiled. Used by the CUPTI
+ * lock file taken with flock, held only while one kernel is profiled. Used by the NVIDIA
  * collector (src/collect/cupti/share.c); plain POSIX, so that tests can drive it. */
 #ifndef PRISM_GPULOCK_H
 #define PRISM_GPULOCK_H
