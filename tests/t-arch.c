@@ -204,6 +204,20 @@ static void test_shipped_data(void **state)
                 free(t[i]);
         }
         free(t);
+        /* the memory chart is the data of table 3.1: ten parts, four of them caches */
+        const struct panel_table *mc = NULL;
+        for (size_t i = 0; i < ps.npanels; i++)
+                for (size_t j = 0; j < ps.panels[i].ntables; j++)
+                        if (!strcmp(ps.panels[i].tables[j].id, "3.1"))
+                                mc = &ps.panels[i].tables[j];
+        assert_non_null(mc);
+        assert_int_equal(mc->nchart, 10);
+        size_t caches = 0;
+        for (size_t i = 0; i < mc->nchart; i++)
+                caches += !strcmp(mc->chart[i].role, "cache");
+        assert_int_equal(caches, 4);
+        assert_string_equal(mc->chart[0].role, "buffer");
+        assert_string_equal(mc->chart[0].lines[1].extra, "cycles");
         /* panels are sorted by id and table ids start with their panel's id */
         for (size_t i = 0; i < ps.npanels; i++) {
                 if (i)

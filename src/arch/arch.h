@@ -134,6 +134,22 @@ struct panel_col {
         int round;    /* -1: none */
 };
 
+/* A figure drawn from a table's rows (the memory chart, src/render/memchart.c): its parts
+ * and, in each, labelled values of the table's metrics (docs/FORMATS.md, `chart:`). */
+struct chart_item {
+        char *label;
+        char *key;   /* metric key; "KEY1/KEY2": both values as "v1/v2" */
+        char *extra; /* a line's unit, or an arrow's direction (core, memory, both); or NULL */
+};
+
+struct chart_part {
+        char *role;  /* buffer, dispatch, exec, cache, l2, fabric, memory */
+        char *title; /* may be NULL */
+        char *stub;  /* a cache's short name; may be NULL */
+        struct chart_item *lines, *in, *out; /* out: a cache's requests to the L2 */
+        size_t nlines, nin, nout;
+};
+
 struct panel_table {
         char *id;     /* "2.1" */
         char *title;  /* may be NULL */
@@ -142,6 +158,7 @@ struct panel_table {
         char **archs; size_t narchs; /* restrict to these targets; none: all */
         struct panel_col *cols; size_t ncols;
         char **rows; size_t nrows;   /* metric keys */
+        struct chart_part *chart; size_t nchart; /* a figure of the rows (`chart:`), or none */
 };
 
 struct panel {

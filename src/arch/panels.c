@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "chart.h"
 #include "versions.h"
 #include "yamldoc.h"
 
@@ -85,6 +86,12 @@ static int load_table(struct ydoc *y, yaml_node_t *n, struct panel_table *t, con
                 t->rows = xcalloc(t->nrows, sizeof *t->rows);
                 for (size_t i = 0; i < t->nrows; i++)
                         t->rows[i] = xstrdup(ydoc_str(ydoc_item(y, rows, i)) ?: "");
+        }
+        yaml_node_t *chart = ydoc_get(y, n, "chart");
+        if (chart && !ydoc_is_null(chart)) {
+                int rc = chart_load(y, chart, &t->chart, &t->nchart, file, err);
+                if (rc)
+                        return rc;
         }
         if (!partial && !t->source && !t->ncols)
                 return err_set(err, ERR_INPUT, "%s: table %s has neither columns nor a source",
@@ -220,6 +227,7 @@ static int apply_overlay(struct panel_set *ps, const char *path, size_t *cap, st
                 TAKE("columns", cols, ncols);
                 TAKE("rows", rows, nrows);
                 TAKE("archs", archs, narchs);
+                TAKE("chart", chart, nchart);
 #undef TAKE
                 char **strs[] = {&b->title, &b->repeat, &b->source};
                 char **news[] = {&t.title, &t.repeat, &t.source};
@@ -323,6 +331,7 @@ static void table_clear(struct panel_table *t)
         for (size_t i = 0; i < t->nrows; i++)
                 free(t->rows[i]);
         free(t->rows);
+        chart_free(t->chart, t->nchart);
 }
 
 void panels_free(struct panel_set *ps)

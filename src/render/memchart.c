@@ -25,11 +25,11 @@ static const char *W(const struct rtable *t, const char *dflt)
 }
 
 
-/* the value of memchart.<key> as text: whole numbers without decimals, n/a when missing */
-static void val(const struct mc *m, const char *key, char *buf, size_t len)
+/* the value of metric key as text: whole numbers without decimals, n/a when missing */
+static void val1(const struct mc *m, const char *key, char *buf, size_t len)
 {
-        char want[96];
-        snprintf(want, sizeof want, "memchart.%s#", key);
+        char want[160];
+        snprintf(want, sizeof want, "%s#", key);
         size_t wl = strlen(want);
         for (size_t r = 0; r < m->t->nrows; r++) {
                 if (strncmp(m->t->rkeys[r], want, wl))
@@ -46,74 +46,44 @@ static void val(const struct mc *m, const char *key, char *buf, size_t len)
         snprintf(buf, len, "n/a");
 }
 
-static const char *const chart_keys[] = {"wavefront_occupancy",
-                                         "wave_life",
-                                         "salu",
-                                         "smem",
-                                         "valu",
-                                         "mfma",
-                                         "vmem",
-                                         "lds",
-                                         "gws",
-                                         "br",
-                                         "active_cus",
-                                         "num_cus",
-                                         "vgpr",
-                                         "sgpr",
-                                         "lds_allocation",
-                                         "scratch_allocation",
-                                         "wavefronts",
-                                         "workgroups",
-                                         "lds_req",
-                                         "lds_util",
-                                         "lds_latency",
-                                         "vl1_rd",
-                                         "vl1_wr",
-                                         "vl1_atomic",
-                                         "vl1_hit",
-                                         "vl1_lat",
-                                         "vl1_coalesce",
-                                         "vl1_stall",
-                                         "vl1_l2_rd",
-                                         "vl1_l2_wr",
-                                         "vl1_l2_atomic",
-                                         "vl1d_rd",
-                                         "vl1d_hit",
-                                         "vl1d_lat",
-                                         "vl1d_l2_rd",
-                                         "vl1d_l2_wr",
-                                         "vl1d_l2_atomic",
-                                         "il1_fetch",
-                                         "il1_hit",
-                                         "il1_lat",
-                                         "il1_l2_rd",
-                                         "l2_rd",
-                                         "l2_wr",
-                                         "l2_atomic",
-                                         "l2_hit",
-                                         "l2_rd_lat",
-                                         "l2_wr_lat",
-                                         "fabric_l2_rd",
-                                         "fabric_l2_wr",
-                                         "fabric_l2_atomic",
-                                         "fabric_rd_lat",
-                                         "fabric_wr_lat",
-                                         "fabric_atomic_lat",
-                                         "hbm_rd",
-                                         "hbm_wr"};
-#define NKEYS (sizeof chart_keys / sizeof chart_keys[0])
+/* the value of a chart item's key: one metric, or "KEY1/KEY2" as "v1/v2" */
+static void val(const struct mc *m, const char *key, char *buf, size_t len)
+{
+        const char *sl = strchr(key, '/');
+        if (!sl) {
+                val1(m, key, buf, len);
+                return;
+        }
+        char k1[128], a[48], b[48];
+        snprintf(k1, sizeof k1, "%.*s", (int)(sl - key), key);
+        val1(m, k1, a, sizeof a);
+        val1(m, sl + 1, b, sizeof b);
+        snprintf(buf, len, "%s/%s", a, b);
+}
+
+/* the metric keys of a chart (both of "KEY1/KEY2") */
+static size_t chart_nkeys(const struct panel_table *pt)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < pt->nchart; i++) {
+                const struct chart_part *p = &pt->chart[i];
+                const struct chart_item *lists[3] = {p->lines, p->in, p->out};
+                size_t counts[3] = {p->nlines, p->nin, p->nout};
+                for (int l = 0; l < 3; l++)
+                        for (size_t k = 0; k < counts[l]; k++)
+                                n += 1 + (strchr(lists[l][k].key, '/') != NULL);
+        }
+        return n;
+}
 
 const struct rtable *memchart_table(const struct analysis *an)
 {
         for (size_t i = 0; i < an->ntables; i++) {
                 const struct rtable *t = &an->tables[i];
-                size_t have = 0;
-                if (!t->metric_table)
+                if (!t->metric_table || !t->pt || !t->pt->nchart)
                         continue;
-                for (size_t r = 0; r < t->nrows; r++)
-                        have += !strncmp(t->rkeys[r], "memchart.", 9);
                 /* most of the chart: a -b pick of a few rows is shown as a table only */
-                if ((have + t->nhidden) * 4 >= NKEYS * 3)
+                if ((t->nrows + t->nhidden) * 4 >= chart_nkeys(t->pt) * 3)
                         return t;
         }
         return NULL;
@@ -153,6 +123,7 @@ struct arrow {
 };
 
 #define MAXA 4
+#define MAXB 4 /* L1-level caches */
 
 /* an L1-level cache and the arrows on either side of it */
 struct band {
@@ -307,100 +278,64 @@ static void draw_varrows(struct canvas *cv, const struct arrow *a, int n, int x,
 
 struct chart {
         struct mc m;
-        char cu_ratio[100];
         struct box ib, disp, ex; /* compute unit sections */
-        struct band band[4];     /* LDS, vL1D, sL1D, IL1 */
+        struct band band[MAXB];  /* the L1-level caches */
+        int nbands;
         struct box l2, fab, hbm;
-        struct arrow fab_in[3], hbm_in[2];
+        struct arrow fab_in[MAXA], hbm_in[MAXA];
         int nfab, nhbm;
 };
 
+static int dir_of(const char *d)
+{
+        return !d ? BOTH : !strcmp(d, "core") ? TO_CORE : !strcmp(d, "memory") ? TO_MEM : BOTH;
+}
+
+static void fill_box(struct box *b, const struct mc *m, const struct chart_part *p)
+{
+        b->title = p->title ? W(m->t, p->title) : NULL;
+        for (size_t i = 0; i < p->nlines && b->n < MAXL; i++)
+                add_line(b, m, p->lines[i].label, p->lines[i].key, p->lines[i].extra);
+}
+
+static void fill_arrows(struct arrow *a, int *n, const struct mc *m, const struct chart_item *it,
+                        size_t nit)
+{
+        for (size_t i = 0; i < nit && *n < MAXA; i++)
+                add_arrow(a, n, m, it[i].label, it[i].key, dir_of(it[i].extra));
+}
+
+/* the chart's parts from its table's `chart:` (panels/) */
 static void chart_fill(struct chart *c, const struct rtable *t)
 {
         memset(c, 0, sizeof *c);
         c->m.t = t;
         c->m.col = value_col(t);
         const struct mc *m = &c->m;
-
-        c->ib.title = W(t, "Instr Buff");
-        add_line(&c->ib, m, "Wave Occupancy", "wavefront_occupancy", "per CU");
-        add_line(&c->ib, m, "Wave Life", "wave_life", "cycles");
-        c->disp.title = W(t, "Instr Dispatch");
-        static const char *const dl[][2] = {{"SALU", "salu"}, {"SMEM", "smem"}, {"VALU", "valu"},
-                                            {"MFMA", "mfma"}, {"VMEM", "vmem"}, {"LDS", "lds"},
-                                            {"GWS", "gws"},   {"BRANCH", "br"}};
-        for (size_t i = 0; i < 8; i++)
-                add_line(&c->disp, m, dl[i][0], dl[i][1], NULL);
-        c->ex.title = W(t, "Exec");
-        char a[48], n[48];
-        val(m, "active_cus", a, sizeof a);
-        val(m, "num_cus", n, sizeof n);
-        add_line(&c->ex, m, "Active CUs", "active_cus", NULL);
-        snprintf(c->ex.l[0].v, sizeof c->ex.l[0].v, "%s/%s", a, n);
-        add_line(&c->ex, m, "VGPRs", "vgpr", NULL);
-        add_line(&c->ex, m, "SGPRs", "sgpr", NULL);
-        add_line(&c->ex, m, "LDS Alloc", "lds_allocation", NULL);
-        add_line(&c->ex, m, "Scratch Alloc", "scratch_allocation", NULL);
-        add_line(&c->ex, m, "Wavefronts", "wavefronts", NULL);
-        add_line(&c->ex, m, "Workgroups", "workgroups", NULL);
-
-        struct band *b = &c->band[0];
-        b->b.title = W(t, "LDS");
-        b->stub = W(t, "LDS");
-        add_line(&b->b, m, "Util", "lds_util", "%");
-        add_line(&b->b, m, "Lat", "lds_latency", "cycles");
-        add_arrow(b->in, &b->nin, m, "Req", "lds_req", BOTH);
-
-        b = &c->band[1];
-        b->b.title = W(t, "Vector L1 Cache");
-        b->stub = W(t, "vL1D");
-        add_line(&b->b, m, "Hit", "vl1_hit", "%");
-        add_line(&b->b, m, "Lat", "vl1_lat", "cycles");
-        add_line(&b->b, m, "Coalesce", "vl1_coalesce", "%");
-        add_line(&b->b, m, "Stall", "vl1_stall", "%");
-        add_arrow(b->in, &b->nin, m, "Rd", "vl1_rd", TO_CORE);
-        add_arrow(b->in, &b->nin, m, "Wr", "vl1_wr", TO_MEM);
-        add_arrow(b->in, &b->nin, m, "Atomic", "vl1_atomic", BOTH);
-        add_arrow(b->out, &b->nout, m, "Rd", "vl1_l2_rd", TO_CORE);
-        add_arrow(b->out, &b->nout, m, "Wr", "vl1_l2_wr", TO_MEM);
-        add_arrow(b->out, &b->nout, m, "Atomic", "vl1_l2_atomic", BOTH);
-
-        b = &c->band[2];
-        b->b.title = W(t, "Scalar L1D Cache");
-        b->stub = W(t, "sL1D");
-        add_line(&b->b, m, "Hit", "vl1d_hit", "%");
-        add_line(&b->b, m, "Lat", "vl1d_lat", "cycles");
-        add_arrow(b->in, &b->nin, m, "Rd", "vl1d_rd", TO_CORE);
-        add_arrow(b->out, &b->nout, m, "Rd", "vl1d_l2_rd", TO_CORE);
-        add_arrow(b->out, &b->nout, m, "Wr", "vl1d_l2_wr", TO_MEM);
-        add_arrow(b->out, &b->nout, m, "Atomic", "vl1d_l2_atomic", BOTH);
-
-        b = &c->band[3];
-        b->b.title = W(t, "Instr L1 Cache");
-        b->stub = W(t, "IL1");
-        add_line(&b->b, m, "Hit", "il1_hit", "%");
-        add_line(&b->b, m, "Lat", "il1_lat", "cycles");
-        add_arrow(b->in, &b->nin, m, "Fetch", "il1_fetch", TO_CORE);
-        add_arrow(b->out, &b->nout, m, "Rd", "il1_l2_rd", TO_CORE);
-
-        c->l2.title = W(t, "L2 Cache");
-        add_line(&c->l2, m, "Hit", "l2_hit", "%");
-        add_line(&c->l2, m, "Rd Req", "l2_rd", NULL);
-        add_line(&c->l2, m, "Wr Req", "l2_wr", NULL);
-        add_line(&c->l2, m, "Atomic Req", "l2_atomic", NULL);
-        add_line(&c->l2, m, "Rd Lat", "l2_rd_lat", "cycles");
-        add_line(&c->l2, m, "Wr Lat", "l2_wr_lat", "cycles");
-
-        add_arrow(c->fab_in, &c->nfab, m, "Rd", "fabric_l2_rd", TO_CORE);
-        add_arrow(c->fab_in, &c->nfab, m, "Wr", "fabric_l2_wr", TO_MEM);
-        add_arrow(c->fab_in, &c->nfab, m, "Atomic", "fabric_l2_atomic", BOTH);
-        c->fab.title = W(t, "Fabric");
-        add_line(&c->fab, m, "Rd Lat", "fabric_rd_lat", "cycles");
-        add_line(&c->fab, m, "Wr Lat", "fabric_wr_lat", "cycles");
-        add_line(&c->fab, m, "Atomic Lat", "fabric_atomic_lat", "cycles");
-        add_arrow(c->hbm_in, &c->nhbm, m, "Rd", "hbm_rd", TO_CORE);
-        add_arrow(c->hbm_in, &c->nhbm, m, "Wr", "hbm_wr", TO_MEM);
-        c->hbm.title = W(t, "HBM");
+        for (size_t i = 0; i < t->pt->nchart; i++) {
+                const struct chart_part *p = &t->pt->chart[i];
+                if (!strcmp(p->role, "buffer")) {
+                        fill_box(&c->ib, m, p);
+                } else if (!strcmp(p->role, "dispatch")) {
+                        fill_box(&c->disp, m, p);
+                } else if (!strcmp(p->role, "exec")) {
+                        fill_box(&c->ex, m, p);
+                } else if (!strcmp(p->role, "cache") && c->nbands < MAXB) {
+                        struct band *b = &c->band[c->nbands++];
+                        fill_box(&b->b, m, p);
+                        b->stub = p->stub ? W(t, p->stub) : b->b.title ? b->b.title : "";
+                        fill_arrows(b->in, &b->nin, m, p->in, p->nin);
+                        fill_arrows(b->out, &b->nout, m, p->out, p->nout);
+                } else if (!strcmp(p->role, "l2")) {
+                        fill_box(&c->l2, m, p);
+                } else if (!strcmp(p->role, "fabric")) {
+                        fill_box(&c->fab, m, p);
+                        fill_arrows(c->fab_in, &c->nfab, m, p->in, p->nin);
+                } else if (!strcmp(p->role, "memory")) {
+                        fill_box(&c->hbm, m, p);
+                        fill_arrows(c->hbm_in, &c->nhbm, m, p->in, p->nin);
+                }
+        }
 }
 
 /* the compute unit: one box in three sections (dispatch counts two per line) */
@@ -413,26 +348,29 @@ static int cu_inner(const struct chart *c)
         return d > w ? d : w;
 }
 
-static int cu_height(void)
+/* borders, the buffer's lines, a rule, the dispatch's lines two by two, a rule, the
+ * execution's lines */
+static int cu_height(const struct chart *c)
 {
-        return 1 + 2 + 1 + 4 + 1 + 7 + 1;
+        return 1 + c->ib.n + 1 + (c->disp.n + 1) / 2 + 1 + c->ex.n + 1;
 }
 
 static void draw_cu(struct canvas *cv, const struct chart *c, int x, int y, int w, int h)
 {
         canvas_box(cv, x, y, w, h, c->ib.title);
         draw_lines(cv, &c->ib, x + 2, y + 1);
-        canvas_rule(cv, x, y + 3, w, c->disp.title);
+        int yd = y + 1 + c->ib.n, ye = yd + 1 + (c->disp.n + 1) / 2;
+        canvas_rule(cv, x, yd, w, c->disp.title);
         /* dispatch: two columns of "LABEL value" */
         struct geom g = box_geom(&c->disp);
         for (int i = 0; i < c->disp.n; i++) {
                 const struct line *l = &c->disp.l[i];
-                int cx = x + 2 + (i % 2) * (g.lw + 1 + g.vw + 3), cy = y + 4 + i / 2;
+                int cx = x + 2 + (i % 2) * (g.lw + 1 + g.vw + 3), cy = yd + 1 + i / 2;
                 canvas_text(cv, cx, cy, l->label, CV_PLAIN);
                 canvas_text(cv, cx + g.lw + 1 + g.vw - u8_width(l->v), cy, l->v, CV_VALUE);
         }
-        canvas_rule(cv, x, y + 8, w, c->ex.title);
-        draw_lines(cv, &c->ex, x + 2, y + 9);
+        canvas_rule(cv, x, ye, w, c->ex.title);
+        draw_lines(cv, &c->ex, x + 2, ye + 1);
 }
 
 struct layout {
@@ -445,7 +383,7 @@ static void measure(struct chart *c, struct layout *L)
 {
         memset(L, 0, sizeof *L);
         L->wcu = cu_inner(c) + 4;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < c->nbands; i++) {
                 struct band *b = &c->band[i];
                 arrows_geom(b->in, b->nin, &L->la1, &L->va1);
                 arrows_geom(b->out, b->nout, &L->la2, &L->va2);
@@ -466,7 +404,7 @@ static void measure(struct chart *c, struct layout *L)
         arrows_geom(c->fab_in, c->nfab, &L->la3, &L->va3);
         L->wa3 = arrow_width(L->la3, L->va3);
         int y = 0;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < c->nbands; i++) {
                 c->band[i].y = y;
                 y += c->band[i].h + 1;
         }
@@ -518,13 +456,13 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
         int wide_w = front_w + L.wa2 + L.wl2;
         int wide = wide_w <= width;
         int right_fab = (wide ? wide_w : 5 + L.wa2 + L.wl2) + L.wa3 + L.wfab <= width;
-        int h = L.front_h > cu_height() ? L.front_h : cu_height();
+        int h = L.front_h > cu_height(&c) ? L.front_h : cu_height(&c);
         canvas_init(cv, wide_w + L.wa3 + L.wfab + 8, 2 * h + 40);
 
         /* front: compute unit, arrows, L1-level caches */
         draw_cu(cv, &c, 0, 0, L.wcu, h);
         int x1 = L.wcu + L.wa1;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < c.nbands; i++) {
                 const struct band *b = &c.band[i];
                 canvas_box(cv, x1, b->y, L.wl1, b->h, b->b.title);
                 draw_lines_g(cv, &b->b, x1 + 2, b->y + 1, L.gl1);
@@ -533,7 +471,7 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
         }
         if (wide) {
                 int x2 = x1 + L.wl1;
-                for (int i = 0; i < 4; i++) {
+                for (int i = 0; i < c.nbands; i++) {
                         const struct band *b = &c.band[i];
                         for (int k = 0; k < b->nout; k++)
                                 draw_harrow(cv, &b->out[k], x2, b->y + 1 + k, L.wa2, L.la2, L.va2);
@@ -543,7 +481,7 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
         }
         /* narrow: the arrows into L2 start from the names of the caches drawn above */
         int y = h + 1, sw = 5, ay = y + 1;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < c.nbands; i++) {
                 const struct band *b = &c.band[i];
                 if (!b->nout)
                         continue;
