@@ -269,7 +269,7 @@ static void test_errors(void **state)
         const char *amd[] = {"SQ_WAVES + dram__bytes_read.sum"};
         req_of(&r, amd, 1);
         assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err) < 0);
-        assert_non_null(strstr(err.msg, "'SQ_WAVES' is not a CUPTI metric"));
+        assert_non_null(strstr(err.msg, "'SQ_WAVES' is not a metric name of the profiler"));
 
         memset(&err, 0, sizeof err);
         assert_true(plan_make_groups(&r, "FAKE1", NULL, per_pass, 1, &p, &err) < 0);
