@@ -53,9 +53,9 @@ static void usage(FILE *f)
                 "                         ncu does (needs the driver's permission); none: leave\n"
                 "                         them (default)\n"
                 "  --cache-control MODE   all: flush the GPU's L2 before each profiled kernel,\n"
-                "                         as ncu does (cupti; in kernel replay CUPTI's later\n"
-                "                         passes of a kernel are not flushed); none: leave it\n"
-                "                         (default)\n"
+                "                         as ncu does (cupti; in kernel replay the profiler's\n"
+                "                         later passes of a kernel are not flushed); none:\n"
+                "                         leave it (default)\n"
                 "  -q, --quiet            no progress line\n");
 }
 
