@@ -41,15 +41,14 @@ static int fact(const struct arch *a, const struct arch_model *m, const char *ke
         return v >= 0 && v <= 1e9 ? (int)v : 0;
 }
 
-/* The model of gfx target and PCI device id (0: unknown) in the data: 0, or -1 when the
- * data has no such target or no model of it. */
-static int model_find(const char *gfx, unsigned device_id, struct amd_model *m)
+/* The model of gfx target and PCI device id in the data of mdir: 0, or -1 when the data
+ * has no such target or no model of it. */
+static int model_load(const char *mdir, const char *gfx, unsigned device_id, struct amd_model *m)
 {
-        char *mdir = data_path("metrics");
         struct arch a;
         struct err err = {0};
         int rc = -1;
-        if (mdir && arch_load(mdir, gfx, &a, &err) == 0) {
+        if (arch_load(mdir, gfx, &a, &err) == 0) {
                 const struct arch_model *am = arch_model_find(&a, device_id);
                 if (am) {
                         memset(m, 0, sizeof *m);
@@ -71,6 +70,42 @@ static int model_find(const char *gfx, unsigned device_id, struct amd_model *m)
                         rc = 0;
                 }
                 arch_free(&a);
+        }
+        return rc;
+}
+
+/* model_load from the data directory in force, remembered: a node of eight GPUs loads its
+ * architecture once, not once per GPU */
+static int model_find(const char *gfx, unsigned device_id, struct amd_model *m)
+{
+        static struct {
+                char mdir[512], gfx[16];
+                unsigned device_id;
+                int rc;
+                struct amd_model m;
+        } memo[8];
+        static size_t nmemo, next;
+        char *mdir = data_path("metrics");
+        if (!mdir)
+                return -1;
+        for (size_t i = 0; i < nmemo; i++)
+                if (!strcmp(memo[i].mdir, mdir) && !strcmp(memo[i].gfx, gfx) &&
+                    memo[i].device_id == device_id) {
+                        free(mdir);
+                        *m = memo[i].m;
+                        return memo[i].rc;
+                }
+        int rc = model_load(mdir, gfx, device_id, m);
+        if (strlen(mdir) < sizeof memo[0].mdir && strlen(gfx) < sizeof memo[0].gfx) {
+                size_t k = nmemo < 8 ? nmemo++ : next++ % 8;
+                snprintf(memo[k].mdir, sizeof memo[k].mdir, "%s", mdir);
+                snprintf(memo[k].gfx, sizeof memo[k].gfx, "%s", gfx);
+                memo[k].device_id = device_id;
+                memo[k].rc = rc;
+                if (rc)
+                        memset(&memo[k].m, 0, sizeof memo[k].m);
+                else
+                        memo[k].m = *m;
         }
         free(mdir);
         return rc;
