@@ -21,27 +21,32 @@
  * written back now, not during the next kernel), then prism_l2_discard drops every 128-byte
  * line of it from the L2 without writing it back (discard.global.L2, sm_80 and later), which
  * leaves no dirty line behind. */
+/* a kernel's start: d1 the buffer, d2 its parameter n (the loop's end), d8 this thread's
+ * first index, d9 the grid's stride; r3 the thread's index in its block */
+#define GRID_STRIDE_HEAD(n)                                                                    \
+        "  .reg .pred p;\n"                                                                    \
+        "  .reg .b32 r<6>;\n"                                                                  \
+        "  .reg .b64 d<12>;\n"                                                                 \
+        "  ld.param.u64 d1, [buf];\n"                                                          \
+        "  ld.param.u64 d2, [" n "];\n"                                                        \
+        "  mov.u32 r1, %ctaid.x;\n"                                                            \
+        "  mov.u32 r2, %ntid.x;\n"                                                             \
+        "  mov.u32 r3, %tid.x;\n"                                                              \
+        "  mov.u32 r4, %nctaid.x;\n"                                                           \
+        "  cvt.u64.u32 d4, r1;\n"                                                              \
+        "  cvt.u64.u32 d5, r2;\n"                                                              \
+        "  cvt.u64.u32 d6, r3;\n"                                                              \
+        "  cvt.u64.u32 d7, r4;\n"                                                              \
+        "  mad.lo.u64 d8, d4, d5, d6;\n"                                                       \
+        "  mul.lo.u64 d9, d7, d5;\n"
+
 static const char flush_ptx[] =
     ".version 7.4\n"
     ".target sm_80\n"
     ".address_size 64\n"
     ".visible .entry prism_l2_fill(.param .u64 buf, .param .u64 words)\n"
     "{\n"
-    "  .reg .pred p;\n"
-    "  .reg .b32 r<6>;\n"
-    "  .reg .b64 d<12>;\n"
-    "  ld.param.u64 d1, [buf];\n"
-    "  ld.param.u64 d2, [words];\n"
-    "  mov.u32 r1, %ctaid.x;\n"
-    "  mov.u32 r2, %ntid.x;\n"
-    "  mov.u32 r3, %tid.x;\n"
-    "  mov.u32 r4, %nctaid.x;\n"
-    "  cvt.u64.u32 d4, r1;\n"
-    "  cvt.u64.u32 d5, r2;\n"
-    "  cvt.u64.u32 d6, r3;\n"
-    "  cvt.u64.u32 d7, r4;\n"
-    "  mad.lo.u64 d8, d4, d5, d6;\n"
-    "  mul.lo.u64 d9, d7, d5;\n"
+    GRID_STRIDE_HEAD("words")
     "FILL:\n"
     "  setp.ge.u64 p, d8, d2;\n"
     "  @p bra FILLED;\n"
@@ -55,21 +60,7 @@ static const char flush_ptx[] =
     "}\n"
     ".visible .entry prism_l2_discard(.param .u64 buf, .param .u64 lines)\n"
     "{\n"
-    "  .reg .pred p;\n"
-    "  .reg .b32 r<6>;\n"
-    "  .reg .b64 d<12>;\n"
-    "  ld.param.u64 d1, [buf];\n"
-    "  ld.param.u64 d2, [lines];\n"
-    "  mov.u32 r1, %ctaid.x;\n"
-    "  mov.u32 r2, %ntid.x;\n"
-    "  mov.u32 r3, %tid.x;\n"
-    "  mov.u32 r4, %nctaid.x;\n"
-    "  cvt.u64.u32 d4, r1;\n"
-    "  cvt.u64.u32 d5, r2;\n"
-    "  cvt.u64.u32 d6, r3;\n"
-    "  cvt.u64.u32 d7, r4;\n"
-    "  mad.lo.u64 d8, d4, d5, d6;\n"
-    "  mul.lo.u64 d9, d7, d5;\n"
+    GRID_STRIDE_HEAD("lines")
     "DROP:\n"
     "  setp.ge.u64 p, d8, d2;\n"
     "  @p bra DROPPED;\n"
