@@ -7,10 +7,10 @@
 # that --ranks 0 on -np 4 profiles rank 0 alone while the job completes. Wall times are
 # printed as TIME lines (plain mpirun and prism under mpirun). Usage:
 #   [APP_ARGS="-n ELEMS"] [SKIP_APP_REPLAY=1] tests/gpu/run-mpi-check.sh [WORKDIR]
-# APP_ARGS goes to every mpi_ranks run. With the default 4M floats a rank's arrays (2 x 16
-# MiB) fit in the L2, and the DRAM counters of its kernels vary between two identical
-# single-rank runs by more than 2 % (bench/replay-h100.md); with -n 33554432 (2 x 128 MiB)
-# they stream from DRAM and are reproducible. A second single-rank profile measures that
+# APP_ARGS goes to every mpi_ranks run (default -n 33554432: 2 x 128 MiB per rank, beyond the
+# L2, so that the DRAM counters are reproducible; with mpi_ranks' own 4M floats the arrays
+# sit in the L2 and two identical single-rank runs already differ by more than 2 %,
+# bench/replay-h100.md). A second single-rank profile measures that
 # run-to-run floor (TIME/INFO lines "np=1 again").
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,8 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 now() { date +%s.%N; }
 since() { awk "BEGIN { printf \"%.2f\", $(now) - $1 }"; }
 APP=$ROOT/tests/bin/mpi_ranks
-read -r -a ARGS <<<"${APP_ARGS:-}"
+APP_ARGS=${APP_ARGS--n 33554432}
+read -r -a ARGS <<<"$APP_ARGS"
 if [ ! -x "$APP" ]; then
         (cd "$ROOT" && make tests/bin/mpi_ranks) >"$W/build.log" 2>&1 ||
                 { echo "FAIL: cannot build mpi_ranks: $(tail -3 "$W/build.log" | tr '\n' ' ')"; echo "1 failures"; exit 1; }
@@ -37,7 +38,7 @@ for np in 1 2 4; do
 done
 # the target as a child of each rank (what prism does), and the collector alone with the
 # GPU lock, before prism itself
-t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\" ${APP_ARGS:-}; true" >child2.out 2>&1
+t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\" $APP_ARGS; true" >child2.out 2>&1
 echo "TIME mpi np=2 target as a child of the rank $(since "$t") rc=$?"
 t=$(now)
 "${MPIRUN[@]}" -np 2 env CUDA_INJECTION64_PATH="$ROOT/libprism-cupti.so" \
