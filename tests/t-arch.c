@@ -185,7 +185,7 @@ static void test_shipped_data(void **state)
         panels_free(&ps);
 }
 
-/* `counters:`: the shipped families' entries as the sources give them (metrics/*.yaml
+/* `counters:`: the shipped families' entries as the sources give them (the metric files'
  * comments), a child's entry replacing or (null) dropping its parent's; a malformed entry
  * is an error naming its line */
 static void test_counters(void **state)
