@@ -115,6 +115,7 @@ static struct backend_pass base_pass(const struct runs *r, const char *wd)
                 .replay = REPLAY_APPLICATION,
                 .defs = r->plan->defs,
                 .ndefs = r->plan->ndefs,
+                .flush_caches = r->cache == CACHE_ALL,
         };
         return bp;
 }
