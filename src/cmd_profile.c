@@ -315,11 +315,13 @@ int cmd_profile(int argc, char **argv)
         }
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
-                        "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
-                        "for all the metrics at once; %zu of %zu ratios spread over runs) for "
-                        "%s; plan in %s/perfmon\n",
-                        res.passes, res.lower_bound, res.ratios_split, res.ratios, res.target,
-                        res.dir);
+                        "%zu passes for %s (CUPTI counts %zu hardware passes for all the "
+                        "metrics at once): kernel replay, the default, runs the program once "
+                        "and replays each kernel once per hardware pass; application replay "
+                        "runs it %zu times (%zu of %zu ratios spread over runs); plan in "
+                        "%s/perfmon\n",
+                        res.passes, res.target, res.lower_bound, res.passes, res.ratios_split,
+                        res.ratios, res.dir);
         } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
                         "%zu passes (%zu counter + %zu accumulate; lower bound %zu; %zu of %zu "

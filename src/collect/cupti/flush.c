@@ -21,64 +21,55 @@
  * written back now, not during the next kernel), then prism_l2_discard drops every 128-byte
  * line of it from the L2 without writing it back (discard.global.L2, sm_80 and later), which
  * leaves no dirty line behind. */
+/* Each thread starts at its global index (d8) and steps by the grid's size (d9) up to the
+ * second parameter n (d2); d1 is the buffer. */
+#define PTX_KERNEL(name)                                                                           \
+        ".visible .entry " name "(.param .u64 buf, .param .u64 n)\n"                             \
+        "{\n"                                                                                     \
+        "  .reg .pred p;\n"                                                                       \
+        "  .reg .b32 r<6>;\n"                                                                     \
+        "  .reg .b64 d<12>;\n"                                                                    \
+        "  ld.param.u64 d1, [buf];\n"                                                             \
+        "  ld.param.u64 d2, [n];\n"                                                               \
+        "  mov.u32 r1, %ctaid.x;\n"                                                               \
+        "  mov.u32 r2, %ntid.x;\n"                                                                \
+        "  mov.u32 r3, %tid.x;\n"                                                                 \
+        "  mov.u32 r4, %nctaid.x;\n"                                                              \
+        "  cvt.u64.u32 d4, r1;\n"                                                                 \
+        "  cvt.u64.u32 d5, r2;\n"                                                                 \
+        "  cvt.u64.u32 d6, r3;\n"                                                                 \
+        "  cvt.u64.u32 d7, r4;\n"                                                                 \
+        "  mad.lo.u64 d8, d4, d5, d6;\n"                                                          \
+        "  mul.lo.u64 d9, d7, d5;\n"                                                              \
+        "LOOP:\n"                                                                                 \
+        "  setp.ge.u64 p, d8, d2;\n"                                                              \
+        "  @p bra DONE;\n"
+
+/* Two kernels over the buffer: prism_l2_fill writes every 4-byte word of it (the L2 keeps
+ * dirty lines before clean ones, so only writes push the program's dirty lines out: they
+ * are written back now, not during the next kernel), then prism_l2_discard drops every
+ * 128-byte line of it from the L2 without writing it back (discard.global.L2, sm_80 and
+ * later), which leaves no dirty line behind. */
 static const char flush_ptx[] =
     ".version 7.4\n"
     ".target sm_80\n"
     ".address_size 64\n"
-    ".visible .entry prism_l2_fill(.param .u64 buf, .param .u64 words)\n"
-    "{\n"
-    "  .reg .pred p;\n"
-    "  .reg .b32 r<6>;\n"
-    "  .reg .b64 d<12>;\n"
-    "  ld.param.u64 d1, [buf];\n"
-    "  ld.param.u64 d2, [words];\n"
-    "  mov.u32 r1, %ctaid.x;\n"
-    "  mov.u32 r2, %ntid.x;\n"
-    "  mov.u32 r3, %tid.x;\n"
-    "  mov.u32 r4, %nctaid.x;\n"
-    "  cvt.u64.u32 d4, r1;\n"
-    "  cvt.u64.u32 d5, r2;\n"
-    "  cvt.u64.u32 d6, r3;\n"
-    "  cvt.u64.u32 d7, r4;\n"
-    "  mad.lo.u64 d8, d4, d5, d6;\n"
-    "  mul.lo.u64 d9, d7, d5;\n"
-    "FILL:\n"
-    "  setp.ge.u64 p, d8, d2;\n"
-    "  @p bra FILLED;\n"
+    PTX_KERNEL("prism_l2_fill")
     "  shl.b64 d10, d8, 2;\n"
     "  add.u64 d11, d1, d10;\n"
     "  st.global.u32 [d11], r3;\n"
     "  add.u64 d8, d8, d9;\n"
-    "  bra FILL;\n"
-    "FILLED:\n"
+    "  bra LOOP;\n"
+    "DONE:\n"
     "  ret;\n"
     "}\n"
-    ".visible .entry prism_l2_discard(.param .u64 buf, .param .u64 lines)\n"
-    "{\n"
-    "  .reg .pred p;\n"
-    "  .reg .b32 r<6>;\n"
-    "  .reg .b64 d<12>;\n"
-    "  ld.param.u64 d1, [buf];\n"
-    "  ld.param.u64 d2, [lines];\n"
-    "  mov.u32 r1, %ctaid.x;\n"
-    "  mov.u32 r2, %ntid.x;\n"
-    "  mov.u32 r3, %tid.x;\n"
-    "  mov.u32 r4, %nctaid.x;\n"
-    "  cvt.u64.u32 d4, r1;\n"
-    "  cvt.u64.u32 d5, r2;\n"
-    "  cvt.u64.u32 d6, r3;\n"
-    "  cvt.u64.u32 d7, r4;\n"
-    "  mad.lo.u64 d8, d4, d5, d6;\n"
-    "  mul.lo.u64 d9, d7, d5;\n"
-    "DROP:\n"
-    "  setp.ge.u64 p, d8, d2;\n"
-    "  @p bra DROPPED;\n"
+    PTX_KERNEL("prism_l2_discard")
     "  shl.b64 d10, d8, 7;\n"
     "  add.u64 d11, d1, d10;\n"
     "  discard.global.L2 [d11], 128;\n"
     "  add.u64 d8, d8, d9;\n"
-    "  bra DROP;\n"
-    "DROPPED:\n"
+    "  bra LOOP;\n"
+    "DONE:\n"
     "  ret;\n"
     "}\n";
 
