@@ -8,6 +8,7 @@
 
 #include "families.h"
 #include "models.h"
+#include "counters.h"
 #include "words.h"
 #include "yamldoc.h"
 
@@ -268,6 +269,8 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         }
         arch_merge_words(a, &y, root);
         if ((rc = arch_merge_models(a, &y, root, path, err)))
+                goto out;
+        if ((rc = arch_merge_counters(a, &y, root, path, err)))
                 goto out;
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
@@ -541,6 +544,7 @@ void arch_free(struct arch *a)
 {
         arch_free_words(a);
         arch_free_models(a);
+        arch_free_counters(a);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);
