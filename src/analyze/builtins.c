@@ -87,25 +87,41 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
 {
         struct kstat *ks = NULL;
         size_t n = 0, cap = 0;
-        struct smap idx = {0};
+        struct smap idx = {0}, raw = {0};
+        /* a kernel's name is shortened once: raw maps the cell's text to its kernel (the
+         * same text on every dispatch of it; the last one is remembered too) */
+        int kc = table_col(&w->pmc, COL_KERNEL_NAME);
+        const char *const *texts = kc >= 0 ? (const char *const *)w->pmc.str[kc] : NULL;
+        const char *last = NULL;
+        int lastk = -1;
+        int cs = table_col(&w->pmc, COL_START), ce = table_col(&w->pmc, COL_END);
         for (size_t i = 0; i < nrows; i++) {
                 size_t r = rows[i];
-                char *name = row_kname(w, o, r);
+                const char *text = texts ? texts[r] : NULL;
                 int k;
-                if (!smap_get(&idx, name, &k)) {
-                        xgrow(&ks, &cap, n + 1, sizeof *ks);
-                        memset(&ks[n], 0, sizeof *ks);
-                        ks[n].name = xstrdup(name);
-                        k = (int)n++;
-                        smap_put(&idx, name, k);
+                if (!(text && text == last && (k = lastk) >= 0) &&
+                    !(text && smap_get(&raw, text, &k))) {
+                        char *name = row_kname(w, o, r);
+                        if (!smap_get(&idx, name, &k)) {
+                                xgrow(&ks, &cap, n + 1, sizeof *ks);
+                                memset(&ks[n], 0, sizeof *ks);
+                                ks[n].name = xstrdup(name);
+                                k = (int)n++;
+                                smap_put(&idx, name, k);
+                        }
+                        if (text)
+                                smap_put(&raw, text, k);
+                        free(name);
                 }
-                double d = row_duration(w, r);
+                last = text;
+                lastk = k;
+                double d = cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
                 xgrow(&ks[k].t, &ks[k].cap, ks[k].n + 1, sizeof(double));
                 ks[k].t[ks[k].n++] = d;
                 ks[k].sum += d;
-                free(name);
         }
         smap_free(&idx);
+        smap_free(&raw);
         if (n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
                 qsort(ks, n, sizeof *ks, by_name ? cmp_kstat_name : cmp_kstat_sum);
         *nk = n;
