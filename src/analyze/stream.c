@@ -96,15 +96,22 @@ static double pw_total(const struct pwacc *p)
 static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
                      size_t b)
 {
+        /* without branches: a NaN compares false and changes nothing; of equal values
+         * (0.0 and -0.0) the first one stays, as the running comparison keeps it */
+        double mn = INFINITY, mx = -INFINITY;
+        size_t m = 0;
         for (size_t i = 0; i < n; i++) {
                 double x = v[i];
-                if (isnan(x))
-                        continue;
-                a->m++;
-                if (isnan(a->mn) || x < a->mn)
-                        a->mn = x;
-                if (isnan(a->mx) || x > a->mx)
-                        a->mx = x;
+                m += x == x;
+                mn = x < mn ? x : mn;
+                mx = x > mx ? x : mx;
+        }
+        if (m) {
+                a->m += m;
+                if (isnan(a->mn) || mn < a->mn)
+                        a->mn = mn;
+                if (isnan(a->mx) || mx > a->mx)
+                        a->mx = mx;
         }
         pw_feed(&a->pw, ev, v, n);
         if (a->need_vals && a->vals)
@@ -263,13 +270,19 @@ static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct ex
         const size_t *sel = ch->sel;
         size_t n = ch->n;
         if (ch->blk >= 0) {
-                /* a column of a block of the temporary file: rows row0 ... */
+                /* a column of a block of the temporary file: rows row0 ... (every row of
+                 * the block selected: read in place) */
                 size_t row0 = (size_t)ch->blk * SPILL_CHUNK, len = 0;
-                if (spill_read(ev->w->spill, (size_t)s->table, (size_t)ch->blk, s->col, ch->buf,
-                               &len))
-                        len = 0; /* unreadable: n/a */
+                int whole = sel[0] == row0 && sel[n - 1] == row0 + n - 1 &&
+                            n == spill_block_rows(ev->w->spill, (size_t)s->table, (size_t)ch->blk);
                 double *v = xmalloc(n * sizeof *v);
-                for (size_t k = 0; k < n; k++)
+                if (spill_read(ev->w->spill, (size_t)s->table, (size_t)ch->blk, s->col,
+                               whole ? v : ch->buf, &len))
+                        len = 0; /* unreadable: n/a */
+                if (whole && len != n)
+                        for (size_t k = 0; k < n; k++)
+                                v[k] = NAN;
+                for (size_t k = 0; !whole && k < n; k++)
                         v[k] = sel[k] - row0 < len ? ch->buf[sel[k] - row0] : NAN;
                 ch->cols[i] = v;
                 es->col = v;

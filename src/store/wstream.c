@@ -168,6 +168,11 @@ size_t spill_rows(const struct wspill *s, size_t ti)
         return s && ti < s->nt && s->t[ti].used ? s->t[ti].nrows : 0;
 }
 
+size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k)
+{
+        return s && ti < s->nt && s->t[ti].used && k < s->t[ti].nblk ? s->t[ti].n[k] : 0;
+}
+
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n)
 {
         const struct spill_table *st = &s->t[ti];

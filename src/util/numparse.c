@@ -14,30 +14,25 @@ static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
 int num_fast(const char *s, size_t len, double *out)
 {
         const char *p = s, *e = s + len;
-        int neg = 0, any = 0, nd = 0, dexp = 0;
+        int neg = 0, dexp = 0;
         uint64_t m = 0;
-        if (p < e && (*p == '-' || *p == '+'))
+        if (len == 0 || len > 32)
+                return 0;
+        if (*p == '-' || *p == '+')
                 neg = *p++ == '-';
-        for (; p < e && (unsigned)(*p - '0') < 10; p++) {
-                any = 1;
-                if (m == 0 && *p == '0')
-                        continue; /* a leading zero */
-                if (++nd > 19)
-                        return 0;
-                m = m * 10 + (uint64_t)(*p - '0');
-        }
+        /* at most 19 digits in all (leading zeros too): m is then exact */
+        const char *d0 = p;
+        while (p < e && (unsigned)(*p - '0') < 10)
+                m = m * 10 + (uint64_t)(*p++ - '0');
+        size_t nd = (size_t)(p - d0);
         if (p < e && *p == '.') {
-                for (p++; p < e && (unsigned)(*p - '0') < 10; p++) {
-                        any = 1;
-                        dexp--;
-                        if (m == 0 && *p == '0')
-                                continue;
-                        if (++nd > 19)
-                                return 0;
-                        m = m * 10 + (uint64_t)(*p - '0');
-                }
+                const char *f0 = ++p;
+                while (p < e && (unsigned)(*p - '0') < 10)
+                        m = m * 10 + (uint64_t)(*p++ - '0');
+                dexp = -(int)(p - f0);
+                nd += (size_t)(p - f0);
         }
-        if (!any)
+        if (nd == 0 || nd > 19)
                 return 0;
         if (p < e && (*p == 'e' || *p == 'E')) {
                 int eneg = 0, x = 0;
