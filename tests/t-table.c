@@ -351,7 +351,8 @@ static void test_fast_same_as_libcsv(void **state)
         static const char *const frag[] = {
             "1", "-2.5", "", " 3 ", "\t4", "\"q\"", "\"a,b\"", "\"x\"\"y\"", "\"two\nlines\"",
             "abc", "1e400", "nan", "\"q\"  ", "x\"y", "7", "0.25", "1e5", "\"\"", "  ", "\"open",
-            "\"a\"b", "12345678901234567890", "0x1f", "\xEF\xBB\xBF" "5", "\"c\r\"", "8"};
+            "\"a\"b", "12345678901234567890", "0x1f", "00123", "99999999", "123456789", "4096",
+            "1:2", "12/4", "0", "\xEF\xBB\xBF" "5", "\"c\r\"", "8"};
         static const char *const ends[] = {"\n", "\n", "\n", "\r\n", "\r", ""};
         size_t fails = 0;
         struct strbuf sb = {0};

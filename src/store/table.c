@@ -8,6 +8,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +357,33 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
         return 0;
 }
 
+/* A field of 1 to 8 digits (most counter values), eight bytes at once: 1 and *out set, else
+ * 0. Reads 8 bytes from f (the line buffer has room past every field). */
+static inline int swar_int(const char *f, size_t len, double *out)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+        return 0;
+#endif
+        if (len - 1 >= 8)
+                return 0;
+        uint64_t v;
+        memcpy(&v, f, 8);
+        unsigned sh = (unsigned)(8 - len) * 8;
+        /* the field's bytes to the top (little-endian: the first digit lowest), '0's below */
+        v = sh ? (v << sh) | (UINT64_C(0x3030303030303030) >> (64 - sh)) : v;
+        /* every byte a digit ('0' to '9': high nibble 3, low nibble + 6 still below 16) */
+        if (((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+             (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+            UINT64_C(0x3333333333333333))
+                return 0;
+        /* pairs, quads, then all eight digits (the first one is the most significant) */
+        v = ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
+        v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
+        v = ((v & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
+        *out = (double)v;
+        return 1;
+}
+
 /* the staged rows into their columns */
 static void stage_flush(struct tstream *s)
 {
@@ -408,7 +436,8 @@ static void fast_row(struct tstream *s, char *b)
                 size_t i = s->keep[k];
                 char *f = b + at[i];
                 int c;
-                if (num_fast(f, len[i], &row[k]) && !t->str[c = ld->map[i]])
+                if ((swar_int(f, len[i], &row[k]) || num_fast(f, len[i], &row[k])) &&
+                    !t->str[c = ld->map[i]])
                         continue;
                 /* text, an empty cell, or a number for strtod: put_cell stores it; where
                  * the column's first text comes, it reads the column's earlier rows, so

@@ -5,6 +5,7 @@
 #include "columns.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +15,97 @@ struct spill_table {
         int used;
         struct table head; /* the columns, no rows */
         size_t nrows;
-        long long *off;    /* per block: where its columns start */
+        long long *off;    /* per block and column (ncols + 1 of them, the last the rows'
+                            * lines): where its values are */
+        unsigned char *kind; /* the same: how they are stored (enum spill_kind) */
         size_t *n;         /* per block: its rows */
-        size_t nblk, cap;
+        size_t nblk, cap, capoff;
 };
+
+/* A column of a block is stored as doubles, or, where every value is a whole number from
+ * 0 to 2^32 - 1 (most counter values), in 1, 2 or 4 bytes each: less to write and read
+ * back, and the same doubles when read. */
+enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32 };
+static const size_t kind_width[] = {8, 1, 2, 4};
 
 struct wspill {
         FILE *f;
-        long long end;
         struct spill_table *t;
         size_t nt;
+        /* encoded columns waiting to be written at wend */
+        unsigned char *wbuf;
+        size_t wlen;
+        long long wend;
 };
+
+#define WBUF (1 << 20)
+
+static int spill_flush(struct wspill *s)
+{
+        int ok = !s->wlen ||
+                 pwrite(fileno(s->f), s->wbuf, s->wlen, (off_t)s->wend) == (ssize_t)s->wlen;
+        s->wend += (long long)s->wlen;
+        s->wlen = 0;
+        return ok ? 0 : -1;
+}
+
+/* n values as the narrowest kind that holds them exactly */
+static enum spill_kind kind_of(const double *v, size_t n)
+{
+        double mx = 0;
+        for (size_t i = 0; i < n; i++) {
+                double x = v[i];
+                /* NaN, negatives, fractions, -0.0 and large values: doubles */
+                if (!(x >= 0 && x <= 4294967295.0) || x != (double)(uint32_t)x ||
+                    (x == 0 && signbit(x)))
+                        return SK_F64;
+                mx = x > mx ? x : mx;
+        }
+        return mx < 256 ? SK_U8 : mx < 65536 ? SK_U16 : SK_U32;
+}
+
+/* column v (n values) appended to the spill; *off and *kind say where and how */
+static int spill_put(struct wspill *s, const double *v, size_t n, long long *off,
+                     unsigned char *kind)
+{
+        enum spill_kind k = kind_of(v, n);
+        if (!s->wbuf)
+                s->wbuf = xmalloc(WBUF);
+        size_t bytes = n * kind_width[k];
+        if (s->wlen + bytes > WBUF && spill_flush(s))
+                return -1;
+        *off = s->wend + (long long)s->wlen;
+        *kind = (unsigned char)k;
+        if (bytes > WBUF) { /* never at SPILL_CHUNK rows: written at once */
+                int ok = pwrite(fileno(s->f), v, bytes, (off_t)s->wend) == (ssize_t)bytes;
+                s->wend += (long long)bytes;
+                return ok ? 0 : -1;
+        }
+        unsigned char *d = s->wbuf + s->wlen;
+        switch (k) {
+        case SK_F64:
+                memcpy(d, v, bytes);
+                break;
+        case SK_U8:
+                for (size_t i = 0; i < n; i++)
+                        d[i] = (uint8_t)v[i];
+                break;
+        case SK_U16:
+                for (size_t i = 0; i < n; i++) {
+                        uint16_t x = (uint16_t)v[i];
+                        memcpy(d + 2 * i, &x, 2);
+                }
+                break;
+        case SK_U32:
+                for (size_t i = 0; i < n; i++) {
+                        uint32_t x = (uint32_t)v[i];
+                        memcpy(d + 4 * i, &x, 4);
+                }
+                break;
+        }
+        s->wlen += bytes;
+        return 0;
+}
 
 static void head_of(struct table *h, const struct table *t)
 {
@@ -74,6 +155,7 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         if (st->used) { /* a table that failed to load before takes this place again */
                 table_free(&st->head);
                 free(st->off);
+                free(st->kind);
                 free(st->n);
         }
         memset(st, 0, sizeof *st);
@@ -94,33 +176,34 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                 cellcheck_chunk(cc, (struct table *)t, path, row0);
                 if (keep)
                         keep_rows(resident, map, t);
-                xgrow(&st->off, &st->cap, st->nblk + 1, sizeof *st->off);
-                st->n = xrealloc(st->n, st->cap * sizeof *st->n);
-                st->off[st->nblk] = s->end;
-                st->n[st->nblk++] = t->nrows;
+                size_t nc = t->ncols + 1;
+                xgrow(&st->n, &st->cap, st->nblk + 1, sizeof *st->n);
+                xgrow(&st->off, &st->capoff, (st->nblk + 1) * nc, sizeof *st->off);
+                st->kind = xrealloc(st->kind, st->capoff);
+                st->n[st->nblk] = t->nrows;
+                long long *off = st->off + st->nblk * nc;
+                unsigned char *kind = st->kind + st->nblk * nc;
+                st->nblk++;
                 st->nrows += t->nrows;
-                size_t bytes = t->nrows * sizeof(double);
                 for (size_t c = 0; c < t->ncols && !rc; c++)
-                        if (pwrite(fileno(s->f), t->num[c], bytes,
-                                   (off_t)(s->end + (long long)(c * bytes))) != (ssize_t)bytes)
+                        if (spill_put(s, t->num[c], t->nrows, &off[c], &kind[c]))
                                 rc = err_set(err, ERR_SYS,
                                              "cannot write a temporary file for '%s'", path);
                 /* and the rows' lines, for messages about them */
-                double *ln = xmalloc(bytes ? bytes : 1);
+                double *ln = xmalloc((t->nrows ? t->nrows : 1) * sizeof *ln);
                 for (size_t r = 0; r < t->nrows; r++)
                         ln[r] = t->line ? (double)t->line[r] : (double)(row0 + r + 2);
-                if (!rc && pwrite(fileno(s->f), ln, bytes,
-                                  (off_t)(s->end + (long long)(t->ncols * bytes))) !=
-                               (ssize_t)bytes)
+                if (!rc && spill_put(s, ln, t->nrows, &off[t->ncols], &kind[t->ncols]))
                         rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'",
                                      path);
                 free(ln);
-                s->end += (long long)(bytes * (t->ncols + 1));
                 if (rc)
                         break;
         }
         if (!t && !rc)
                 rc = ERR_INPUT; /* the stream's error */
+        if (!rc && spill_flush(s))
+                rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
         free(map);
         if (!rc && keep) {
                 resident->dup = h->dup ? xstrdup(h->dup) : NULL;
@@ -179,10 +262,38 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         *n = k < st->nblk ? st->n[k] : 0;
         if (!*n)
                 return 0;
-        size_t bytes = *n * sizeof *out;
         /* column c, or c == ncols for the rows' lines */
-        off_t off = (off_t)(st->off[k] + (long long)((size_t)c * bytes));
-        return pread(fileno(s->f), out, bytes, off) == (ssize_t)bytes ? 0 : -1;
+        size_t at = k * (st->head.ncols + 1) + (size_t)c;
+        enum spill_kind kd = (enum spill_kind)st->kind[at];
+        size_t m = *n, bytes = m * kind_width[kd];
+        /* read to the end of out, then widened from the front: value i is read before
+         * out[i] is written, and out[i] ends before value i + 1 begins */
+        unsigned char *e = (unsigned char *)out + m * sizeof *out - bytes;
+        if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
+                return -1;
+        switch (kd) {
+        case SK_F64:
+                break;
+        case SK_U8:
+                for (size_t i = 0; i < m; i++)
+                        out[i] = e[i];
+                break;
+        case SK_U16:
+                for (size_t i = 0; i < m; i++) {
+                        uint16_t x;
+                        memcpy(&x, e + 2 * i, 2);
+                        out[i] = x;
+                }
+                break;
+        case SK_U32:
+                for (size_t i = 0; i < m; i++) {
+                        uint32_t x;
+                        memcpy(&x, e + 4 * i, 4);
+                        out[i] = x;
+                }
+                break;
+        }
+        return 0;
 }
 
 void spill_free(struct wspill *s)
@@ -192,9 +303,11 @@ void spill_free(struct wspill *s)
         for (size_t i = 0; i < s->nt; i++) {
                 table_free(&s->t[i].head);
                 free(s->t[i].off);
+                free(s->t[i].kind);
                 free(s->t[i].n);
         }
         free(s->t);
+        free(s->wbuf);
         if (s->f)
                 fclose(s->f);
         free(s);
