@@ -174,8 +174,8 @@ static double acc_result(struct eval *ev, struct acc *a, const char *agg, double
         }
         double r;
         if (k < 4) {
-                for (size_t i = 0; i < 4; i++)
-                        a->r[i] = agg_by_name(byval[i], v, ev->n);
+                agg_mq(v, ev->n, a->r); /* median, q1, q3 */
+                a->r[3] = agg_std(v, ev->n);
                 a->have_r = 1;
                 r = a->r[k];
         } else {

@@ -36,6 +36,7 @@ struct wspill {
         unsigned char *wbuf;
         size_t wlen;
         long long wend;
+        unsigned char *rbuf; /* SPILL_CHUNK * 4 bytes: narrow values read back */
 };
 
 #define WBUF (1 << 20)
@@ -139,8 +140,10 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         struct tstream *ts = table_stream_open(path, want, want_ctx, err);
         if (!ts)
                 return ERR_INPUT;
-        if (!*sp)
+        if (!*sp) {
                 *sp = xcalloc(1, sizeof **sp);
+                (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
+        }
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file())) {
                 table_stream_close(ts);
@@ -256,6 +259,24 @@ size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k)
         return s && ti < s->nt && s->t[ti].used && k < s->t[ti].nblk ? s->t[ti].n[k] : 0;
 }
 
+/* m narrow values of kind kd at e as doubles */
+static void widen(enum spill_kind kd, const unsigned char *restrict e, double *restrict out,
+                  size_t m)
+{
+        if (kd == SK_U8) {
+                for (size_t i = 0; i < m; i++)
+                        out[i] = e[i];
+        } else if (kd == SK_U16) {
+                const uint16_t *u = (const uint16_t *)(const void *)e;
+                for (size_t i = 0; i < m; i++)
+                        out[i] = u[i];
+        } else {
+                const uint32_t *u = (const uint32_t *)(const void *)e;
+                for (size_t i = 0; i < m; i++)
+                        out[i] = u[i];
+        }
+}
+
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n)
 {
         const struct spill_table *st = &s->t[ti];
@@ -266,32 +287,20 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         size_t at = k * (st->head.ncols + 1) + (size_t)c;
         enum spill_kind kd = (enum spill_kind)st->kind[at];
         size_t m = *n, bytes = m * kind_width[kd];
-        /* read to the end of out, then widened from the front: value i is read before
-         * out[i] is written, and out[i] ends before value i + 1 begins */
-        unsigned char *e = (unsigned char *)out + m * sizeof *out - bytes;
+        /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
+         * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
+        unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4
+                               ? s->rbuf
+                               : (unsigned char *)out + m * sizeof *out - bytes;
         if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
                 return -1;
-        switch (kd) {
-        case SK_F64:
-                break;
-        case SK_U8:
-                for (size_t i = 0; i < m; i++)
-                        out[i] = e[i];
-                break;
-        case SK_U16:
-                for (size_t i = 0; i < m; i++) {
-                        uint16_t x;
-                        memcpy(&x, e + 2 * i, 2);
-                        out[i] = x;
-                }
-                break;
-        case SK_U32:
-                for (size_t i = 0; i < m; i++) {
-                        uint32_t x;
-                        memcpy(&x, e + 4 * i, 4);
-                        out[i] = x;
-                }
-                break;
+        if (e == s->rbuf)
+                widen(kd, s->rbuf, out, m);
+        else if (kd != SK_F64) {
+                unsigned char *c = xmalloc(bytes);
+                memcpy(c, e, bytes);
+                widen(kd, c, out, m);
+                free(c);
         }
         return 0;
 }
@@ -308,6 +317,7 @@ void spill_free(struct wspill *s)
         }
         free(s->t);
         free(s->wbuf);
+        free(s->rbuf);
         if (s->f)
                 fclose(s->f);
         free(s);
