@@ -309,6 +309,23 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 ch.buf = xmalloc(SPILL_CHUNK * sizeof *ch.buf);
         struct expr_env env = {.slots = es, .nslots = ev->nslots, .aggs = aggs,
                                .naggs = ev->naccs};
+        /* the slots this pass reads: its accumulators', and theirs (a built-in reads
+         * counters); the others are neither read from the spill nor evaluated */
+        unsigned char *used = xcalloc(ev->nslots + 1, 1);
+        for (size_t i = 0; i < ev->naccs; i++) {
+                const struct acc *a = &ev->accs[i];
+                if (a->pass == pass && !a->missing && a->failed != 1)
+                        expr_slots_read(a->e, used, ev->nslots);
+        }
+        for (int more = 1; more;) {
+                more = 0;
+                for (size_t j = 0; j < ev->nslots; j++)
+                        if (used[j] == 1 && ev->slots[j].kind == SK_EXPR) {
+                                used[j] = 2; /* its own slots marked */
+                                expr_slots_read(ev->slots[j].e, used, ev->nslots);
+                                more = 1;
+                        }
+        }
         for (size_t j = 0; j < ev->nchunks; j++) {
                 size_t s0 = ev->chunks[j].s0;
                 ch.sel = ev->sel + s0;
@@ -317,7 +334,10 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 env.n = ch.n;
                 for (size_t i = 0; i < ev->nslots; i++) {
                         struct slot *s = &ev->slots[i];
-                        if (s->kind == SK_COL) {
+                        if (!used[i] && s->kind != SK_SCALAR) {
+                                es[i].col = NULL; /* not read in this pass */
+                                es[i].s = NAN;
+                        } else if (s->kind == SK_COL) {
                                 fill_col_slot(ev, &ch, i, &es[i]);
                         } else if (s->kind == SK_SCALAR) {
                                 es[i].col = NULL;
@@ -366,6 +386,7 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
         free(ch.cols);
         free(ch.buf);
         free(es);
+        free(used);
         return 0;
 }
 

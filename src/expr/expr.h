@@ -133,6 +133,9 @@ void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx);
  * none). Untagged calls count as the level of their argument. */
 int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
                size_t ntags);
+/* Set used[slot] for every slot e reads outside its tagged aggregate calls (whose values
+ * an evaluation with aggs takes from there). */
+void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots);
 
 /* numpy's pairwise sum of n values, NaN counted as 0, as agg_sum and agg_avg add (for
  * callers that add a column block by block the way numpy splits it). */
