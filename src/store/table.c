@@ -314,6 +314,7 @@ struct tstream {
         /* the fast path: a line's fields, and the data fields that a projection keeps */
         struct csv_line fl;
         size_t *keep;
+        int *kcol;
         size_t nkeep;
         int keep_ready;
         /* the fast path's rows, row by row (stage[j * nkeep + k]: row stage_r0 + j, kept
@@ -380,7 +381,13 @@ static inline int swar_int(const char *f, size_t len, double *out)
         v = ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561) >> 8;
         v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * 6553601) >> 16;
         v = ((v & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001)) >> 32;
-        *out = (double)v;
+        /* as a double without cvtsi2sd (whose dependence on its register's old value
+         * chains every conversion to the one before): v < 2^27 under the exponent bits
+         * of 2^52 is 2^52 + v exactly */
+        v |= UINT64_C(0x4330000000000000);
+        double d;
+        memcpy(&d, &v, sizeof d);
+        *out = d - 4503599627370496.0;
         return 1;
 }
 
@@ -390,7 +397,7 @@ static void stage_flush(struct tstream *s)
         struct table *t = &s->t;
         size_t n = s->nstage, nk = s->nkeep;
         for (size_t k = 0; k < nk; k++) {
-                double *dst = t->num[s->ld.map[s->keep[k]]] + s->stage_r0;
+                double *dst = t->num[s->kcol[k]] + s->stage_r0;
                 const double *src = s->stage + k;
                 for (size_t j = 0; j < n; j++)
                         dst[j] = src[j * nk];
@@ -399,29 +406,34 @@ static void stage_flush(struct tstream *s)
         s->nstage = 0;
 }
 
-/* A data record of a projected load, split by csv_split: what on_field_cols and on_record
- * do field by field, for the kept fields only. */
+/* A data record split by csv_split: what on_field_cols (a projected load) or on_field (a
+ * load of every column) and on_record do field by field, for the kept fields only. */
 static void fast_row(struct tstream *s, char *b)
 {
         struct loader *ld = &s->ld;
         struct table *t = &s->t;
-        size_t nf = s->fl.n;
+        int all = s->field_cb == on_field;
+        size_t nf = s->fl.n, nhead = all ? t->ncols : ld->nhead;
         ld->row_line = ld->line;
-        if (nf != ld->nhead) {
-                if (nf > ld->nhead)
+        if (nf != nhead) {
+                if (nf > nhead)
                         err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                                ld->path, ld->row_line, ld->nhead + 1, ld->nhead);
+                                ld->path, ld->row_line, nhead + 1, nhead);
                 else
                         err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has "
-                                "%zu (truncated file?)", ld->path, ld->row_line, nf, ld->nhead);
+                                "%zu (truncated file?)", ld->path, ld->row_line, nf, nhead);
                 ld->failed = 1;
                 return;
         }
         if (!s->keep_ready) {
-                s->keep = xmalloc((ld->nhead + 1) * sizeof *s->keep);
-                for (size_t i = 0; i < ld->nhead; i++)
-                        if (ld->map[i] >= 0)
+                /* the fields kept and their columns (a load of every column: all) */
+                s->keep = xmalloc((nhead + 1) * sizeof *s->keep);
+                s->kcol = xmalloc((nhead + 1) * sizeof *s->kcol);
+                for (size_t i = 0; i < nhead; i++)
+                        if (!all ? ld->map[i] >= 0 : 1) {
+                                s->kcol[s->nkeep] = all ? (int)i : ld->map[i];
                                 s->keep[s->nkeep++] = i;
+                        }
                 s->stage = xmalloc((STAGE * s->nkeep + 1) * sizeof *s->stage);
                 s->keep_ready = 1;
         }
@@ -437,12 +449,12 @@ static void fast_row(struct tstream *s, char *b)
                 char *f = b + at[i];
                 int c;
                 if ((swar_int(f, len[i], &row[k]) || num_fast(f, len[i], &row[k])) &&
-                    !t->str[c = ld->map[i]])
+                    !t->str[c = s->kcol[k]])
                         continue;
                 /* text, an empty cell, or a number for strtod: put_cell stores it; where
                  * the column's first text comes, it reads the column's earlier rows, so
                  * they go first (this row's cells so far stay staged) */
-                c = ld->map[i];
+                c = s->kcol[k];
                 if (s->nstage && !t->str[c] && len[i]) {
                         stage_flush(s);
                         memmove(s->stage, row, k * sizeof *row);
@@ -468,7 +480,7 @@ static int fast_line(struct tstream *s, char *b, char *nl)
         size_t nf = s->fl.n;
         if (nf == 0)
                 return 0; /* a blank line: no record */
-        if (!ld->header && s->field_cb == on_field_cols) {
+        if (!ld->header && (s->field_cb == on_field_cols || s->field_cb == on_field)) {
                 fast_row(s, b);
                 return 0;
         }
@@ -584,6 +596,7 @@ static void stream_close(struct tstream *s)
         free(s->buf);
         csv_line_free(&s->fl);
         free(s->keep);
+        free(s->kcol);
         free(s->stage);
         free(s->ld.map);
         sb_free(&s->ld.text);
