@@ -305,8 +305,8 @@ struct tstream {
         struct loader ld;
         void (*field_cb)(void *, size_t, void *);
         FILE *f;
-        char *buf;  /* RBUF bytes: the file from pos on; off: the first not yet parsed */
-        size_t n, off, pos, head_end;
+        char *buf;  /* cap bytes: the file from pos on; off: the first not yet parsed */
+        size_t n, off, pos, head_end, cap;
         off_t fsize;
         int eof, drained; /* drained: the file has no more bytes to read */
         size_t row0; /* data rows before the table's first (streaming) */
@@ -354,7 +354,13 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
                 return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
         struct stat fst;
         s->fsize = fstat(fileno(s->f), &fst) == 0 ? fst.st_size : 0;
-        s->buf = xcalloc(1, RBUF + 16); /* csv_split reads up to 15 bytes past a line */
+        /* RBUF, or the file's size for a smaller one; csv_split reads up to 15 bytes past
+         * a line (zeros past the bytes read) */
+        s->cap = s->fsize > 0 && (size_t)s->fsize < RBUF ? (size_t)s->fsize + 1 : RBUF;
+        if (s->cap < 4096)
+                s->cap = 4096;
+        s->buf = xmalloc(s->cap + 16);
+        memset(s->buf, 0, 16);
         return 0;
 }
 
@@ -504,14 +510,15 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                 char *buf = s->buf;
                 size_t off = s->off, n = s->n;
                 char *nl = off < n ? memchr(buf + off, '\n', n - off) : NULL;
-                if (!nl && !s->drained && n - off < RBUF) {
+                if (!nl && !s->drained && n - off < s->cap) {
                         /* the line goes on past the bytes read: keep it, read more */
                         memmove(buf, buf + off, n - off);
                         s->pos += off;
                         s->n = n - off;
                         s->off = 0;
-                        size_t got = fread(buf + s->n, 1, RBUF - s->n, s->f);
+                        size_t got = fread(buf + s->n, 1, s->cap - s->n, s->f);
                         s->n += got;
+                        memset(buf + s->n, 0, 16);
                         s->drained = got == 0;
                         continue;
                 }
@@ -525,7 +532,7 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                 if (!nl || fast_line(s, buf + off, nl) < 0) {
                         if (s->nstage)
                                 stage_flush(s); /* libcsv stores into the columns */
-                        /* libcsv: a field that goes on for more than RBUF, the last line
+                        /* libcsv: a field that goes on past the buffer, the last line
                          * without '\n', and whatever csv_split leaves. A field holding a
                          * NUL ends in this segment or a later one. */
                         ld->nul_seen = ld->nul_seen || memchr(buf + off, 0, seg);
