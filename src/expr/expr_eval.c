@@ -100,11 +100,24 @@ static void ev_take(struct ev *res, struct ev *a, struct ev *b, struct ev *c, si
         res->s = NAN;
 }
 
+/* one loop per case of strides (column or scalar), so that none multiplies an index; each
+ * row reads its operands before it writes out[i] (out may be an operand's buffer) */
 #define BIN_LOOP(EXPR)                                                                             \
-        for (i = 0; i < n; i++) {                                                                  \
-                double x = pa[i * sa], y = pb[i * sb];                                             \
-                out[i] = (EXPR);                                                                   \
-        }                                                                                          \
+        if (sa && sb)                                                                              \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = pa[i], y = pb[i];                                               \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
+        else if (sa)                                                                               \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = pa[i], y = *pb;                                                 \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
+        else                                                                                       \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = *pa, y = pb[i * sb];                                            \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
         break
 
 /* out[i] = a[i] op b[i] with scalars broadcast (stride 0) */

@@ -324,7 +324,7 @@ struct tstream {
         size_t nstage, stage_r0;
 };
 
-#define STAGE 8
+#define STAGE 64
 
 /* bytes read at a time; a line that fits is read without libcsv when it can be */
 #define RBUF (1 << 20)
@@ -533,21 +533,28 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         if (s->nstage)
                                 stage_flush(s); /* libcsv stores into the columns */
                         /* libcsv: a field that goes on past the buffer, the last line
-                         * without '\n', and whatever csv_split leaves. A field holding a
-                         * NUL ends in this segment or a later one. */
-                        ld->nul_seen = ld->nul_seen || memchr(buf + off, 0, seg);
-                        /* libcsv grows a field's buffer by its block size at a time: make
-                         * that the buffer's size so far, so a long field grows
-                         * geometrically (a fixed 128 bytes copies quadratically) */
-                        size_t bsz = csv_get_buffer_size(&s->p);
-                        if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over FIELD_MAX */
-                                long_field(ld);
-                        if (ld->failed)
-                                return ERR_INPUT;
-                        csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
-                        if (csv_parse(&s->p, buf + off, seg, s->field_cb, on_record, ld) != seg)
-                                return err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld->line,
-                                               csv_problem(&s->p));
+                         * without '\n', and whatever csv_split leaves; 64 KiB at a time,
+                         * so that its field buffer grows by what it holds (below) */
+                        for (size_t done = 0; done < seg;) {
+                                const char *pc = buf + off + done;
+                                size_t piece = seg - done < 65536 ? seg - done : 65536;
+                                /* a field holding a NUL ends in this piece or a later one */
+                                ld->nul_seen = ld->nul_seen || memchr(pc, 0, piece);
+                                /* libcsv grows a field's buffer by its block size at a time:
+                                 * make that the buffer's size so far, so a long field grows
+                                 * geometrically (a fixed 128 bytes copies quadratically) */
+                                size_t bsz = csv_get_buffer_size(&s->p);
+                                if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over it */
+                                        long_field(ld);
+                                if (ld->failed)
+                                        break; /* an error, or csv_stream's reader stops */
+                                csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
+                                if (csv_parse(&s->p, pc, piece, s->field_cb, on_record, ld) !=
+                                    piece)
+                                        return err_set(err, ERR_INPUT, "%s:%zu: %s", path,
+                                                       ld->line, csv_problem(&s->p));
+                                done += piece;
+                        }
                 }
                 if (nl && ld->line == 1)
                         s->head_end = s->pos + off + seg;
