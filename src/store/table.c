@@ -454,7 +454,12 @@ static void fast_row(struct tstream *s, char *b)
                 size_t i = s->keep[k];
                 char *f = b + at[i];
                 int c;
-                if ((swar_int(f, len[i], &row[k]) || num_fast(f, len[i], &row[k])) &&
+                /* digits, digits and ".0" (how rocprof writes some counters), or the rest */
+                size_t l = len[i];
+                if ((swar_int(f, l, &row[k]) ||
+                     (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' &&
+                      swar_int(f, l - 2, &row[k])) ||
+                     num_fast(f, l, &row[k])) &&
                     !t->str[c = s->kcol[k]])
                         continue;
                 /* text, an empty cell, or a number for strtod: put_cell stores it; where
