@@ -40,6 +40,8 @@ struct wspill {
         size_t wlen;
         long long wend;
         unsigned char *rbuf; /* SPILL_CHUNK * 4 bytes: narrow values read back */
+        uint32_t *ubuf;      /* spill_put's values as 32 bits */
+        size_t capu;
 };
 
 #define WBUF (1 << 20)
@@ -53,34 +55,41 @@ static int spill_flush(struct wspill *s)
         return ok ? 0 : -1;
 }
 
-/* n values as the narrowest kind that holds them exactly */
-static enum spill_kind kind_of(const double *v, size_t n)
-{
-        double mx = 0;
-        for (size_t i = 0; i < n; i++) {
-                double x = v[i];
-                /* NaN, negatives, fractions, -0.0 and large values: doubles */
-                if (!(x >= 0 && x <= 4294967295.0) || x != (double)(uint32_t)x ||
-                    (x == 0 && signbit(x)))
-                        return SK_F64;
-                mx = x > mx ? x : mx;
-        }
-        return mx < 256 ? SK_U8 : mx < 65536 ? SK_U16 : SK_U32;
-}
-
-/* column v (n values) appended to the spill; *off and *kind say where and how */
+/* v (n values) appended to the spill as the narrowest kind that holds them exactly; *off and
+ * *kind say where and how. One pass converts and checks (into u, 32 bits a value), a second
+ * narrows what it holds. */
 static int spill_put(struct wspill *s, const double *v, size_t n, long long *off,
                      unsigned char *kind)
 {
-        enum spill_kind k = kind_of(v, n);
         if (!s->wbuf)
                 s->wbuf = xmalloc(WBUF);
+        if (n > s->capu) {
+                s->capu = n;
+                s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
+        }
+        uint32_t *u = s->ubuf, bits = 0;
+        enum spill_kind k = n * sizeof *v <= WBUF ? SK_U32 : SK_F64;
+        for (size_t i = 0; i < n && k != SK_F64; i++) {
+                double x = v[i];
+                /* NaN, negatives, fractions, -0.0 and large values: doubles */
+                if (!(x >= 0 && x <= 4294967295.0)) {
+                        k = SK_F64;
+                        break;
+                }
+                uint32_t w = (uint32_t)x;
+                if ((double)w != x || (w == 0 && signbit(x)))
+                        k = SK_F64;
+                u[i] = w;
+                bits |= w; /* below 2^8 (2^16) exactly when every value is */
+        }
+        if (k != SK_F64)
+                k = bits < 256 ? SK_U8 : bits < 65536 ? SK_U16 : SK_U32;
         size_t bytes = n * kind_width[k];
         if (s->wlen + bytes > WBUF && spill_flush(s))
                 return -1;
         *off = s->wend + (long long)s->wlen;
         *kind = (unsigned char)k;
-        if (bytes > WBUF) { /* never at SPILL_CHUNK rows: written at once */
+        if (bytes > WBUF) { /* doubles of a block over WBUF (never at SPILL_CHUNK rows) */
                 int ok = pwrite(fileno(s->f), v, bytes, (off_t)s->wend) == (ssize_t)bytes;
                 s->wend += (long long)bytes;
                 return ok ? 0 : -1;
@@ -92,19 +101,16 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
                 break;
         case SK_U8:
                 for (size_t i = 0; i < n; i++)
-                        d[i] = (uint8_t)v[i];
+                        d[i] = (uint8_t)u[i];
                 break;
         case SK_U16:
                 for (size_t i = 0; i < n; i++) {
-                        uint16_t x = (uint16_t)v[i];
+                        uint16_t x = (uint16_t)u[i];
                         memcpy(d + 2 * i, &x, 2);
                 }
                 break;
         case SK_U32:
-                for (size_t i = 0; i < n; i++) {
-                        uint32_t x = (uint32_t)v[i];
-                        memcpy(d + 4 * i, &x, 4);
-                }
+                memcpy(d, u, bytes);
                 break;
         }
         s->wlen += bytes;
@@ -344,6 +350,7 @@ void spill_free(struct wspill *s)
         free(s->t);
         free(s->wbuf);
         free(s->rbuf);
+        free(s->ubuf);
         if (s->f)
                 fclose(s->f);
         free(s);
