@@ -65,8 +65,9 @@ _prism()
                 --join-type) COMPREPLY=($(compgen -W "grid kernel" -- "$cur")); return ;;
                 --replay) COMPREPLY=($(compgen -W "kernel application" -- "$cur")); return ;;
                 --clock-control) COMPREPLY=($(compgen -W "base none" -- "$cur")); return ;;
+                --cache-control) COMPREPLY=($(compgen -W "all none" -- "$cur")); return ;;
                 esac
-                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control -q --quiet --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control --cache-control -q --quiet --help" -- "$cur"))
                 ;;
         roofline) COMPREPLY=($(compgen -W "--device -o --quick --help" -- "$cur")) ;;
         database)

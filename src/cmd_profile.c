@@ -18,7 +18,8 @@ static void usage(FILE *f)
                 "                     [--no-roof | --roof-only] [--dry-run [--arch GFX]]\n"
                 "                     [--backend rocprof|cupti] [--resume] [--force]\n"
                 "                     [--pass-timeout S] [--replay kernel|application]\n"
-                "                     [--ranks LIST] [--clock-control base|none] [--quiet]\n"
+                "                     [--ranks LIST] [--clock-control base|none]\n"
+                "                     [--cache-control all|none] [--quiet]\n"
                 "                     -- CMD ARGS\n"
                 "\n"
                 "Collects every counter pass (one run of CMD with kernel replay, else one run per\n"
@@ -50,6 +51,10 @@ static void usage(FILE *f)
                 "  --clock-control MODE   base: lock the GPU clocks at base while profiling, as\n"
                 "                         ncu does (needs the driver's permission); none: leave\n"
                 "                         them (default)\n"
+                "  --cache-control MODE   all: flush the GPU's L2 before each profiled kernel,\n"
+                "                         as ncu does (cupti; in kernel replay CUPTI's later\n"
+                "                         passes of a kernel are not flushed); none: leave it\n"
+                "                         (default)\n"
                 "  -q, --quiet            no progress line\n");
 }
 
@@ -193,7 +198,8 @@ int cmd_profile(int argc, char **argv)
                            !strcmp(a, "--path") || !strcmp(a, "--join-type") ||
                            !strcmp(a, "--arch") || !strcmp(a, "--backend") ||
                            !strcmp(a, "--pass-timeout") || !strcmp(a, "--replay") ||
-                           !strcmp(a, "--ranks") || !strcmp(a, "--clock-control")) {
+                           !strcmp(a, "--ranks") || !strcmp(a, "--clock-control") ||
+                           !strcmp(a, "--cache-control")) {
                         if (!next) {
                                 ret = failf("option '%s' needs a value", a);
                                 goto out;
@@ -223,6 +229,13 @@ int cmd_profile(int argc, char **argv)
                                         goto out;
                                 }
                                 o.clock_control = !strcmp(next, "base") ? CLOCK_BASE : CLOCK_NONE;
+                        } else if (!strcmp(a, "--cache-control")) {
+                                if (strcmp(next, "all") && strcmp(next, "none")) {
+                                        ret = failf("bad --cache-control '%s' (want all or none)",
+                                                    next);
+                                        goto out;
+                                }
+                                o.cache_control = !strcmp(next, "all") ? CACHE_ALL : CACHE_NONE;
                         } else if (!strcmp(a, "--ranks")) {
                                 if (parse_ranks(next, &ranks, &nranks)) {
                                         ret = failf("bad --ranks '%s' (want a list such as "
@@ -302,11 +315,13 @@ int cmd_profile(int argc, char **argv)
         }
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
-                        "%zu passes (runs of the program; CUPTI counts %zu hardware passes "
-                        "for all the metrics at once; %zu of %zu ratios spread over runs) for "
-                        "%s; plan in %s/perfmon\n",
-                        res.passes, res.lower_bound, res.ratios_split, res.ratios, res.target,
-                        res.dir);
+                        "%zu passes for %s (CUPTI counts %zu hardware passes for all the "
+                        "metrics at once): kernel replay, the default, runs the program once "
+                        "and replays each kernel once per hardware pass; application replay "
+                        "runs it %zu times (%zu of %zu ratios spread over runs); plan in "
+                        "%s/perfmon\n",
+                        res.passes, res.target, res.lower_bound, res.passes, res.ratios_split,
+                        res.ratios, res.dir);
         } else if (o.dry_run && !roof_only) {
                 fprintf(stderr,
                         "%zu passes (%zu counter + %zu accumulate; lower bound %zu; %zu of %zu "
@@ -318,11 +333,12 @@ int cmd_profile(int argc, char **argv)
                 goto done;
         } else if (!roof_only) {
                 printf("wrote %s: %zu dispatches, %zu passes (%zu counter + %zu accumulate) "
-                       "in %zu run%s (%s replay%s)\n",
+                       "in %zu run%s (%s replay%s; caches %s)\n",
                        res.dir, res.dispatches, res.passes, res.passes - res.accum_passes,
                        res.accum_passes, res.runs, res.runs == 1 ? "" : "s",
                        res.replay == REPLAY_KERNEL ? "kernel" : "application",
-                       res.fell_back ? ", partly application" : "");
+                       res.fell_back ? ", partly application" : "",
+                       res.cache == CACHE_ALL ? "flushed before each kernel" : "not flushed");
                 if (res.clocks[0])
                         printf("clocks: %s\n", res.clocks);
         }

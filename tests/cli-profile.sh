@@ -238,10 +238,14 @@ check - 2 "^prism: --replay kernel: the rocprof backend supports only applicatio
 check - 2 "bad --replay 'warp' \(want kernel or application\)" profile -n k -p "$T/k" --replay warp -- "$APP"
 check - 2 "bad --ranks '1-x'" profile -n k -p "$T/k" --ranks 1-x -- "$APP"
 check - 2 "bad --clock-control 'turbo'" profile -n k -p "$T/k" --clock-control turbo -- "$APP"
+check - 2 "bad --cache-control 'some' \(want all or none\)" profile -n k -p "$T/k" --cache-control some -- "$APP"
+check - 2 "^prism: --cache-control all: the rocprof backend cannot flush the GPU caches between kernels \(use --cache-control none\)$" \
+        profile -n k -p "$T/k" --no-roof --cache-control all -- "$APP"
 # the plan's run count, from its dry run
 NP=$("$P" profile -n dr -p "$T/dr" --no-roof --dry-run -- "$APP" 2>&1 | sed -n 's/^\([0-9]*\) application runs .*/\1/p')
 expect "dry run: a plan of a few runs ($NP)" test "${NP:-0}" -ge 2
-check - 0 "in $NP runs \(application replay\)" profile -n q -p "$T/q" --no-roof --quiet -- "$APP"
+check - 0 "in $NP runs \(application replay; caches not flushed\)" profile -n q -p "$T/q" --no-roof --quiet -- "$APP"
+expect "rocprof: caches not flushed, said in sysinfo (cache_control none)" test "$(cell 1 cache_control "$T/q/sysinfo.csv")" = none
 expect "--quiet: no progress lines" test "$(grep -c '^pass [0-9]' "$T/out")" -eq 0
 "$P" profile -n nt -p "$T/nt" --no-roof -- "$APP" >"$T/nt.out" 2>"$T/nt.err"
 expect "not a terminal: plain pass lines on stdout" test "$(grep -c "^pass [0-9]* ([0-9]* of $NP)" "$T/nt.out")" -eq "$NP"

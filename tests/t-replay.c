@@ -30,7 +30,10 @@ static struct {
         int all_fail;             /* every run fails (the program does) */
         size_t calls, kernel_calls, filtered_calls;
         long last_filter;         /* the one dispatch of the last filtered call */
+        size_t flush_calls;       /* runs asked to flush the caches before each kernel */
 } fk;
+
+static int want_cache; /* the --cache-control of profile() below */
 
 static const char *const kernels[] = {"a(float*)", "b(int)", "a(float*)"};
 
@@ -71,6 +74,7 @@ static double value(const char *counter, long dispatch)
 static int fake_run(const struct backend_pass *p, struct table *out, struct err *err)
 {
         fk.calls++;
+        fk.flush_calls += p->flush_caches != 0;
         int kernel = p->replay == REPLAY_KERNEL;
         if (fk.all_fail)
                 return err_set(err, ERR_SYS, "pass %d: target exited with status 3", p->index);
@@ -160,7 +164,8 @@ static int profile(const char *name, int replay, struct profile_result *res, str
         char *mdir = xasprintf("%s/metrics", data && *data ? data : ".");
         char *dir = xasprintf("%s/%s", tmpdir, name);
         struct profile_opts o = {.path = dir, .argv = argv_true, .metrics_dir = mdir,
-                                 .replay = replay, .backend_impl = &fake, .force = 1};
+                                 .replay = replay, .backend_impl = &fake, .force = 1,
+                                 .cache_control = want_cache};
         memset(err, 0, sizeof *err);
         int rc = profile_run(&o, res, err);
         if (!rc && pmc) {
@@ -243,6 +248,79 @@ static void test_unsupported_mode(void **state)
         assert_int_equal(fk.kernel_calls, 0);
         profile_result_free(&r);
         fake.replay_modes = REPLAY_APPLICATION | REPLAY_KERNEL;
+}
+
+/* the sysinfo.csv value of column col in workload name */
+static char *sysinfo_value(const char *name, const char *col)
+{
+        char *path = xasprintf("%s/%s/sysinfo.csv", tmpdir, name);
+        struct table si;
+        struct err err = {0};
+        table_init(&si);
+        assert_int_equal(table_load_csv(&si, path, &err), 0);
+        int c = table_col(&si, col);
+        assert_true(c >= 0);
+        char buf[64];
+        char *v = xstrdup(table_cell(&si, c, 0, buf, sizeof buf));
+        table_free(&si);
+        free(path);
+        return v;
+}
+
+static void test_cache_control(void **state)
+{
+        (void)state;
+        struct profile_result r;
+        struct err err;
+        fake.replay_modes = REPLAY_APPLICATION | REPLAY_KERNEL;
+        /* a backend that can flush: flushed when asked, in both replay modes */
+        fake.can_flush_caches = 1;
+        memset(&fk, 0, sizeof fk);
+        want_cache = CACHE_ALL;
+        assert_int_equal(profile("c1", REPLAY_AUTO, &r, NULL, &err), 0);
+        assert_int_equal(r.cache, CACHE_ALL);
+        assert_true(fk.calls > 0);
+        assert_int_equal(fk.flush_calls, fk.calls);
+        char *v = sysinfo_value("c1", "cache_control");
+        assert_string_equal(v, "all");
+        free(v);
+        profile_result_free(&r);
+        memset(&fk, 0, sizeof fk);
+        assert_int_equal(profile("c2", REPLAY_APPLICATION, &r, NULL, &err), 0);
+        assert_true(fk.calls > 1);
+        assert_int_equal(fk.flush_calls, fk.calls);
+        profile_result_free(&r);
+        /* none, and the default: no run is asked to flush */
+        memset(&fk, 0, sizeof fk);
+        want_cache = CACHE_AUTO;
+        assert_int_equal(profile("c0", REPLAY_AUTO, &r, NULL, &err), 0);
+        assert_int_equal(r.cache, CACHE_NONE);
+        assert_int_equal(fk.flush_calls, 0);
+        profile_result_free(&r);
+        memset(&fk, 0, sizeof fk);
+        want_cache = CACHE_NONE;
+        assert_int_equal(profile("c3", REPLAY_AUTO, &r, NULL, &err), 0);
+        assert_int_equal(r.cache, CACHE_NONE);
+        assert_int_equal(fk.flush_calls, 0);
+        v = sysinfo_value("c3", "cache_control");
+        assert_string_equal(v, "none");
+        free(v);
+        profile_result_free(&r);
+        /* a backend that cannot: none by default, all is a one-line usage error */
+        fake.can_flush_caches = 0;
+        memset(&fk, 0, sizeof fk);
+        want_cache = CACHE_AUTO;
+        assert_int_equal(profile("c4", REPLAY_AUTO, &r, NULL, &err), 0);
+        assert_int_equal(r.cache, CACHE_NONE);
+        assert_int_equal(fk.flush_calls, 0);
+        profile_result_free(&r);
+        want_cache = CACHE_ALL;
+        memset(&fk, 0, sizeof fk);
+        assert_int_equal(profile("c5", REPLAY_AUTO, &r, NULL, &err), ERR_USAGE);
+        assert_string_equal(err.msg, "--cache-control all: the fake backend cannot flush the "
+                                     "GPU caches between kernels (use --cache-control none)");
+        assert_int_equal(fk.calls, 0);
+        want_cache = CACHE_AUTO;
 }
 
 static void test_fallback_some(void **state)
@@ -386,6 +464,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_kernel_default_same_values),
             cmocka_unit_test(test_unsupported_mode),
+            cmocka_unit_test(test_cache_control),
             cmocka_unit_test(test_fallback_some),
             cmocka_unit_test(test_fallback_all),
             cmocka_unit_test(test_ranks),

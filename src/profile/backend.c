@@ -32,6 +32,25 @@ int backend_replay_mode(const struct backend *b, int want, struct err *err)
         return -1;
 }
 
+const char *backend_cache_name(int mode)
+{
+        return mode == CACHE_ALL ? "all" : mode == CACHE_NONE ? "none" : "auto";
+}
+
+int backend_cache_mode(const struct backend *b, int want, struct err *err)
+{
+        if (want == CACHE_AUTO)
+                return CACHE_NONE;
+        if (want == CACHE_ALL && !b->can_flush_caches) {
+                err_set(err, ERR_USAGE,
+                        "--cache-control all: the %s backend cannot flush the GPU caches "
+                        "between kernels (use --cache-control none)",
+                        b->name);
+                return -1;
+        }
+        return want;
+}
+
 void backend_offline_sysinfo(const char *target, struct table *si)
 {
         for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)

@@ -17,6 +17,16 @@ enum replay_mode {
         REPLAY_KERNEL = 2,
 };
 
+/* --cache-control (Nsight Compute's words): with CACHE_ALL the GPU's caches are flushed
+ * before each profiled kernel, so that its cache and memory counters do not depend on what
+ * ran before it (another kernel, another rank sharing the GPU, a replay mode); CACHE_NONE
+ * leaves them as the program left them. */
+enum cache_control {
+        CACHE_AUTO = 0, /* none (measured: see bench/replay-h100.md) */
+        CACHE_ALL = 1,
+        CACHE_NONE = 2,
+};
+
 struct clock_state;
 
 /* Progress from inside a run (kernel replay): the dispatch the collector is replaying. */
@@ -44,6 +54,7 @@ struct backend_pass {
         size_t ngroups;
         backend_progress_fn progress; /* may be NULL */
         void *progress_ctx;
+        int flush_caches;         /* CACHE_ALL was chosen: flush before each profiled kernel */
 };
 
 struct backend {
@@ -75,6 +86,9 @@ struct backend {
          * NULL: the backend cannot. */
         int (*clocks)(int mode, struct clock_state *cs);
         void (*clocks_reset)(void);
+        /* 1: the backend can flush the GPU caches before each profiled kernel
+         * (--cache-control all). */
+        int can_flush_caches;
 };
 
 /* The replay mode a profile uses: want (REPLAY_AUTO: kernel if b supports it, else
@@ -82,6 +96,11 @@ struct backend {
 int backend_replay_mode(const struct backend *b, int want, struct err *err);
 /* "kernel", "application" */
 const char *backend_replay_name(int mode);
+/* The cache control a profile uses: want (CACHE_AUTO: none);
+ * CACHE_ALL on a backend that cannot flush is an ERR_USAGE error naming it. */
+int backend_cache_mode(const struct backend *b, int want, struct err *err);
+/* "all", "none" */
+const char *backend_cache_name(int mode);
 
 extern const struct backend backend_rocprof;
 extern const struct backend backend_cupti;

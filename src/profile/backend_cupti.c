@@ -464,6 +464,10 @@ static void child_exec(const struct backend_pass *p, const char *lib, const char
                 setenv("PRISM_CUPTI_REPLAY", "kernel", 1);
         else
                 unsetenv("PRISM_CUPTI_REPLAY");
+        if (p->flush_caches)
+                setenv("PRISM_CUPTI_FLUSH", "1", 1);
+        else
+                unsetenv("PRISM_CUPTI_FLUSH");
         if (setenv("CUDA_INJECTION64_PATH", lib, 1) == 0 &&
             setenv("PRISM_CUPTI_METRICS", metrics, 1) == 0 &&
             setenv("PRISM_CUPTI_OUT", csv, 1) == 0)
@@ -599,4 +603,5 @@ const struct backend backend_cupti = {
     .replay_modes = REPLAY_APPLICATION | REPLAY_KERNEL,
     .clocks = cupti_clocks,
     .clocks_reset = clocks_nvml_reset,
+    .can_flush_caches = 1,
 };

@@ -196,7 +196,8 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         struct progress pg;
         progress_init(&pg, o->tty, o->log, np, res->replay == REPLAY_KERNEL, label);
         struct runs r = {.o = o, .be = be, .plan = plan, .nchan = nchan, .scratch = scratch,
-                         .mode = res->replay, .pg = &pg, .parallel = parallel};
+                         .mode = res->replay, .cache = res->cache, .pg = &pg,
+                         .parallel = parallel};
         if (!rc) {
                 ran = np;
                 rc = runs_collect(&r, tables, err);
@@ -390,6 +391,11 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         goto out;
                 }
                 res->replay = m;
+                if ((m = backend_cache_mode(be, o->cache_control, err)) < 0) {
+                        rc = err->code;
+                        goto out;
+                }
+                res->cache = m;
         }
         if (parallel || gc.var) {
                 si_set(&si, "gpu_choice", gc.why);
@@ -514,6 +520,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                 goto out;
         }
         si_set(&si, "replay", backend_replay_name(res->replay));
+        si_set(&si, "cache_control", backend_cache_name(res->cache));
         int locked = clocks_begin(o, be, &si, res);
         rc = run_passes(o, be, &plan, nchan, dir, &si, res, label, parallel, err);
         clocks_end(be, locked);

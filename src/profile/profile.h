@@ -41,6 +41,7 @@ struct profile_opts {
         const long *ranks;         /* --ranks: the ranks to profile (NULL: all) */
         size_t nranks;
         int clock_control;         /* CLOCK_NONE (default) or CLOCK_BASE */
+        int cache_control;         /* CACHE_AUTO (default), CACHE_ALL, CACHE_NONE */
         const struct backend *backend_impl; /* tests: this backend instead of a lookup */
 };
 
@@ -55,6 +56,7 @@ struct profile_result {
         int grouped;               /* planned by the profiler's pass count (NVIDIA): then
                                       lower_bound is the hardware passes of all at once */
         int replay;                /* the mode used: REPLAY_KERNEL or REPLAY_APPLICATION */
+        int cache;                 /* the cache control used: CACHE_ALL or CACHE_NONE */
         size_t runs;               /* runs of the program made */
         int fell_back;             /* kernel replay fell back: 1 all, 2 some dispatches */
         int skipped;               /* --ranks: this rank ran the program without counters */

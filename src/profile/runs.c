@@ -113,6 +113,7 @@ static struct backend_pass base_pass(const struct runs *r, const char *wd)
                 .ndispatches = o->ndispatches,
                 .timeout_s = o->pass_timeout,
                 .replay = REPLAY_APPLICATION,
+                .flush_caches = r->cache == CACHE_ALL,
         };
         return bp;
 }

@@ -21,6 +21,7 @@ struct runs {
         int nchan;
         const char *scratch; /* DIR/.prism-passes: pass_N/ (result.csv, counters.txt) */
         int mode;            /* REPLAY_KERNEL or REPLAY_APPLICATION */
+        int cache;           /* CACHE_ALL or CACHE_NONE */
         struct progress *pg;
         int parallel;        /* one rank of several: no fallback to application replay (the
                                 ranks would run the program different numbers of times) */

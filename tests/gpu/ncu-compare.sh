@@ -4,6 +4,8 @@
 # `ncu --set full` (details and raw pages) for tests/gpu/ncu_compare.py. Build first:
 #   make STATIC_LIBS=1 prism libprism-cupti.so tests/bin/kinds tests/bin/samples
 # then: tests/gpu/ncu-compare.sh OUTDIR   (OUTDIR gets workloads/, ncu-*.csv, logs, a tar)
+# CLOCK (none) is both tools' clock control; CACHE (none) is ncu's --cache-control and, when
+# "all", prism's too; PRISM_FLAGS adds prism profile options (e.g. --replay application).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PRISM=$ROOT/prism
@@ -12,6 +14,9 @@ mkdir -p "$W/work"
 W=$(cd "$W" && pwd)
 export PRISM_DATA_DIR=$ROOT
 CLOCK=${CLOCK:-none}
+CACHE=${CACHE:-none}
+read -r -a PFLAGS <<<"${PRISM_FLAGS:-}"
+[ "$CACHE" = all ] && PFLAGS+=(--cache-control all)
 cd "$W/work" || exit 1
 nvidia-smi --query-gpu=name,compute_cap,clocks.max.sm,clocks.max.mem,driver_version \
         --format=csv,noheader >device.txt 2>&1
@@ -31,20 +36,20 @@ for s in kinds stream compute; do
         *) prog=("$ROOT/tests/bin/samples" "$s") ;;
         esac
         rm -rf "workloads/$s"
-        step "prism-$s" 150 "$PRISM" profile -n "$s" --backend cupti --no-roof --force -- "${prog[@]}"
+        step "prism-$s" 150 "$PRISM" profile -n "$s" --backend cupti --no-roof --force ${PFLAGS[@]+"${PFLAGS[@]}"} -- "${prog[@]}"
         d=$(dirname "$(ls workloads/$s/*/pmc_perf.csv 2>/dev/null | head -1)")
         [ -d "$d" ] && step "analyze-$s" 60 "$PRISM" analyze -p "$d"
 done
 # ncu: the full set (kinds: every kernel; samples: one launch of each kernel)
-step ncu-kinds 150 ncu --set full --clock-control "$CLOCK" --cache-control none -f -o ncu-kinds "$ROOT/tests/bin/kinds" all -l 2
-step ncu-stream 60 ncu --set full --clock-control "$CLOCK" --cache-control none -c 4 -f -o ncu-stream "$ROOT/tests/bin/samples" stream
-step ncu-compute 90 ncu --set full --clock-control "$CLOCK" --cache-control none -c 4 -f -o ncu-compute "$ROOT/tests/bin/samples" compute
+step ncu-kinds 150 ncu --set full --clock-control "$CLOCK" --cache-control "$CACHE" -f -o ncu-kinds "$ROOT/tests/bin/kinds" all -l 2
+step ncu-stream 60 ncu --set full --clock-control "$CLOCK" --cache-control "$CACHE" -c 4 -f -o ncu-stream "$ROOT/tests/bin/samples" stream
+step ncu-compute 90 ncu --set full --clock-control "$CLOCK" --cache-control "$CACHE" -c 4 -f -o ncu-compute "$ROOT/tests/bin/samples" compute
 for s in kinds stream compute; do
         [ -f "ncu-$s.ncu-rep" ] || continue
         ncu -i "ncu-$s.ncu-rep" --csv --print-units base --page details >"ncu-$s-details.csv" 2>&1
         ncu -i "ncu-$s.ncu-rep" --csv --print-units base --page raw >"ncu-$s-raw.csv" 2>&1
 done
-step ncu-peaks 90 ncu --csv --print-units base --clock-control "$CLOCK" --cache-control none --metrics \
+step ncu-peaks 90 ncu --csv --print-units base --clock-control "$CLOCK" --cache-control "$CACHE" --metrics \
         breakdown:l1tex__throughput.avg.pct_of_peak_sustained_active,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum.peak_sustained,dram__bytes_write.sum.peak_sustained,dram__bytes.sum.peak_sustained,dram__bytes_read.sum.pct_of_peak_sustained_elapsed,dram__bytes_write.sum.pct_of_peak_sustained_elapsed \
         "$ROOT/tests/bin/kinds" copy
 cd "$W" && tar czf prism-ncu.tgz --exclude='*.ncu-rep' work && ls -la prism-ncu.tgz

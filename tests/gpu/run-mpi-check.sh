@@ -6,7 +6,12 @@
 # that every rank's instruction counts equal the single-rank run's (compare_replay.py), and
 # that --ranks 0 on -np 4 profiles rank 0 alone while the job completes. Wall times are
 # printed as TIME lines (plain mpirun and prism under mpirun). Usage:
-#   tests/gpu/run-mpi-check.sh [WORKDIR]
+#   [APP_ARGS="-n ELEMS"] [SKIP_APP_REPLAY=1] tests/gpu/run-mpi-check.sh [WORKDIR]
+# APP_ARGS goes to every mpi_ranks run (default -n 33554432: 2 x 128 MiB per rank, beyond the
+# L2, so that the DRAM counters are reproducible; with mpi_ranks' own 4M floats the arrays
+# sit in the L2 and two identical single-rank runs already differ by more than 2 %,
+# bench/replay-h100.md). A second single-rank profile measures that
+# run-to-run floor (TIME/INFO lines "np=1 again").
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PRISM=${PRISM:-$ROOT/prism}
@@ -19,6 +24,8 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 now() { date +%s.%N; }
 since() { awk "BEGIN { printf \"%.2f\", $(now) - $1 }"; }
 APP=$ROOT/tests/bin/mpi_ranks
+APP_ARGS=${APP_ARGS--n 33554432}
+read -r -a ARGS <<<"$APP_ARGS"
 if [ ! -x "$APP" ]; then
         (cd "$ROOT" && make tests/bin/mpi_ranks) >"$W/build.log" 2>&1 ||
                 { echo "FAIL: cannot build mpi_ranks: $(tail -3 "$W/build.log" | tr '\n' ' ')"; echo "1 failures"; exit 1; }
@@ -27,23 +34,23 @@ fi
 MPIRUN=(timeout "${TMO:-120}" mpirun --oversubscribe --bind-to none)
 cd "$W" || exit 1
 for np in 1 2 4; do
-        t=$(now); "${MPIRUN[@]}" -np $np "$APP" >"plain$np.out" 2>&1; echo "TIME mpi np=$np plain $(since "$t") rc=$?"
+        t=$(now); "${MPIRUN[@]}" -np $np "$APP" ${ARGS[@]+"${ARGS[@]}"} >"plain$np.out" 2>&1; echo "TIME mpi np=$np plain $(since "$t") rc=$?"
 done
 # the target as a child of each rank (what prism does), and the collector alone with the
 # GPU lock, before prism itself
-t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\"; true" >child2.out 2>&1
+t=$(now); "${MPIRUN[@]}" -np 2 sh -c "\"$APP\" $APP_ARGS; true" >child2.out 2>&1
 echo "TIME mpi np=2 target as a child of the rank $(since "$t") rc=$?"
 t=$(now)
 "${MPIRUN[@]}" -np 2 env CUDA_INJECTION64_PATH="$ROOT/libprism-cupti.so" \
         PRISM_CUPTI_METRICS=gpu__time_duration.sum,smsp__inst_executed.sum \
         PRISM_CUPTI_LOCK="$W/gpu.lock" PRISM_CUPTI_OUT="$W/direct.csv" PRISM_CUPTI_TIMING=1 \
-        "$APP" >direct2.out 2>&1
+        "$APP" ${ARGS[@]+"${ARGS[@]}"} >direct2.out 2>&1
 echo "TIME mpi np=2 collector with the lock, no prism $(since "$t") rc=$?"
 grep timing direct2.out | head -2 | sed 's/^/INFO: direct: /'
 for np in 1 2 4; do
         rm -rf "workloads/mpi$np"
         t=$(now)
-        "${MPIRUN[@]}" -np $np "$PRISM" profile -n "mpi$np" --no-roof -- "$APP" >"prof$np.out" 2>"prof$np.err"
+        "${MPIRUN[@]}" -np $np "$PRISM" profile -n "mpi$np" --no-roof -- "$APP" ${ARGS[@]+"${ARGS[@]}"} >"prof$np.out" 2>"prof$np.err"
         rc=$?
         echo "TIME mpi np=$np prism $(since "$t") rc=$rc"
         [ $rc -eq 0 ] || bad "np=$np: mpirun prism profile exited $rc: $(grep -v '^$' "prof$np.err" | tail -3 | tr '\n' ' ')"
@@ -68,9 +75,17 @@ for np in 1 2 4; do
                 grep -cE "^│ [0-9]+ │ +[0-9]+ │" "panel19-$np.txt" | sed "s/^/INFO: np=$np: panel 19 rows: /"
         fi
 done
+# the run-to-run floor: a second single-rank profile against the first
+rm -rf workloads/again1
+t=$(now)
+"${MPIRUN[@]}" -np 1 "$PRISM" profile -n again1 --no-roof -- "$APP" ${ARGS[@]+"${ARGS[@]}"} >again1.out 2>&1
+echo "TIME mpi np=1 again $(since "$t") rc=$?"
+python3 "$ROOT/tests/gpu/compare_replay.py" "$(ls -d workloads/mpi1/*/ | head -1)/pmc_perf.csv" \
+        "$(ls -d workloads/again1/*/ | head -1)/pmc_perf.csv" --label "np=1 again" --min-us 100 |
+        sed 's/^FAIL: /INFO: run-to-run: /'
 rm -rf workloads/only0
 t=$(now)
-"${MPIRUN[@]}" -np 4 "$PRISM" profile -n only0 --ranks 0 --no-roof -- "$APP" >only0.out 2>only0.err
+"${MPIRUN[@]}" -np 4 "$PRISM" profile -n only0 --ranks 0 --no-roof -- "$APP" ${ARGS[@]+"${ARGS[@]}"} >only0.out 2>only0.err
 rc=$?
 echo "TIME mpi np=4 --ranks 0 $(since "$t") rc=$rc"
 [ $rc -eq 0 ] || bad "--ranks 0: exit $rc: $(tail -2 only0.err | tr '\n' ' ')"
@@ -78,9 +93,10 @@ n=$(ls workloads/only0/*/rank*/*/pmc_perf.csv 2>/dev/null | wc -l)
 [ "$n" -eq 1 ] && ls workloads/only0/*/rank0/*/pmc_perf.csv >/dev/null 2>&1 ||
         bad "--ranks 0: $n workloads, want rank0's alone"
 # application replay under MPI (the same per-kernel turns, one run per pass)
+[ "${SKIP_APP_REPLAY:-0}" = 1 ] && { echo "$fails failures"; [ "$fails" -eq 0 ]; exit; }
 rm -rf workloads/app2
 t=$(now)
-"${MPIRUN[@]}" -np 2 "$PRISM" profile -n app2 --replay application -b 2 --no-roof -- "$APP" >app2.out 2>app2.err
+"${MPIRUN[@]}" -np 2 "$PRISM" profile -n app2 --replay application -b 2 --no-roof -- "$APP" ${ARGS[@]+"${ARGS[@]}"} >app2.out 2>app2.err
 rc=$?
 echo "TIME mpi np=2 application replay -b 2 $(since "$t") rc=$rc"
 [ $rc -eq 0 ] || bad "np=2 application replay: exit $rc: $(tail -2 app2.err | tr '\n' ' ')"

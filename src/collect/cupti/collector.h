@@ -51,7 +51,8 @@ struct pc_timing {
         double disable;   /* per-kernel disable when the GPU is shared */
         double lock_wait; /* waiting for the GPU lock */
         double csv;       /* writing the CSV */
-        size_t nlaunch, nflush, nlock;
+        double cache_flush; /* flushing the L2 before kernels (PRISM_CUPTI_FLUSH) */
+        size_t nlaunch, nflush, nlock, nflushcache;
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
@@ -72,6 +73,8 @@ struct pc_state {
         int timing;           /* PRISM_CUPTI_TIMING=1 */
         int use_avail;        /* PRISM_CUPTI_AVAILABILITY=1: build configs with the counter
                                  availability image from the start */
+        int flush_caches;     /* PRISM_CUPTI_FLUSH=1: flush the L2 before each profiled
+                                 kernel (flush.c) */
         struct pc_timing t;
 };
 
@@ -129,6 +132,12 @@ void pc_ctx_forget(CUcontext ctx);
 /* Stop profiling ctx after the kernel just launched when the GPU is shared (pc.lock_fd):
  * decode its range, release the counters and the GPU lock. */
 void pc_ctx_after_launch(struct pc_ctx *c);
+
+/* flush.c: read a buffer of four times the L2's size in the collector's own context on the
+ * current context's device and wait for it; -1 when that cannot be done (said once).
+ * pc_flushing is set on this thread meanwhile: the callbacks ignore the collector's calls. */
+int pc_l2_flush(void);
+extern __thread int pc_flushing;
 
 /* share.c: the per-GPU lock of ranks that share a GPU, and the timing report. */
 double pc_now(void);

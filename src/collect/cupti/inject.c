@@ -15,6 +15,7 @@
  *   PRISM_CUPTI_PROGRESS_FD a file descriptor that gets "dispatch<TAB>kernel" per launch
  *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
  *                           processes that share the GPU (share.c)
+ *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
  *                           config (default: only when the GPU refuses a config without) */
@@ -345,6 +346,8 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti
                               const void *data)
 {
         (void)userdata;
+        if (pc_flushing)
+                return; /* the collector's own cache flush (flush.c) */
         if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
                 const CUpti_CallbackData *cb = data;
                 if (cb->callbackSite == CUPTI_API_ENTER)
@@ -541,6 +544,8 @@ static void parse_env(void)
         pc.kernel_mode = s && !strcmp(s, "kernel");
         s = getenv("PRISM_CUPTI_AVAILABILITY");
         pc.use_avail = s && *s && strcmp(s, "0") != 0;
+        s = getenv("PRISM_CUPTI_FLUSH");
+        pc.flush_caches = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
         pc.timing = s && *s && strcmp(s, "0") != 0;
         pc.progress_fd = -1;

@@ -423,6 +423,8 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
                 }
         }
         c->batch[c->nbatch++] = dispatch;
+        if (pc.flush_caches)
+                pc_l2_flush();
 }
 
 void pc_ctx_after_launch(struct pc_ctx *c)

@@ -50,8 +50,9 @@ void pc_timing_report(void)
                 "prism-cupti: timing: to first launch %.3f s, profiler init %.3f, counter "
                 "availability %.3f, config image %.3f, enable %.3f, arm %.3f (image %.3f, "
                 "SetConfig %.3f, Start %.3f), launch calls %.3f "
-                "(%zu), decode %.3f (%zu), disable %.3f, lock wait %.3f (%zu), csv %.3f\n",
+                "(%zu), decode %.3f (%zu), disable %.3f, lock wait %.3f (%zu), cache flush %.3f "
+                "(%zu), csv %.3f\n",
                 t->first > 0 ? t->first - t->injected : 0.0, t->init, t->avail, t->config,
                 t->enable, t->arm, t->arm_image, t->arm_config, t->arm_start, t->launches, t->nlaunch, t->flush, t->nflush, t->disable,
-                t->lock_wait, t->nlock, t->csv);
+                t->lock_wait, t->nlock, t->cache_flush, t->nflushcache, t->csv);
 }
