@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/table.h"
+#include "util/numparse.h"
 
 static char *write_tmp(const char *text)
 {
@@ -227,6 +228,21 @@ static void test_num_fast(void **state)
         }
         /* most generated texts are plain decimals the fast path reads */
         assert_true(fast > n / 2);
+        /* num_digits8: 1 to 8 digits (leading zeros too) as strtod reads them, nothing else */
+        for (int k = 0; k < 200000; k++) {
+                char d[16] = {0};
+                size_t len = 1 + rnd(8);
+                for (size_t i = 0; i < len; i++)
+                        d[i] = (char)('0' + rnd(10));
+                if (rnd(20) == 0)
+                        d[rnd((unsigned)len)] = "x.-e /:"[rnd(7)];
+                double w = strtod(d, NULL), v;
+                int ok = strspn(d, "0123456789") == len;
+                assert_int_equal(num_digits8(d, len, &v), ok);
+                if (ok && memcmp(&v, &w, sizeof v))
+                        fail_msg("num_digits8('%s') = %.17g, strtod: %.17g", d, v, w);
+        }
+        assert_int_equal(num_digits8("123456789", 9, &v), 0); /* nine digits: not its case */
 }
 
 /* a file of len bytes (NUL bytes too) */
