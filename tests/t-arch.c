@@ -185,12 +185,48 @@ static void test_shipped_data(void **state)
         panels_free(&ps);
 }
 
+/* `counters:`: the shipped families' entries as the sources give them (the metric files'
+ * comments), a child's entry replacing or (null) dropping its parent's; a malformed entry
+ * is an error naming its line */
+static void test_counters(void **state)
+{
+        (void)state;
+        struct arch a;
+        struct err err = {0};
+        const struct counter_def *d;
+        assert_int_equal(arch_load("metrics", "gfx908", &a, &err), 0);
+        d = arch_counter_def(a.counter_defs, a.ncounter_defs, "TCC_EA0_RDREQ");
+        assert_non_null(d);
+        assert_int_equal(d->kind, COUNTER_ALIAS);
+        assert_string_equal(d->same_as, "TCC_EA_RDREQ");
+        arch_free(&a);
+        assert_int_equal(arch_load("metrics", "gfx941", &a, &err), 0);
+        d = arch_counter_def(a.counter_defs, a.ncounter_defs, "SQ_VMEM_TA_CMD_FIFO_FULL");
+        assert_non_null(d);
+        assert_int_equal(d->kind, COUNTER_ABSENT);
+        arch_free(&a);
+        assert_int_equal(arch_load("metrics", "gfx942", &a, &err), 0); /* replaces cdna3's */
+        d = arch_counter_def(a.counter_defs, a.ncounter_defs, "SQ_VMEM_TA_CMD_FIFO_FULL");
+        assert_non_null(d);
+        assert_int_equal(d->kind, COUNTER_EVENT);
+        assert_string_equal(d->block, "SQ");
+        assert_int_equal(d->event, 139);
+        arch_free(&a);
+        assert_int_equal(arch_load("metrics", "gfx950", &a, &err), 0); /* null drops gfx942's */
+        assert_null(arch_counter_def(a.counter_defs, a.ncounter_defs, "SQ_VMEM_TA_CMD_FIFO_FULL"));
+        arch_free(&a);
+        assert_int_not_equal(arch_load(DATA "bad-counters", "gfxB", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "bad-counters/b.yaml:6:"));
+        assert_non_null(strstr(err.msg, "SQ_X"));
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
             cmocka_unit_test(test_errors),      cmocka_unit_test(test_same_as),
             cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data),
+            cmocka_unit_test(test_counters),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,8 +21,37 @@
 
 /* ---- every architecture of metrics/ ---- */
 
+/* A counter name under the family's `counters:` (read here from the arch, not through the
+ * planner): 2 if it is not on the architecture, else 0 with *slot the hardware counter it
+ * is collected as (an alias's own); 1 for a name that is no counter. */
+static int hw_slot(const struct arch *a, const char *name, char **slot, const char **block,
+                   unsigned *forms)
+{
+        int r = plan_classify(a->limits, a->nlimits, name, slot, block, forms);
+        if (r != 0)
+                return r;
+        const struct counter_def *d = arch_counter_def(a->counter_defs, a->ncounter_defs, *slot);
+        if (d && d->kind == COUNTER_ABSENT)
+                return 2;
+        if (d && d->kind == COUNTER_ALIAS) {
+                unsigned f;
+                free(*slot);
+                assert_int_equal(plan_classify(a->limits, a->nlimits, d->same_as, slot, block, &f), 0);
+        }
+        return 0;
+}
+
+static int in_list(char *const *v, size_t n, const char *s)
+{
+        for (size_t i = 0; i < n; i++)
+                if (!strcmp(v[i], s))
+                        return 1;
+        return 0;
+}
+
 struct needs {
         struct smap normal;   /* counters pmc_perf.csv needs */
+        struct smap absent;   /* counters the formulas read that the family says are absent */
         struct smap tables[16];
         const char *tnames[16];
         size_t ntables;
@@ -73,9 +102,11 @@ static void need_name(void *ctx, const char *name, int dollar)
         unsigned forms;
         if (a->accum_value && !strcmp(name, a->accum_value))
                 return;
-        int r = plan_classify(a->limits, a->nlimits, name, &slot, &block, &forms);
+        int r = hw_slot(a, name, &slot, &block, &forms);
         if (r < 0)
                 fail_msg("%s: counter '%s' has no block limit", a->target, name);
+        if (r == 2)
+                smap_put(&nd->absent, slot, 1);
         if (r == 0) {
                 /* an accumulate counter named in a pmc_perf formula is collected in its pass */
                 int is_table = 0;
@@ -169,7 +200,7 @@ static void ratio_add(struct ratio_walk *rw, const char *name, int dollar)
         char *slot;
         const char *block;
         unsigned forms;
-        if (plan_classify(a->limits, a->nlimits, name, &slot, &block, &forms) != 0) {
+        if (hw_slot(a, name, &slot, &block, &forms) != 0) {
                 free(slot);
                 return;
         }
@@ -320,6 +351,31 @@ static void check_arch(const struct arch *a)
                 for (size_t k = 0; k < p.passes[i].n; k++)
                         nhome += p.passes[i].home[k];
         assert_int_equal(nhome, nd.normal.len);
+        /* the family's absent counters: listed by the plan, never planned; its aliases: no
+         * slot of their own, their names collected with the hardware counter's */
+        assert_int_equal(p.nabsent, nd.absent.len);
+        for (size_t i = 0; i < p.nabsent; i++) {
+                assert_true(smap_get(&nd.absent, p.absent[i], NULL));
+                assert_true(home_of(&p, p.absent[i]) < 0 && pass_of(&p, p.absent[i], 1) < 0);
+        }
+        for (size_t d = 0; d < a->ncounter_defs; d++) {
+                const struct counter_def *cd = &a->counter_defs[d];
+                if (cd->kind == COUNTER_ALIAS)
+                        for (size_t i = 0; i < p.ncounters; i++)
+                                assert_string_not_equal(p.counters[i].name, cd->name);
+                if (cd->kind != COUNTER_ALIAS || home_of(&p, cd->same_as) < 0)
+                        continue;
+                int h = home_of(&p, cd->same_as), seen = 0;
+                size_t nn;
+                char **names = plan_pass_names(&p, (size_t)h, 16, &nn);
+                for (size_t k = 0; k < nn; k++)
+                        seen |= !strncmp(names[k], cd->name, strlen(cd->name)) &&
+                                strchr("_[", names[k][strlen(cd->name)] ? names[k][strlen(cd->name)] : '_');
+                plan_names_free(names, nn);
+                if (!seen)
+                        fail_msg("%s: alias %s of %s not collected in run %d", a->target,
+                                 cd->name, cd->same_as, h);
+        }
         /* each accumulate counter: one run holding what its formulas need */
         assert_int_equal(p.naccum, nd.ntables);
         for (size_t t = 0; t < nd.ntables; t++) {
@@ -370,6 +426,7 @@ static void check_arch(const struct arch *a)
         struct plan p2;
         plan_req_init(&r2, a->limits, a->nlimits);
         plan_req_accum_value(&r2, a->accum_value);
+        plan_req_counters(&r2, a->counter_defs, a->ncounter_defs);
         for (size_t i = 0; i < a->nbuiltins; i++)
                 plan_req_builtin(&r2, a->builtins[i].name, a->builtins[i].src, NULL, &err);
         for (size_t i = a->nnorms; i-- > 0;)
@@ -428,10 +485,61 @@ static void check_arch(const struct arch *a)
                 if (plan_make(&r3, &p3, &err))
                         fail_msg("%s with 3.3's counters: %s", a->target, err.msg);
                 check_shape(&p3, a->limits, a->nlimits);
-                for (size_t i = 0; extra[i]; i++)
-                        if (!(strstr(extra[i], "LEVEL") && strncmp(extra[i], "TCC", 3)) &&
-                            home_of(&p3, extra[i]) < 0)
+                /* every counter 3.3.0 reads that is on the architecture is planned (as the
+                 * hardware counter an alias names); the absent ones are listed, not planned */
+                struct smap per_block = {0};
+                for (size_t i = 0; extra[i]; i++) {
+                        char *slot;
+                        const char *block;
+                        unsigned forms;
+                        int k = hw_slot(a, extra[i], &slot, &block, &forms);
+                        assert_true(k == 0 || k == 2);
+                        if (k == 2) {
+                                if (!in_list(p3.absent, p3.nabsent, slot))
+                                        fail_msg("%s: absent %s not listed", a->target, slot);
+                                assert_true(home_of(&p3, slot) < 0);
+                        } else if (!(strstr(extra[i], "LEVEL") && strncmp(extra[i], "TCC", 3)) &&
+                                   home_of(&p3, slot) < 0) {
                                 fail_msg("%s: 3.3's %s not planned", a->target, extra[i]);
+                        }
+                        if (k == 0)
+                                smap_put(&per_block, slot, 1);
+                        free(slot);
+                }
+                /* the printed bound, recounted here: per block, its distinct hardware
+                 * counters (3.3's and prism's own) plus one more slot per accumulate
+                 * counter, over the block's limit */
+                size_t bound = p3.naccum;
+                for (size_t b = 0; b < a->nlimits; b++) {
+                        size_t cnt = 0;
+                        for (size_t i = 0; i < p3.ncounters; i++)
+                                if (!strcmp(p3.counters[i].block, a->limits[b].block)) {
+                                        cnt++;
+                                        for (size_t t = 0; t < p3.npasses; t++)
+                                                if (p3.passes[t].accum &&
+                                                    !strcmp(p3.passes[t].accum, p3.counters[i].name))
+                                                        cnt++;
+                                }
+                        size_t bb = (cnt + (size_t)a->limits[b].limit - 1) / (size_t)a->limits[b].limit;
+                        if (bb > bound)
+                                bound = bb;
+                        assert_int_equal(bb, p3.blocks[b].bound);
+                }
+                assert_int_equal(bound, p3.lower_bound);
+                for (size_t i = 0; i < per_block.cap; i++)
+                        if (per_block.keys[i] && !strstr(per_block.keys[i], "LEVEL"))
+                                assert_true(home_of(&p3, per_block.keys[i]) >= 0);
+                smap_free(&per_block);
+                char *bt = NULL;
+                size_t blen = 0;
+                FILE *bf = open_memstream(&bt, &blen);
+                plan_print_bound(&p3, bf);
+                fclose(bf);
+                char want_line[96];
+                snprintf(want_line, sizeof want_line, "%zu application runs (%zu accumulating); "
+                         "no plan can have fewer than %zu:", p3.npasses, p3.naccum, p3.lower_bound);
+                assert_non_null(strstr(bt, want_line));
+                free(bt);
                 size_t want = !strcmp(a->target, "gfx908") ? 10 : !strcmp(a->target, "gfx950") ? 13 : 12;
                 assert_int_equal(p3.npasses, p3.lower_bound);
                 assert_true(p3.groups_split <= p.groups_split);
@@ -449,6 +557,7 @@ static void check_arch(const struct arch *a)
         smap_free(&spread_keys);
         memset(&spread_keys, 0, sizeof spread_keys);
         smap_free(&nd.normal);
+        smap_free(&nd.absent);
         for (size_t t = 0; t < nd.ntables; t++)
                 smap_free(&nd.tables[t]);
         plan_free(&p2);

@@ -361,12 +361,61 @@ static void test_selectors(void **state)
         arch_free(&a);
 }
 
+/* A family's counters the profiler lacks: an absent counter is not planned and is listed;
+ * an alias and the counter it names take one slot, both names collected in its run; the
+ * bound counts the slot once. */
+static void test_family_counters(void **state)
+{
+        (void)state;
+        struct counter_def defs[] = {
+            {.name = "TCC_EA0_WRREQ", .kind = COUNTER_ALIAS, .same_as = "TCC_EA_WRREQ"},
+            {.name = "SQ_GONE", .kind = COUNTER_ABSENT},
+        };
+        struct plan_req r;
+        struct plan p;
+        struct err err = {0};
+        plan_req_init(&r, gfx9_limits, NLIM);
+        plan_req_counters(&r, defs, 2);
+        assert_int_equal(plan_req_formula(&r, "TCC_EA0_WRREQ_sum / TCC_HIT_sum", NULL, NULL, &err), 0);
+        assert_int_equal(plan_req_formula(&r, "TCC_EA_WRREQ[@] + TCC_MISS[1] + TCC_READ_sum", NULL,
+                                          NULL, &err), 0);
+        assert_int_equal(plan_req_formula(&r, "SQ_GONE + SQ_WAVES", NULL, NULL, &err), 0);
+        assert_int_equal(plan_make(&r, &p, &err), 0);
+        assert_int_equal(p.nabsent, 1);
+        assert_string_equal(p.absent[0], "SQ_GONE");
+        assert_int_equal(p.ncounters, 5); /* TCC_EA_WRREQ, TCC_HIT, TCC_MISS, TCC_READ, SQ_WAVES */
+        int tcc = 0;
+        for (size_t i = 0; i < p.ncounters; i++) {
+                assert_string_not_equal(p.counters[i].name, "SQ_GONE");
+                assert_string_not_equal(p.counters[i].name, "TCC_EA0_WRREQ");
+                tcc += !strcmp(p.counters[i].block, "TCC");
+        }
+        assert_int_equal(tcc, 4);
+        assert_int_equal(p.lower_bound, 1); /* 4 TCC counters fit one run */
+        assert_int_equal(p.npasses, 1);
+        size_t n;
+        char **names = plan_pass_names(&p, 0, 2, &n);
+        int sum = 0, ch = 0, plain = 0;
+        for (size_t i = 0; i < n; i++) {
+                sum += !strcmp(names[i], "TCC_EA0_WRREQ_sum");
+                ch += !strcmp(names[i], "TCC_EA_WRREQ[1]");
+                plain += !strcmp(names[i], "TCC_EA_WRREQ") || !strcmp(names[i], "TCC_EA0_WRREQ[0]");
+        }
+        assert_int_equal(sum, 1);
+        assert_int_equal(ch, 1);
+        assert_int_equal(plain, 0); /* only the forms the formulas read */
+        plan_names_free(names, n);
+        plan_free(&p);
+        plan_req_free(&r);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_classify),   cmocka_unit_test(test_small),
                 cmocka_unit_test(test_pairs_and_limits), cmocka_unit_test(test_errors),
                 cmocka_unit_test(test_perfmon_files), cmocka_unit_test(test_selectors),
+                cmocka_unit_test(test_family_counters),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

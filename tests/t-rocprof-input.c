@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "arch/arch.h"
 #include "arch/yamldoc.h"
 #include "profile/rocprof_input.h"
 
@@ -282,12 +283,89 @@ static void test_plain(void **state)
         free(y);
 }
 
+/* The architecture's counters the profiler lacks (the family's `counters:`): an alias is
+ * defined over the hardware counter it names (its _sum and channels too), a hardware event
+ * with its block and event and its _sum, in both layouts; counters rocprofv3 knows get no
+ * definition. */
+static void test_family_counters(void **state)
+{
+        (void)state;
+        struct counter_def defs[] = {
+            {.name = "TCC_EA0_WRREQ", .kind = COUNTER_ALIAS, .same_as = "TCC_EA_WRREQ"},
+            {.name = "SQ_VMEM_TA_CMD_FIFO_FULL", .kind = COUNTER_EVENT, .block = "SQ", .event = 134},
+        };
+        const char *c[] = {"TCC_EA0_WRREQ_sum", "TCC_EA0_WRREQ[17]", "TCC_EA0_WRREQ",
+                           "SQ_VMEM_TA_CMD_FIFO_FULL", "SQ_VMEM_TA_CMD_FIFO_FULL_sum", "TCC_HIT_sum"};
+        struct backend_pass p = {.counters = c, .ncounters = 6, .defs = defs, .ndefs = 2};
+        for (int v1 = 0; v1 < 2; v1++) {
+                struct rocprof_gpu g = {"gfx90a", 1, 32, v1};
+                char *y = rocprof_pass_yaml(&p, &g);
+                assert_non_null(y);
+                char *tmp = xasprintf("/tmp/prism-t-rocprof-input-%d.yaml", (int)getpid());
+                FILE *f = fopen(tmp, "w");
+                assert_non_null(f);
+                fputs(y, f);
+                fclose(f);
+                struct ydoc yd;
+                struct err err = {0};
+                assert_int_equal(ydoc_load(&yd, tmp, &err), 0);
+                unlink(tmp);
+                free(tmp);
+                /* name -> (expression, block, event) in either layout */
+                const char *want[][4] = {
+                    {"TCC_EA0_WRREQ_sum", "reduce(TCC_EA_WRREQ,sum)", NULL, NULL},
+                    {"TCC_EA0_WRREQ[17]",
+                     "select(TCC_EA_WRREQ,[DIMENSION_XCC=[0], DIMENSION_INSTANCE=[17]])", NULL, NULL},
+                    {"TCC_EA0_WRREQ", "TCC_EA_WRREQ", NULL, NULL},
+                    {"SQ_VMEM_TA_CMD_FIFO_FULL", NULL, "SQ", "134"},
+                    {"SQ_VMEM_TA_CMD_FIFO_FULL_sum", "reduce(SQ_VMEM_TA_CMD_FIFO_FULL,sum)", NULL,
+                     NULL},
+                };
+                yaml_node_t *root = ydoc_root(&yd);
+                yaml_node_t *list = v1 ? ydoc_get(&yd, ydoc_get(&yd, root, "rocprofiler-sdk"),
+                                                  "counters")
+                                       : root;
+                assert_non_null(list);
+                assert_int_equal(ydoc_len(list), 5); /* TCC_HIT_sum: rocprofv3's own */
+                for (size_t w = 0; w < 5; w++) {
+                        yaml_node_t *df = NULL;
+                        for (size_t i = 0; i < ydoc_len(list) && !df; i++) {
+                                if (v1) {
+                                        yaml_node_t *it = ydoc_item(&yd, list, i);
+                                        if (!strcmp(ydoc_str(ydoc_get(&yd, it, "name")), want[w][0]))
+                                                df = ydoc_item(&yd, ydoc_get(&yd, it, "definitions"), 0);
+                                } else if (!strcmp(ydoc_str(ydoc_key(&yd, list, i)), want[w][0])) {
+                                        df = ydoc_val(&yd, ydoc_get(&yd, ydoc_val(&yd, list, i),
+                                                                    "architectures"), 0);
+                                }
+                        }
+                        if (!df)
+                                fail_msg("v%d: no definition of %s", v1, want[w][0]);
+                        yaml_node_t *ex = ydoc_get(&yd, df, "expression");
+                        if (want[w][1]) {
+                                assert_non_null(ex);
+                                char *a = squeeze(ydoc_str(ex)), *b = squeeze(want[w][1]);
+                                assert_string_equal(a, b);
+                                free(a);
+                                free(b);
+                        } else {
+                                assert_null(ex);
+                                assert_string_equal(ydoc_str(ydoc_get(&yd, df, "block")), want[w][2]);
+                                assert_string_equal(ydoc_str(ydoc_get(&yd, df, "event")), want[w][3]);
+                        }
+                }
+                ydoc_free(&yd);
+                free(y);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_mi300x_rocm7),
             cmocka_unit_test(test_mi350_rocm6),
             cmocka_unit_test(test_plain),
+            cmocka_unit_test(test_family_counters),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "families.h"
+#include "counters.h"
 #include "words.h"
 #include "yamldoc.h"
 
@@ -266,6 +267,8 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                 }
         }
         arch_merge_words(a, &y, root);
+        if ((rc = arch_merge_counters(a, &y, root, path, err)))
+                goto out;
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
@@ -528,6 +531,7 @@ out:
 void arch_free(struct arch *a)
 {
         arch_free_words(a);
+        arch_free_counters(a);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);

@@ -43,6 +43,23 @@ struct block_limit {
         int limit;
 };
 
+/* A hardware counter the formulas name that the profiler's own counter definitions
+ * (rocprofiler-sdk's counter_defs.yaml) lack for this architecture: the family's
+ * `counters:` section (counters.c). */
+enum counter_kind {
+        COUNTER_ABSENT = 1, /* not on this architecture: never planned, its metrics n/a */
+        COUNTER_ALIAS,      /* the hardware event the profiler knows as `same_as` */
+        COUNTER_EVENT,      /* a hardware event to define for the profiler: block, event */
+};
+
+struct counter_def {
+        char *name;
+        enum counter_kind kind;
+        char *same_as;  /* COUNTER_ALIAS */
+        char *block;    /* COUNTER_EVENT */
+        long event;     /* COUNTER_EVENT */
+};
+
 struct arch {
         char *target;       /* the gfx/sm name asked for */
         char *family;       /* leaf family file name */
@@ -69,6 +86,8 @@ struct arch {
          * accumulated over time, collected in a run of its own ("SQ_ACCUM_PREV_HIRES" on
          * AMD); NULL when the family has no accumulate counters. */
         char *accum_value;
+        /* the family's `counters:` (merged name by name, a null entry drops the parent's) */
+        struct counter_def *counter_defs; size_t ncounter_defs;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by
@@ -85,6 +104,10 @@ int arch_list(const char *dir, char ***targets, size_t *n, struct err *err);
 
 /* The per-block counter limit (e.g. "SQ" -> 8), or -1 if the block is unknown. */
 int arch_block_limit(const struct arch *a, const char *block);
+
+/* The family's entry for a hardware counter name ("TCC_EA0_RDREQ"), or NULL. */
+const struct counter_def *arch_counter_def(const struct counter_def *defs, size_t n,
+                                           const char *name);
 
 /* The family's title for panel or table id ("6", "6.1"), or its word for a chart label
  * ("MFMA"), or dflt. */

@@ -28,6 +28,7 @@ enum cache_control {
 };
 
 struct clock_state;
+struct counter_def;
 
 /* Progress from inside a run (kernel replay): the dispatch the collector is replaying. */
 typedef void (*backend_progress_fn)(void *ctx, long dispatch, const char *kernel);
@@ -46,6 +47,10 @@ struct backend_pass {
         int timeout_s;            /* 0: none */
         const char *accum;        /* an accumulate pass: the counter accumulated, else NULL */
         const char *accum_value;  /* the name its accumulated value has among counters */
+        /* the architecture's counters the profiler lacks (arch.h): aliases and hardware
+         * events the backend defines for it; may be NULL */
+        const struct counter_def *defs;
+        size_t ndefs;
         /* REPLAY_KERNEL: counters holds the counters of every pass of the plan (ngroups
          * groups of group_sizes[i] counters, in plan order) and one run collects them all;
          * REPLAY_APPLICATION (or 0): the counters of one pass. */

@@ -52,6 +52,35 @@ static void names_free(char **v, size_t n)
         free(v);
 }
 
+static void defs_free(struct counter_def *d, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(d[i].name);
+                free(d[i].same_as);
+                free(d[i].block);
+        }
+        free(d);
+}
+
+struct counter_def *plan_defs_copy(const struct counter_def *defs, size_t n)
+{
+        struct counter_def *d = xcalloc(n ? n : 1, sizeof *d);
+        for (size_t i = 0; i < n; i++) {
+                d[i] = defs[i];
+                d[i].name = xstrdup(defs[i].name);
+                d[i].same_as = defs[i].same_as ? xstrdup(defs[i].same_as) : NULL;
+                d[i].block = defs[i].block ? xstrdup(defs[i].block) : NULL;
+        }
+        return d;
+}
+
+void plan_req_counters(struct plan_req *r, const struct counter_def *defs, size_t n)
+{
+        defs_free(r->defs, r->ndefs);
+        r->defs = plan_defs_copy(defs, n);
+        r->ndefs = n;
+}
+
 void plan_req_free(struct plan_req *r)
 {
         for (size_t i = 0; i < r->nlimits; i++)
@@ -69,6 +98,7 @@ void plan_req_free(struct plan_req *r)
         }
         free(r->srcs);
         free(r->accum_value);
+        defs_free(r->defs, r->ndefs);
         memset(r, 0, sizeof *r);
 }
 
@@ -206,6 +236,74 @@ int plan_classify(const struct block_limit *limits, size_t nlimits, const char *
         return 0;
 }
 
+void plan_counter_clear(struct plan_counter *c)
+{
+        free(c->name);
+        free(c->block);
+        names_free(c->aka, c->naka);
+        free(c->aka_forms);
+        memset(c, 0, sizeof *c);
+}
+
+size_t plan_sorted_add(char ***v, size_t *n, size_t *cap, const char *name, int *added)
+{
+        size_t lo = 0, hi = *n;
+        while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                int c = strcmp((*v)[mid], name);
+                if (!c) {
+                        *added = 0;
+                        return mid;
+                }
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        xgrow(v, cap, *n + 1, sizeof **v);
+        memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof **v);
+        (*v)[lo] = xstrdup(name);
+        (*n)++;
+        *added = 1;
+        return lo;
+}
+
+void plan_aka_add(struct plan_counter *c, const char *name, unsigned forms)
+{
+        size_t cap = c->naka, capf = c->naka;
+        int added;
+        size_t at = plan_sorted_add(&c->aka, &c->naka, &cap, name, &added);
+        if (added) {
+                xgrow(&c->aka_forms, &capf, c->naka, sizeof *c->aka_forms);
+                memmove(c->aka_forms + at + 1, c->aka_forms + at,
+                        (c->naka - 1 - at) * sizeof *c->aka_forms);
+                c->aka_forms[at] = 0;
+        }
+        c->aka_forms[at] |= forms;
+}
+
+int plan_resolve(const struct plan_req *r, const char *name, char **slot, const char **block,
+                 unsigned *forms, char **alias)
+{
+        *alias = NULL;
+        int k = plan_classify(r->limits, r->nlimits, name, slot, block, forms);
+        if (k == 1)
+                return 1;
+        const struct counter_def *d = arch_counter_def(r->defs, r->ndefs, *slot);
+        if (d && d->kind == COUNTER_ABSENT)
+                return 2;
+        if (d && d->kind == COUNTER_ALIAS) {
+                char *hw;
+                unsigned f;
+                *alias = *slot;
+                k = plan_classify(r->limits, r->nlimits, d->same_as, &hw, block, &f);
+                *slot = hw ? hw : xstrdup(d->same_as);
+                if (k == 1)
+                        k = -1;
+        }
+        return k;
+}
+
 const struct plan_src *plan_find_builtin(const struct plan_req *r, const char *name)
 {
         for (size_t i = 0; i < r->nsrcs; i++)
@@ -216,11 +314,11 @@ const struct plan_src *plan_find_builtin(const struct plan_req *r, const char *n
 
 void plan_free(struct plan *p)
 {
-        for (size_t i = 0; i < p->ncounters; i++) {
-                free(p->counters[i].name);
-                free(p->counters[i].block);
-        }
+        for (size_t i = 0; i < p->ncounters; i++)
+                plan_counter_clear(&p->counters[i]);
         free(p->counters);
+        names_free(p->absent, p->nabsent);
+        defs_free(p->defs, p->ndefs);
         if (p->passes)
                 for (size_t i = 0; i < p->npasses; i++) {
                         free(p->passes[i].counters);
@@ -259,13 +357,17 @@ static char **pass_names(const struct plan *p, size_t i, int nchan, int home_onl
                                 names_add(&v, n, &cap, xstrdup(p->accum_value));
                         continue;
                 }
-                if (c->forms & PLAN_FORM_PLAIN)
-                        names_add(&v, n, &cap, xstrdup(c->name));
-                if (c->forms & PLAN_FORM_SUM)
-                        names_add(&v, n, &cap, xasprintf("%s_sum", c->name));
-                if (c->forms & PLAN_FORM_CHANNELS)
-                        for (int ch = 0; ch < nchan; ch++)
-                                names_add(&v, n, &cap, xasprintf("%s[%d]", c->name, ch));
+                for (size_t a = 0; a <= c->naka; a++) {
+                        const char *nm = a ? c->aka[a - 1] : c->name;
+                        unsigned forms = a ? c->aka_forms[a - 1] : c->forms;
+                        if (forms & PLAN_FORM_PLAIN)
+                                names_add(&v, n, &cap, xstrdup(nm));
+                        if (forms & PLAN_FORM_SUM)
+                                names_add(&v, n, &cap, xasprintf("%s_sum", nm));
+                        if (forms & PLAN_FORM_CHANNELS)
+                                for (int ch = 0; ch < nchan; ch++)
+                                        names_add(&v, n, &cap, xasprintf("%s[%d]", nm, ch));
+                }
         }
         return v;
 }
@@ -352,6 +454,22 @@ void plan_print_bound(const struct plan *p, FILE *f)
         if (p->naccum)
                 fprintf(f, "  %zu accumulate counters, one run each: %zu runs%s\n", p->naccum,
                         p->naccum, p->naccum == p->lower_bound ? " (the bound)" : "");
+        if (p->nabsent) {
+                fprintf(f, "  not on this architecture (not planned; their metrics n/a):");
+                for (size_t i = 0; i < p->nabsent; i++)
+                        fprintf(f, " %s", p->absent[i]);
+                fputc('\n', f);
+        }
+        size_t naka = 0;
+        for (size_t i = 0; i < p->ncounters; i++)
+                naka += p->counters[i].naka;
+        if (naka) {
+                fprintf(f, "  read under two names (one counter each):");
+                for (size_t i = 0; i < p->ncounters; i++)
+                        for (size_t k = 0; k < p->counters[i].naka; k++)
+                                fprintf(f, " %s=%s", p->counters[i].aka[k], p->counters[i].name);
+                fputc('\n', f);
+        }
 }
 
 /* ---- for plan_groups.c (NVIDIA), which packs by the profiler's own pass count ---- */

@@ -48,7 +48,11 @@ enum {
 struct plan_counter {
         char *name;     /* hardware counter: "TCC_HIT" */
         char *block;    /* the block whose limit it counts against: "TCC", "SQ" */
-        unsigned forms; /* PLAN_FORM_* wanted */
+        unsigned forms; /* PLAN_FORM_* wanted under its own name (0: only under aliases) */
+        char **aka;     /* names the formulas read this hardware event under (a family's
+                           `same_as` counters, COUNTER_ALIAS), sorted; no slot of their own */
+        unsigned *aka_forms;
+        size_t naka;
 };
 
 struct plan_pass {
@@ -81,6 +85,12 @@ struct plan {
         char *accum_value; /* the accumulate value's column name, or NULL */
         struct plan_block *blocks; /* AMD: per block limit, in the order of the limits */
         size_t nblocks;
+        char **absent;     /* counters the formulas read that are not on this architecture
+                              (COUNTER_ABSENT): not planned, sorted */
+        size_t nabsent;
+        struct counter_def *defs; /* the request's (plan_req_counters), for the backend's
+                                     counter definitions */
+        size_t ndefs;
 };
 
 /* What to plan: formulas (or name lists) and the definitions they refer to. */
@@ -90,6 +100,8 @@ struct plan_req {
         struct plan_src *srcs; /* private (plan_int.h) */
         size_t nsrcs, cap_srcs;
         char *accum_value;     /* plan_req_accum_value */
+        struct counter_def *defs; /* plan_req_counters */
+        size_t ndefs;
 };
 
 /* limits is copied. */
@@ -98,6 +110,11 @@ void plan_req_free(struct plan_req *r);
 /* The name formulas of accumulate tables read the accumulated value under (the metrics
  * family's accumulate_value, SQ_ACCUM_PREV_HIRES on AMD); NULL: none. */
 void plan_req_accum_value(struct plan_req *r, const char *name);
+
+/* The architecture's counters that the profiler lacks (the family's `counters:`; copied):
+ * an absent counter is not planned, an alias is planned as the hardware counter it names
+ * (one slot for both names; plan_counter.aka). */
+void plan_req_counters(struct plan_req *r, const struct counter_def *defs, size_t n);
 
 /* A formula whose counters are needed; they should share a pass. table: NULL for the
  * per-dispatch table (pmc_perf.csv), else the accumulate counter whose pass collects them.

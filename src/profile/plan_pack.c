@@ -42,6 +42,8 @@ struct work {
         unsigned char *normal;    /* per counter: pmc_perf.csv needs it */
         struct idxset *ties;      /* ratios: counters to collect in one run */
         size_t nties, cap_ties;
+        char **absent;            /* counters not on this architecture, sorted, unique */
+        size_t nabsent, cap_absent;
 };
 
 static int block_of(const struct work *w, const char *block)
@@ -53,15 +55,22 @@ static int block_of(const struct work *w, const char *block)
 }
 
 /* The counter index of a name: 0 and *out set, 1 for a name that is no counter (or the
- * accumulate value), < 0 for a counter of a block without a limit. */
+ * accumulate value, or a counter not on this architecture), < 0 for a counter of a block
+ * without a limit. A family's alias is the counter it names. */
 static int slot_get(struct work *w, const char *name, struct err *err, size_t *out)
 {
         if (w->req->accum_value && !strcmp(name, w->req->accum_value))
                 return 1;
-        char *slot;
+        char *slot, *alias;
         const char *block;
         unsigned forms;
-        int k = plan_classify(w->req->limits, w->req->nlimits, name, &slot, &block, &forms);
+        int k = plan_resolve(w->req, name, &slot, &block, &forms, &alias);
+        if (k == 2) {
+                int added;
+                plan_sorted_add(&w->absent, &w->nabsent, &w->cap_absent, slot, &added);
+                free(slot);
+                return 1;
+        }
         if (k == 1)
                 return 1;
         if (k < 0) {
@@ -71,23 +80,28 @@ static int slot_get(struct work *w, const char *name, struct err *err, size_t *o
                                  "block_limits",
                                  name, (int)bl, slot);
                 free(slot);
+                free(alias);
                 return rc;
         }
         int idx;
-        if (smap_get(&w->index, slot, &idx)) {
-                w->counters[idx].forms |= forms;
+        if (!smap_get(&w->index, slot, &idx)) {
+                xgrow(&w->counters, &w->cap, w->n + 1, sizeof *w->counters);
+                xgrow(&w->blk, &w->cap_blk, w->n + 1, sizeof *w->blk);
+                memset(&w->counters[w->n], 0, sizeof *w->counters);
+                w->counters[w->n].name = slot;
+                w->counters[w->n].block = xstrdup(block);
+                w->blk[w->n] = block_of(w, block);
+                smap_put(&w->index, slot, (int)w->n);
+                idx = (int)w->n++;
+        } else {
                 free(slot);
-                *out = (size_t)idx;
-                return 0;
         }
-        xgrow(&w->counters, &w->cap, w->n + 1, sizeof *w->counters);
-        xgrow(&w->blk, &w->cap_blk, w->n + 1, sizeof *w->blk);
-        w->counters[w->n].name = slot;
-        w->counters[w->n].block = xstrdup(block);
-        w->counters[w->n].forms = forms;
-        w->blk[w->n] = block_of(w, block);
-        smap_put(&w->index, slot, (int)w->n);
-        *out = w->n++;
+        if (alias)
+                plan_aka_add(&w->counters[idx], alias, forms);
+        else
+                w->counters[idx].forms |= forms;
+        free(alias);
+        *out = (size_t)idx;
         return 0;
 }
 
@@ -639,17 +653,24 @@ int plan_make(const struct plan_req *r, struct plan *p, struct err *err)
         p->ncounters = w.n;
         w.counters = NULL;
         w.n = 0;
+        p->defs = plan_defs_copy(r->defs, r->ndefs);
+        p->ndefs = r->ndefs;
+        p->absent = w.absent;
+        p->nabsent = w.nabsent;
+        w.absent = NULL;
+        w.nabsent = 0;
 out:
         for (size_t i = 0; i < ncl; i++) {
                 free(cl[i].m);
                 free(cl[i].cnt);
         }
         free(cl);
-        for (size_t i = 0; i < w.n; i++) {
-                free(w.counters[i].name);
-                free(w.counters[i].block);
-        }
+        for (size_t i = 0; i < w.n; i++)
+                plan_counter_clear(&w.counters[i]);
         free(w.counters);
+        for (size_t i = 0; i < w.nabsent; i++)
+                free(w.absent[i]);
+        free(w.absent);
         free(w.blk);
         for (size_t t = 0; w.tneed && t < w.ntables; t++)
                 free(w.tneed[t].v);

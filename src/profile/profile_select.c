@@ -132,6 +132,7 @@ int profile_plan_req(const struct arch *a, const struct panel_set *ps, char *con
 {
         plan_req_init(r, a->limits, a->nlimits);
         plan_req_accum_value(r, a->accum_value);
+        plan_req_counters(r, a->counter_defs, a->ncounter_defs);
         int rc = 0;
         for (size_t i = 0; i < a->nbuiltins && !rc; i++)
                 rc = plan_req_builtin(r, a->builtins[i].name, a->builtins[i].src,

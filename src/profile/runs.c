@@ -113,6 +113,8 @@ static struct backend_pass base_pass(const struct runs *r, const char *wd)
                 .ndispatches = o->ndispatches,
                 .timeout_s = o->pass_timeout,
                 .replay = REPLAY_APPLICATION,
+                .defs = r->plan->defs,
+                .ndefs = r->plan->ndefs,
                 .flush_caches = r->cache == CACHE_ALL,
         };
         return bp;
