@@ -589,6 +589,34 @@ static void test_agg_bits(void **state)
         free(v);
 }
 
+/* agg_mq (median and quartiles from one selection) gives agg_median's and agg_quantile's
+ * doubles bit for bit: sizes 1 to 60, repeated values, NaN, -0.0 beside 0.0 */
+static void test_agg_mq(void **state)
+{
+        (void)state;
+        unsigned long long x = 0x9E3779B97F4A7C15ULL;
+        double v[60];
+        for (int k = 0; k < 20000; k++) {
+                size_t n = 1 + (size_t)(k % 60);
+                for (size_t i = 0; i < n; i++) {
+                        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                        unsigned r = (unsigned)(x >> 33);
+                        v[i] = r % 11 == 0   ? NAN
+                               : r % 13 == 0 ? (r & 1 ? -0.0 : 0.0)
+                               : k % 3 == 0  ? (double)(r % 5) /* many repeats */
+                                             : (double)(int)(r % 100000) / 7.0 - 5000.0;
+                }
+                double out[3], want[3] = {agg_median(v, n), agg_quantile(v, n, 0.25),
+                                          agg_quantile(v, n, 0.75)};
+                agg_mq(v, n, out);
+                for (int j = 0; j < 3; j++)
+                        if (memcmp(&out[j], &want[j], sizeof out[j]) &&
+                            !(isnan(out[j]) && isnan(want[j])))
+                                fail_msg("case %d (n %zu) statistic %d: %.17g, want %.17g", k,
+                                         n, j, out[j], want[j]);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -604,6 +632,7 @@ int main(void)
             cmocka_unit_test(test_eval_agg),
             cmocka_unit_test(test_clone_and_ownership),
             cmocka_unit_test(test_agg_bits),
+            cmocka_unit_test(test_agg_mq),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

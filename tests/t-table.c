@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/table.h"
+#include "util/numparse.h"
 
 static char *write_tmp(const char *text)
 {
@@ -145,9 +146,283 @@ static void test_write_roundtrip(void **state)
         free(p);
 }
 
+/* ---- the fast path (csvsplit.c, numparse.c) against libcsv and strtod ---- */
+
+static unsigned long long rng = 88172645463325252ULL;
+static unsigned rnd(unsigned n)
+{
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        return (unsigned)(rng % n);
+}
+
+/* num_fast agrees with strtod bit for bit wherever it answers, and answers for the common
+ * counter values */
+static void check_num(const char *s, size_t *fast)
+{
+        double v, w;
+        size_t len = strlen(s);
+        char *end;
+        w = strtod(s, &end);
+        if (!num_fast(s, len, &v))
+                return;
+        ++*fast;
+        if (end != s + len || memcmp(&v, &w, sizeof v))
+                fail_msg("num_fast('%s') = %.17g, strtod: %.17g (read %zu of %zu)", s, v, w,
+                         (size_t)(end - s), len);
+}
+
+static void test_num_fast(void **state)
+{
+        (void)state;
+        static const char *const edge[] = {
+            "0", "-0", "+0", "-0.0", "0.0", "00012", "1.", ".5", "-.5", "1e22", "1e23", "1e-22",
+            "1e-23", "9007199254740992", "9007199254740993", "9007199254740991.5",
+            "1234567890123456789", "12345678901234567890", "0.1", "0.3", "1.7976931348623157e308",
+            "4.9e-324", "2.2250738585072014e-308", "1e400", "1e-400", "0e999999999", "123e-2",
+            "1E5", "1e+5", "1e-0", "7e", "7e+", ".", "-", "+", "e5", "", "nan", "NaN", "inf",
+            "-inf", "infinity", " 1", "1 ", "0x10", "1.5.5", "--1", "1e5.5", "0.000000000000000000001"};
+        size_t fast = 0, n = 0;
+        for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+                check_num(edge[i], &fast);
+        /* the texts that must be left to strtod */
+        double v;
+        static const char *const slow[] = {"nan", "inf", "0x10", " 1", "1 ", "7e", "", ".",
+                                           "9007199254740993", "1e23", "12345678901234567890"};
+        for (size_t i = 0; i < sizeof slow / sizeof *slow; i++)
+                assert_int_equal(num_fast(slow[i], strlen(slow[i]), &v), 0);
+        assert_int_equal(num_fast("-0", 2, &v), 1);
+        assert_true(v == 0 && signbit(v));
+        /* generated: sign, digits (leading zeros too), fraction, exponent */
+        char buf[96];
+        for (int k = 0; k < 400000; k++, n++) {
+                size_t o = 0;
+                unsigned sg = rnd(4);
+                if (sg == 1)
+                        buf[o++] = '-';
+                else if (sg == 2 && rnd(4) == 0)
+                        buf[o++] = '+';
+                unsigned ni = rnd(5) ? rnd(12) : rnd(24);
+                if (rnd(5) == 0)
+                        buf[o++] = '0';
+                for (unsigned i = 0; i < ni; i++)
+                        buf[o++] = (char)('0' + (i == 0 && rnd(3) ? 1 + rnd(9) : rnd(10)));
+                if (rnd(3) == 0) {
+                        buf[o++] = '.';
+                        unsigned nf = rnd(4) ? rnd(8) : rnd(24);
+                        for (unsigned i = 0; i < nf; i++)
+                                buf[o++] = (char)('0' + rnd(10));
+                }
+                if (rnd(5) == 0) {
+                        buf[o++] = rnd(2) ? 'e' : 'E';
+                        unsigned es = rnd(3);
+                        if (es)
+                                buf[o++] = es == 1 ? '-' : '+';
+                        unsigned ne = rnd(8) ? 1 + rnd(2) : rnd(4);
+                        for (unsigned i = 0; i < ne; i++)
+                                buf[o++] = (char)('0' + rnd(10));
+                }
+                buf[o] = '\0';
+                check_num(buf, &fast);
+        }
+        /* most generated texts are plain decimals the fast path reads */
+        assert_true(fast > n / 2);
+        /* num_digits8: 1 to 8 digits (leading zeros too) as strtod reads them, nothing else */
+        for (int k = 0; k < 200000; k++) {
+                char d[16] = {0};
+                size_t len = 1 + rnd(8);
+                for (size_t i = 0; i < len; i++)
+                        d[i] = (char)('0' + rnd(10));
+                if (rnd(20) == 0)
+                        d[rnd((unsigned)len)] = "x.-e /:"[rnd(7)];
+                double w = strtod(d, NULL), v;
+                int ok = strspn(d, "0123456789") == len;
+                assert_int_equal(num_digits8(d, len, &v), ok);
+                if (ok && memcmp(&v, &w, sizeof v))
+                        fail_msg("num_digits8('%s') = %.17g, strtod: %.17g", d, v, w);
+        }
+        assert_int_equal(num_digits8("123456789", 9, &v), 0); /* nine digits: not its case */
+}
+
+/* a file of len bytes (NUL bytes too) */
+static char *write_bytes(const char *text, size_t len)
+{
+        char *path = xstrdup("/tmp/prism-t-table-XXXXXX");
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, text, len), (ssize_t)len);
+        close(fd);
+        return path;
+}
+
+static int want_odd(void *ctx, const char *name)
+{
+        (void)ctx;
+        return strlen(name) & 1;
+}
+
+static int count_rec(void *p, char **f, const size_t *lens, size_t n, size_t line,
+                     struct err *err)
+{
+        (void)err;
+        struct strbuf *sb = p;
+        char num[32];
+        snprintf(num, sizeof num, "%zu:", line);
+        sb_add(sb, num);
+        for (size_t i = 0; i < n; i++) {
+                sb_addn(sb, f[i], lens[i]);
+                sb_addc(sb, '|');
+        }
+        sb_addc(sb, '\n');
+        return 0;
+}
+
+/* everything a load gives, as text: the error, or columns, rows, lines and cells */
+static void dump_load(const char *path, int mode, struct strbuf *out)
+{
+        struct table t;
+        struct err err = {0};
+        int rc;
+        if (mode == 2) {
+                rc = csv_stream(path, count_rec, out, &err);
+        } else if (mode == 3) {
+                /* streamed in chunks of 3 rows */
+                struct tstream *ts = table_stream_open(path, want_odd, NULL, &err);
+                rc = ts ? 0 : -1;
+                const struct table *c;
+                while (ts && (c = table_stream_next(ts, 3, &err)) && c->nrows) {
+                        char buf[64];
+                        for (size_t r = 0; r < c->nrows; r++)
+                                for (size_t k = 0; k < c->ncols; k++) {
+                                        sb_add(out, table_cell(c, (int)k, r, buf, sizeof buf));
+                                        sb_addc(out, '|');
+                                }
+                        sb_addc(out, '\n');
+                }
+                if (ts && !c)
+                        rc = -1;
+                table_stream_close(ts);
+        } else {
+                rc = mode ? table_load_csv_cols(&t, path, want_odd, NULL, &err)
+                          : table_load_csv(&t, path, &err);
+                if (!rc) {
+                        char buf[64], num[64];
+                        for (size_t c = 0; c < t.ncols; c++) {
+                                sb_add(out, t.names[c]);
+                                sb_addc(out, '|');
+                        }
+                        for (size_t r = 0; r < t.nrows; r++) {
+                                snprintf(num, sizeof num, "\n%zu:", t.line[r]);
+                                sb_add(out, num);
+                                for (size_t c = 0; c < t.ncols; c++) {
+                                        double v = t.num[c][r];
+                                        snprintf(num, sizeof num, "%a/", v);
+                                        sb_add(out, isnan(v) ? "nan/" : num);
+                                        sb_add(out, table_cell(&t, (int)c, r, buf, sizeof buf));
+                                        sb_addc(out, '|');
+                                }
+                        }
+                        table_free(&t);
+                }
+        }
+        if (rc) {
+                sb_add(out, "ERROR ");
+                sb_add(out, err.msg);
+        }
+}
+
+static void same_both_ways(const char *text, size_t len, size_t *fails)
+{
+        char *p = write_bytes(text, len);
+        for (int mode = 0; mode < 4; mode++) {
+                struct strbuf a = {0}, b = {0};
+                table_csv_libcsv_only = 0;
+                dump_load(p, mode, &a);
+                table_csv_libcsv_only = 1;
+                dump_load(p, mode, &b);
+                table_csv_libcsv_only = 0;
+                if (strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") && ++*fails <= 3 &&
+                    getenv("T_TABLE_KEEP")) {
+                        char *k = xasprintf("%s/fail-%zu.csv", getenv("T_TABLE_KEEP"), *fails);
+                        FILE *f = fopen(k, "wb");
+                        if (f) { fwrite(text, 1, len, f); fclose(f); }
+                        free(k);
+                }
+                if (strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") && *fails <= 3)
+                        print_error("mode %d, input '%.*s':\nfast:   %s\nlibcsv: %s\n", mode,
+                                    (int)(len < 300 ? len : 300), text, a.buf, b.buf);
+                sb_free(&a);
+                sb_free(&b);
+        }
+        unlink(p);
+        free(p);
+}
+
+/* generated files of plain, quoted, blank-padded, damaged fields and odd line ends read
+ * the same with the fast path as through libcsv alone: cells, lines, errors */
+static void test_fast_same_as_libcsv(void **state)
+{
+        (void)state;
+        static const char *const frag[] = {
+            "1", "-2.5", "", " 3 ", "\t4", "\"q\"", "\"a,b\"", "\"x\"\"y\"", "\"two\nlines\"",
+            "abc", "1e400", "nan", "\"q\"  ", "x\"y", "7", "0.25", "1e5", "\"\"", "  ", "\"open",
+            "\"a\"b", "12345678901234567890", "0x1f", "00123", "99999999", "123456789", "4096",
+            "1:2", "12/4", "0", "131072.0", "7.0", "123456789.0", "00.0", ".0", "5.00", "\xEF\xBB\xBF" "5", "\"c\r\"", "8"};
+        static const char *const ends[] = {"\n", "\n", "\n", "\r\n", "\r", ""};
+        size_t fails = 0;
+        struct strbuf sb = {0};
+        for (int k = 0; k < 3000; k++) {
+                sb_reset(&sb);
+                unsigned ncol = 1 + rnd(4), nrow = rnd(6);
+                if (rnd(10) == 0)
+                        sb_add(&sb, "\xEF\xBB\xBF");
+                for (unsigned c = 0; c < ncol; c++) {
+                        static const char *const names[] = {"a", "bb", "ccc", "a", "\"h\"", " e "};
+                        sb_add(&sb, c ? "," : "");
+                        sb_add(&sb, names[rnd(6)]);
+                }
+                sb_add(&sb, "\n");
+                for (unsigned r = 0; r < nrow; r++) {
+                        unsigned n = rnd(8) ? ncol : rnd(ncol + 2);
+                        for (unsigned c = 0; c < n; c++) {
+                                sb_add(&sb, c ? "," : "");
+                                sb_add(&sb, frag[rnd(8) ? rnd(8) : rnd(sizeof frag / sizeof *frag)]);
+                        }
+                        sb_add(&sb, ends[r + 1 == nrow ? rnd(6) : rnd(5)]);
+                        if (rnd(15) == 0)
+                                sb_add(&sb, rnd(2) ? "\n" : " \t\r\n");
+                }
+                size_t len = sb.len;
+                if (rnd(30) == 0 && len > 2)
+                        sb.buf[rnd((unsigned)len)] = '\0'; /* a NUL byte */
+                same_both_ways(sb.buf, len, &fails);
+        }
+        /* lines across the reader's buffer (1 MiB) and a line longer than it */
+        sb_reset(&sb);
+        sb_add(&sb, "a,bb,ccc\n");
+        for (int r = 0; r < 60000; r++) {
+                char row[96];
+                snprintf(row, sizeof row, "%d,\"k %d\",%d.%d%s", r, r % 7, r * 3, r % 10,
+                         r % 5000 == 0 ? "\r\n" : "\n");
+                sb_add(&sb, row);
+        }
+        same_both_ways(sb.buf, sb.len, &fails);
+        sb_reset(&sb);
+        sb_add(&sb, "a,bb\n1,\"");
+        for (int r = 0; r < 300000; r++)
+                sb_add(&sb, "word, ");
+        sb_add(&sb, "\"\n2,3\n");
+        same_both_ways(sb.buf, sb.len, &fails);
+        sb_free(&sb);
+        assert_int_equal(fails, 0);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_good), cmocka_unit_test(test_bad),
-                                           cmocka_unit_test(test_write_roundtrip)};
+                                           cmocka_unit_test(test_write_roundtrip),
+                                           cmocka_unit_test(test_num_fast),
+                                           cmocka_unit_test(test_fast_same_as_libcsv)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

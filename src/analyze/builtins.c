@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,30 +83,84 @@ int row_base_selected(const struct workload *w, const struct analysis_opts *o, s
         return 1;
 }
 
+/* kernel of a cell text (by address: a pooled text is one address for every dispatch of
+ * the kernel), open addressing */
+struct kptr {
+        const char **key;
+        int *k;
+        size_t cap, n;
+};
+
+static size_t kptr_slot(const struct kptr *m, const char *key)
+{
+        size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15u, i = h & (m->cap - 1);
+        while (m->key[i] && m->key[i] != key)
+                i = (i + 1) & (m->cap - 1);
+        return i;
+}
+
+static void kptr_put(struct kptr *m, const char *key, int k)
+{
+        if (2 * (m->n + 1) > m->cap) {
+                struct kptr g = {.cap = m->cap ? 2 * m->cap : 64};
+                g.key = xcalloc(g.cap, sizeof *g.key);
+                g.k = xcalloc(g.cap, sizeof *g.k);
+                for (size_t i = 0; i < m->cap; i++)
+                        if (m->key[i]) {
+                                size_t j = kptr_slot(&g, m->key[i]);
+                                g.key[j] = m->key[i];
+                                g.k[j] = m->k[i];
+                                g.n++;
+                        }
+                free(m->key);
+                free(m->k);
+                *m = g;
+        }
+        size_t i = kptr_slot(m, key);
+        m->n += !m->key[i];
+        m->key[i] = key;
+        m->k[i] = k;
+}
+
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                         const size_t *rows, size_t nrows, int by_name, size_t *nk)
 {
         struct kstat *ks = NULL;
         size_t n = 0, cap = 0;
         struct smap idx = {0};
+        struct kptr byptr = {0};
+        /* a kernel's name is shortened once per cell text */
+        int kc = table_col(&w->pmc, COL_KERNEL_NAME);
+        const char *const *texts = kc >= 0 ? (const char *const *)w->pmc.str[kc] : NULL;
+        int cs = table_col(&w->pmc, COL_START), ce = table_col(&w->pmc, COL_END);
         for (size_t i = 0; i < nrows; i++) {
                 size_t r = rows[i];
-                char *name = row_kname(w, o, r);
+                const char *text = texts ? texts[r] : NULL;
+                size_t slot = 0;
                 int k;
-                if (!smap_get(&idx, name, &k)) {
-                        xgrow(&ks, &cap, n + 1, sizeof *ks);
-                        memset(&ks[n], 0, sizeof *ks);
-                        ks[n].name = xstrdup(name);
-                        k = (int)n++;
-                        smap_put(&idx, name, k);
+                if (text && byptr.cap && byptr.key[slot = kptr_slot(&byptr, text)]) {
+                        k = byptr.k[slot];
+                } else {
+                        char *name = row_kname(w, o, r);
+                        if (!smap_get(&idx, name, &k)) {
+                                xgrow(&ks, &cap, n + 1, sizeof *ks);
+                                memset(&ks[n], 0, sizeof *ks);
+                                ks[n].name = xstrdup(name);
+                                k = (int)n++;
+                                smap_put(&idx, name, k);
+                        }
+                        if (text)
+                                kptr_put(&byptr, text, k);
+                        free(name);
                 }
-                double d = row_duration(w, r);
+                double d = cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
                 xgrow(&ks[k].t, &ks[k].cap, ks[k].n + 1, sizeof(double));
                 ks[k].t[ks[k].n++] = d;
                 ks[k].sum += d;
-                free(name);
         }
         smap_free(&idx);
+        free(byptr.key);
+        free(byptr.k);
         if (n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
                 qsort(ks, n, sizeof *ks, by_name ? cmp_kstat_name : cmp_kstat_sum);
         *nk = n;

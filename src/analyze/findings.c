@@ -19,6 +19,19 @@ int findings_is_source(const char *source)
         return 0;
 }
 
+/* The ruleset findings_metrics loaded (for the column selection), kept for the
+ * findings_build that follows: the rules files are parsed once per analysis. key: the
+ * rules directory and the architecture's chain it was loaded for. */
+static struct {
+        char *key;
+        struct ruleset rs;
+} kept;
+
+static char *rules_key(const char *dir, const struct arch *a)
+{
+        return xasprintf("%s|%s", dir, a->chain ? a->chain : a->family ? a->family : "");
+}
+
 static int load(const struct arch *a, const struct analysis_opts *o, struct ruleset *rs,
                 struct err *err)
 {
@@ -29,9 +42,31 @@ static int load(const struct arch *a, const struct analysis_opts *o, struct rule
                         warnf("cannot find prism's rules/ (set PRISM_DATA_DIR): no findings");
                 return 1;
         }
-        int rc = rules_load(dir, a, rs, err);
+        char *key = rules_key(dir, a);
+        int rc = 0;
+        if (kept.key && !strcmp(kept.key, key)) {
+                *rs = kept.rs; /* handed over */
+                free(kept.key);
+                kept.key = NULL;
+        } else {
+                rc = rules_load(dir, a, rs, err);
+        }
+        free(key);
         free(dir);
         return rc ? -rc : 0;
+}
+
+/* rs, read but not bound, kept for the next load of the same rules (else freed) */
+static void keep(const struct arch *a, const struct analysis_opts *o, struct ruleset *rs)
+{
+        char *dir = o->rules_dir ? xstrdup(o->rules_dir) : data_path("rules");
+        if (dir && !kept.key) {
+                kept.key = rules_key(dir, a);
+                kept.rs = *rs;
+        } else {
+                rules_free(rs);
+        }
+        free(dir);
 }
 
 /* ---- the metrics the rules read ---- */
@@ -84,7 +119,7 @@ void findings_metrics(const struct arch *a, const struct analysis_opts *o,
         for (size_t i = 0; i < k.n; i++)
                 fn(ctx, arch_metric(a, k.v[i]));
         keys_free(&k);
-        rules_free(&rs);
+        keep(a, o, &rs);
 }
 
 /* ---- one kernel ---- */

@@ -40,7 +40,19 @@ static int scan(const char *dir, struct rfile **out, size_t *nout, struct err *e
                         continue;
                 struct ydoc y;
                 char *path = xasprintf("%s/%s", dir, de->d_name);
-                if ((rc = ydoc_load(&y, path, err))) {
+                /* a family's file is found by its header: a few lines are parsed here,
+                 * the chain's files in full once chosen */
+                static const char *const head[] = {"family", "inherits", "description", NULL};
+                size_t len;
+                char *text = read_file(path, &len, err);
+                if (!text) {
+                        rc = ERR_INPUT;
+                        free(path);
+                        break;
+                }
+                rc = ydoc_load_mem(&y, path, text, ydoc_prefix_len(text, len, head), err);
+                free(text);
+                if (rc) {
                         free(path);
                         break;
                 }

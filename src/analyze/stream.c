@@ -96,15 +96,22 @@ static double pw_total(const struct pwacc *p)
 static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
                      size_t b)
 {
+        /* without branches: a NaN compares false and changes nothing; of equal values
+         * (0.0 and -0.0) the first one stays, as the running comparison keeps it */
+        double mn = INFINITY, mx = -INFINITY;
+        size_t m = 0;
         for (size_t i = 0; i < n; i++) {
                 double x = v[i];
-                if (isnan(x))
-                        continue;
-                a->m++;
-                if (isnan(a->mn) || x < a->mn)
-                        a->mn = x;
-                if (isnan(a->mx) || x > a->mx)
-                        a->mx = x;
+                m += x == x;
+                mn = x < mn ? x : mn;
+                mx = x > mx ? x : mx;
+        }
+        if (m) {
+                a->m += m;
+                if (isnan(a->mn) || mn < a->mn)
+                        a->mn = mn;
+                if (isnan(a->mx) || mx > a->mx)
+                        a->mx = mx;
         }
         pw_feed(&a->pw, ev, v, n);
         if (a->need_vals && a->vals)
@@ -167,8 +174,8 @@ static double acc_result(struct eval *ev, struct acc *a, const char *agg, double
         }
         double r;
         if (k < 4) {
-                for (size_t i = 0; i < 4; i++)
-                        a->r[i] = agg_by_name(byval[i], v, ev->n);
+                agg_mq(v, ev->n, a->r); /* median, q1, q3 */
+                a->r[3] = agg_std(v, ev->n);
                 a->have_r = 1;
                 r = a->r[k];
         } else {
@@ -263,13 +270,19 @@ static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct ex
         const size_t *sel = ch->sel;
         size_t n = ch->n;
         if (ch->blk >= 0) {
-                /* a column of a block of the temporary file: rows row0 ... */
+                /* a column of a block of the temporary file: rows row0 ... (every row of
+                 * the block selected: read in place) */
                 size_t row0 = (size_t)ch->blk * SPILL_CHUNK, len = 0;
-                if (spill_read(ev->w->spill, (size_t)s->table, (size_t)ch->blk, s->col, ch->buf,
-                               &len))
-                        len = 0; /* unreadable: n/a */
+                int whole = sel[0] == row0 && sel[n - 1] == row0 + n - 1 &&
+                            n == spill_block_rows(ev->w->spill, (size_t)s->table, (size_t)ch->blk);
                 double *v = xmalloc(n * sizeof *v);
-                for (size_t k = 0; k < n; k++)
+                if (spill_read(ev->w->spill, (size_t)s->table, (size_t)ch->blk, s->col,
+                               whole ? v : ch->buf, &len))
+                        len = 0; /* unreadable: n/a */
+                if (whole && len != n)
+                        for (size_t k = 0; k < n; k++)
+                                v[k] = NAN;
+                for (size_t k = 0; !whole && k < n; k++)
                         v[k] = sel[k] - row0 < len ? ch->buf[sel[k] - row0] : NAN;
                 ch->cols[i] = v;
                 es->col = v;
@@ -296,6 +309,23 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 ch.buf = xmalloc(SPILL_CHUNK * sizeof *ch.buf);
         struct expr_env env = {.slots = es, .nslots = ev->nslots, .aggs = aggs,
                                .naggs = ev->naccs};
+        /* the slots this pass reads: its accumulators', and theirs (a built-in reads
+         * counters); the others are neither read from the spill nor evaluated */
+        unsigned char *used = xcalloc(ev->nslots + 1, 1);
+        for (size_t i = 0; i < ev->naccs; i++) {
+                const struct acc *a = &ev->accs[i];
+                if (a->pass == pass && !a->missing && a->failed != 1)
+                        expr_slots_read(a->e, used, ev->nslots);
+        }
+        for (int more = 1; more;) {
+                more = 0;
+                for (size_t j = 0; j < ev->nslots; j++)
+                        if (used[j] == 1 && ev->slots[j].kind == SK_EXPR) {
+                                used[j] = 2; /* its own slots marked */
+                                expr_slots_read(ev->slots[j].e, used, ev->nslots);
+                                more = 1;
+                        }
+        }
         for (size_t j = 0; j < ev->nchunks; j++) {
                 size_t s0 = ev->chunks[j].s0;
                 ch.sel = ev->sel + s0;
@@ -304,7 +334,10 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 env.n = ch.n;
                 for (size_t i = 0; i < ev->nslots; i++) {
                         struct slot *s = &ev->slots[i];
-                        if (s->kind == SK_COL) {
+                        if (!used[i] && s->kind != SK_SCALAR) {
+                                es[i].col = NULL; /* not read in this pass */
+                                es[i].s = NAN;
+                        } else if (s->kind == SK_COL) {
                                 fill_col_slot(ev, &ch, i, &es[i]);
                         } else if (s->kind == SK_SCALAR) {
                                 es[i].col = NULL;
@@ -353,6 +386,7 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
         free(ch.cols);
         free(ch.buf);
         free(es);
+        free(used);
         return 0;
 }
 

@@ -108,6 +108,9 @@ double agg_sum(const double *v, size_t n);
 double agg_median(const double *v, size_t n);
 double agg_std(const double *v, size_t n);
 double agg_quantile(const double *v, size_t n, double q);
+/* agg_median, agg_quantile(.25) and (.75) at once (out: median, q1, q3), the same values,
+ * from one copy of the column (expr_quantile.c) */
+void agg_mq(const double *v, size_t n, double out[3]);
 /* by name as above; returns NaN for an unknown name */
 double agg_by_name(const char *agg, const double *v, size_t n);
 
@@ -130,6 +133,9 @@ void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx);
  * none). Untagged calls count as the level of their argument. */
 int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
                size_t ntags);
+/* Set used[slot] for every slot e reads outside its tagged aggregate calls (whose values
+ * an evaluation with aggs takes from there). */
+void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots);
 
 /* numpy's pairwise sum of n values, NaN counted as 0, as agg_sum and agg_avg add (for
  * callers that add a column block by block the way numpy splits it). */

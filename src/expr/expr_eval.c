@@ -100,11 +100,24 @@ static void ev_take(struct ev *res, struct ev *a, struct ev *b, struct ev *c, si
         res->s = NAN;
 }
 
+/* one loop per case of strides (column or scalar), so that none multiplies an index; each
+ * row reads its operands before it writes out[i] (out may be an operand's buffer) */
 #define BIN_LOOP(EXPR)                                                                             \
-        for (i = 0; i < n; i++) {                                                                  \
-                double x = pa[i * sa], y = pb[i * sb];                                             \
-                out[i] = (EXPR);                                                                   \
-        }                                                                                          \
+        if (sa && sb)                                                                              \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = pa[i], y = pb[i];                                               \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
+        else if (sa)                                                                               \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = pa[i], y = *pb;                                                 \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
+        else                                                                                       \
+                for (i = 0; i < n; i++) {                                                          \
+                        double x = *pa, y = pb[i * sb];                                            \
+                        out[i] = (EXPR);                                                           \
+                }                                                                                  \
         break
 
 /* out[i] = a[i] op b[i] with scalars broadcast (stride 0) */
@@ -287,113 +300,6 @@ double agg_std(const double *v, size_t n)
         var = np_sum(sq, n) / (double)(m - 1);
         free(sq);
         return sqrt(var);
-}
-
-/* The non-NaN values (a copy, in any order); *m gets their count. NULL when none. */
-static double *valid_copy(const double *v, size_t n, size_t *m)
-{
-        double *s;
-        size_t i, k = 0;
-
-        *m = count_valid(v, n);
-        if (!*m)
-                return NULL;
-        s = xmalloc(*m * sizeof *s);
-        for (i = 0; i < n; i++)
-                if (!isnan(v[i]))
-                        s[k++] = v[i];
-        return s;
-}
-
-/* Rearrange s so that s[k] is the k-th smallest, smaller ones before it, larger after
- * (Hoare's selection, median of three pivots): O(m) instead of sorting. */
-static double select_kth(double *s, size_t m, size_t k)
-{
-        size_t lo = 0, hi = m - 1;
-        while (hi > lo) {
-                size_t mid = lo + (hi - lo) / 2;
-                double a = s[lo], b = s[mid], c = s[hi], p;
-                p = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-                size_t i = lo, j = hi;
-                while (i <= j) {
-                        while (s[i] < p)
-                                i++;
-                        while (s[j] > p)
-                                j--;
-                        if (i <= j) {
-                                double t = s[i];
-                                s[i] = s[j];
-                                s[j] = t;
-                                i++;
-                                if (j == 0)
-                                        break;
-                                j--;
-                        }
-                }
-                if (k <= j)
-                        hi = j;
-                else if (k >= i)
-                        lo = i;
-                else
-                        break;
-        }
-        return s[k];
-}
-
-/* the smallest of s[from..m) */
-static double min_from(const double *s, size_t from, size_t m)
-{
-        double r = s[from];
-        for (size_t i = from + 1; i < m; i++)
-                if (s[i] < r)
-                        r = s[i];
-        return r;
-}
-
-double agg_median(const double *v, size_t n)
-{
-        size_t m;
-        double *s = valid_copy(v, n, &m), r;
-
-        if (!s)
-                return NAN;
-        if (m % 2) {
-                r = select_kth(s, m, m / 2);
-        } else {
-                double a = select_kth(s, m, m / 2 - 1);
-                r = (a + min_from(s, m / 2, m)) / 2.0;
-        }
-        free(s);
-        return r;
-}
-
-/* Series.quantile(q): numpy.percentile(values, q * 100) with the "linear" method, whose
- * interpolation (numpy's _lerp) is a + (b - a) * t, or b - (b - a) * (1 - t) for t >= .5. */
-double agg_quantile(const double *v, size_t n, double q)
-{
-        size_t m, lo, hi;
-        double *s, idx, t, a, b, d, r;
-
-        q = q * 100.0 / 100.0; /* pandas multiplies by 100, numpy divides again */
-        if (!(q >= 0.0 && q <= 1.0))
-                return NAN; /* pandas raises; NaN q lands here too */
-        s = valid_copy(v, n, &m);
-        if (!s)
-                return NAN;
-        idx = (double)(m - 1) * q;
-        if (idx >= (double)(m - 1)) {
-                lo = hi = m - 1;
-        } else {
-                lo = (size_t)floor(idx);
-                hi = lo + 1;
-        }
-        t = idx - (double)lo;
-        a = select_kth(s, m, lo);
-        b = hi == lo ? a : min_from(s, lo + 1, m);
-        d = b - a;
-        r = t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
-        free(s);
-        return r;
 }
 
 double agg_by_name(const char *agg, const double *v, size_t n)

@@ -75,3 +75,19 @@ int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const
 {
         return e ? node_level(e->root, slot_level, nslots, tag_level, ntags) : 0;
 }
+
+static void node_slots(const struct expr_node *n, unsigned char *used, size_t nslots)
+{
+        if (n->kind == EK_CALL && n->agg_tag >= 0 && expr_fn_is_aggregate(n->op))
+                return; /* its value comes from its accumulator */
+        if (n->kind == EK_NAME && n->slot >= 0 && (size_t)n->slot < nslots)
+                used[n->slot] = used[n->slot] ? used[n->slot] : 1;
+        for (int i = 0; i < n->nkids; i++)
+                node_slots(n->kids[i], used, nslots);
+}
+
+void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots)
+{
+        if (e)
+                node_slots(e->root, used, nslots);
+}

@@ -152,7 +152,9 @@ static void bind_num(sqlite3_stmt *st, int i, double v)
 
 double db_col_num(sqlite3_stmt *st, int i)
 {
-        return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+        /* NULL reads as 0.0 (and reading a number converts nothing): the type only then */
+        double v = sqlite3_column_double(st, i);
+        return v == 0 && sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : v;
 }
 
 const char *db_col_text(sqlite3_stmt *st, int i)

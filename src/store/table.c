@@ -1,138 +1,20 @@
-/* CSV tables through libcsv: parse into columns of doubles, keep text where needed. */
+/* CSV tables: parse into columns of doubles, keep text where needed. Common lines are split
+ * here (csvsplit.c) and their numbers read without strtod where that is exact (numparse.c);
+ * libcsv reads the rest (quotes inside fields, fields across lines, damaged bytes). */
 #include "table.h"
+
+#include "csvsplit.h"
+#include "../util/numparse.h"
 
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void table_init(struct table *t)
-{
-        memset(t, 0, sizeof *t);
-}
-
-void table_free(struct table *t)
-{
-        for (size_t c = 0; c < t->ncols; c++) {
-                free(t->names[c]);
-                free(t->num[c]);
-                if (t->str[c]) {
-                        for (size_t r = 0; r < t->nrows && !t->pooled; r++)
-                                free(t->str[c][r]);
-                        free(t->str[c]);
-                }
-        }
-        free(t->names);
-        free(t->num);
-        free(t->str);
-        free(t->line);
-        free(t->dup);
-        smap_free(&t->index);
-        for (size_t i = 0; i < t->npool; i++)
-                free(t->pool[i]);
-        free(t->pool);
-        smap_free(&t->pool_idx);
-        memset(t, 0, sizeof *t);
-}
-
-int table_col(const struct table *t, const char *name)
-{
-        int v;
-        return smap_get(&t->index, name, &v) ? v : -1;
-}
-
-static void grow_rows(struct table *t, size_t need)
-{
-        if (need <= t->cap_rows)
-                return;
-        size_t n = t->cap_rows ? t->cap_rows : 16;
-        while (n < need)
-                n *= 2;
-        for (size_t c = 0; c < t->ncols; c++) {
-                t->num[c] = xrealloc(t->num[c], n * sizeof(double));
-                if (t->str[c]) {
-                        t->str[c] = xrealloc(t->str[c], n * sizeof(char *));
-                        memset(t->str[c] + t->cap_rows, 0, (n - t->cap_rows) * sizeof(char *));
-                }
-        }
-        t->line = xrealloc(t->line, n * sizeof *t->line);
-        t->cap_rows = n;
-}
-
-int table_add_col(struct table *t, const char *name)
-{
-        int have = table_col(t, name);
-        if (have >= 0)
-                return have;
-        if (t->ncols == t->cap_cols) {
-                size_t n = t->cap_cols ? t->cap_cols * 2 : 32;
-                t->names = xrealloc(t->names, n * sizeof *t->names);
-                t->num = xrealloc(t->num, n * sizeof *t->num);
-                t->str = xrealloc(t->str, n * sizeof *t->str);
-                t->cap_cols = n;
-        }
-        size_t c = t->ncols++;
-        t->names[c] = xstrdup(name);
-        t->num[c] = xmalloc((t->cap_rows ? t->cap_rows : 1) * sizeof(double));
-        for (size_t r = 0; r < t->nrows; r++)
-                t->num[c][r] = NAN;
-        t->str[c] = NULL;
-        smap_put(&t->index, name, (int)c);
-        return (int)c;
-}
-
-size_t table_add_row(struct table *t)
-{
-        grow_rows(t, t->nrows + 1);
-        size_t r = t->nrows++;
-        t->line[r] = 0;
-        for (size_t c = 0; c < t->ncols; c++) {
-                t->num[c][r] = NAN;
-                if (t->str[c])
-                        t->str[c][r] = NULL;
-        }
-        return r;
-}
-
-void table_set_num(struct table *t, int col, size_t row, double v)
-{
-        t->num[col][row] = v;
-}
-
-void table_set_str(struct table *t, int col, size_t row, const char *s)
-{
-        if (!t->str[col])
-                t->str[col] = xcalloc(t->cap_rows ? t->cap_rows : 1, sizeof(char *));
-        if (t->pooled) {
-                t->str[col][row] = pool_intern(&t->pool_idx, &t->pool, &t->npool, &t->cappool, s);
-                return;
-        }
-        free(t->str[col][row]);
-        t->str[col][row] = xstrdup(s);
-}
-
-void table_pool(struct table *t)
-{
-        t->pooled = 1;
-}
-
-const char *table_cell(const struct table *t, int col, size_t row, char *buf, size_t len)
-{
-        if (t->str[col] && t->str[col][row])
-                return t->str[col][row];
-        double v = t->num[col][row];
-        if (isnan(v))
-                return "";
-        if (v == floor(v) && fabs(v) < 1e17)
-                snprintf(buf, len, "%.0f", v);
-        else
-                snprintf(buf, len, "%.17g", v);
-        return buf;
-}
 
 /* libcsv callback state */
 struct loader {
@@ -165,29 +47,11 @@ struct loader {
         size_t nrec; /* data records handed to row_fn */
 };
 
-/* Plain integers of up to 15 digits (most counter values) without strtod: every such
- * integer is a double exactly, so the value is what parse_double would give. 0 when s is
- * anything else. */
-static int fast_int(const char *s, size_t len, double *out)
-{
-        size_t i = s[0] == '-';
-        if (len <= i || len - i > 15)
-                return 0;
-        long long v = 0;
-        for (size_t k = i; k < len; k++) {
-                if (s[k] < '0' || s[k] > '9')
-                        return 0;
-                v = v * 10 + (s[k] - '0');
-        }
-        *out = i ? -(double)v : (double)v; /* "-0" is -0.0, as strtod reads it */
-        return 1;
-}
-
 double table_text_num(const char *s)
 {
         double v;
         size_t len = strlen(s);
-        if (len && (fast_int(s, len, &v) || parse_double(s, &v) == 0))
+        if (len && (num_fast(s, len, &v) || parse_double(s, &v) == 0))
                 return v;
         return NAN;
 }
@@ -198,7 +62,7 @@ static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len
         double v;
         if (len == 0) {
                 t->num[c][r] = NAN;
-        } else if ((fast_int(s, len, &v) || parse_double(s, &v) == 0) &&
+        } else if ((num_fast(s, len, &v) || parse_double(s, &v) == 0) &&
                    (isfinite(v) || t->str[c])) {
                 t->num[c][r] = v;
                 if (t->str[c])
@@ -332,7 +196,7 @@ static void on_field_cols(void *data, size_t len, void *p)
         if (ld->field == 0) {
                 /* no NaN fill: a record sets every kept column (a short one fails the load),
                  * and text slots beyond nrows are NULL already (grow_rows) */
-                grow_rows(t, t->nrows + 1); /* may move t->line */
+                table_reserve(t, t->nrows + 1); /* may move t->line */
                 t->line[t->nrows++] = ld->row_line;
         }
         int c = ld->map[ld->field++];
@@ -442,13 +306,31 @@ struct tstream {
         struct loader ld;
         void (*field_cb)(void *, size_t, void *);
         FILE *f;
-        char *buf;
-        size_t n, off, pos, head_end;
+        char *buf;  /* cap bytes: the file from pos on; off: the first not yet parsed */
+        size_t n, off, pos, head_end, cap;
         off_t fsize;
-        int eof;
+        int eof, drained; /* drained: the file has no more bytes to read */
         size_t row0; /* data rows before the table's first (streaming) */
         struct table t;
+        /* the fast path: a line's fields, and the data fields that a projection keeps */
+        struct csv_line fl;
+        size_t *keep;
+        int *kcol;
+        size_t nkeep;
+        int keep_ready;
+        /* the fast path's rows, row by row (stage[j * nkeep + k]: row stage_r0 + j, kept
+         * field k) until STAGE of them go to the columns at once: storing a row's cells
+         * straight into hundreds of columns misses the cache at every cell */
+        double *stage;
+        size_t nstage, stage_r0;
 };
+
+#define STAGE 64
+
+/* bytes read at a time; a line that fits is read without libcsv when it can be */
+#define RBUF (1 << 20)
+
+int table_csv_libcsv_only;
 
 static int stream_open(struct tstream *s, const char *path, table_col_fn want, void *want_ctx,
                        csv_row_fn row_fn, void *row_ctx, struct err *err)
@@ -473,46 +355,180 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
                 return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
         struct stat fst;
         s->fsize = fstat(fileno(s->f), &fst) == 0 ? fst.st_size : 0;
-        s->buf = xmalloc(1 << 16);
+        /* RBUF, or the file's size for a smaller one; csv_split reads up to 15 bytes past
+         * a line (zeros past the bytes read) */
+        s->cap = s->fsize > 0 && (size_t)s->fsize < RBUF ? (size_t)s->fsize + 1 : RBUF;
+        if (s->cap < 4096)
+                s->cap = 4096;
+        s->buf = xmalloc(s->cap + 16);
+        memset(s->buf, 0, 16);
+        return 0;
+}
+
+/* the staged rows into their columns */
+static void stage_flush(struct tstream *s)
+{
+        struct table *t = &s->t;
+        size_t n = s->nstage, nk = s->nkeep;
+        for (size_t k = 0; k < nk; k++) {
+                double *dst = t->num[s->kcol[k]] + s->stage_r0;
+                const double *src = s->stage + k;
+                for (size_t j = 0; j < n; j++)
+                        dst[j] = src[j * nk];
+        }
+        s->stage_r0 += n;
+        s->nstage = 0;
+}
+
+/* A data record split by csv_split: what on_field_cols (a projected load) or on_field (a
+ * load of every column) and on_record do field by field, for the kept fields only. */
+static void fast_row(struct tstream *s, char *b)
+{
+        struct loader *ld = &s->ld;
+        struct table *t = &s->t;
+        int all = s->field_cb == on_field;
+        size_t nf = s->fl.n, nhead = all ? t->ncols : ld->nhead;
+        ld->row_line = ld->line;
+        if (nf != nhead) {
+                if (nf > nhead)
+                        err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
+                                ld->path, ld->row_line, nhead + 1, nhead);
+                else
+                        err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has "
+                                "%zu (truncated file?)", ld->path, ld->row_line, nf, nhead);
+                ld->failed = 1;
+                return;
+        }
+        if (!s->keep_ready) {
+                /* the fields kept and their columns (a load of every column: all) */
+                s->keep = xmalloc((nhead + 1) * sizeof *s->keep);
+                s->kcol = xmalloc((nhead + 1) * sizeof *s->kcol);
+                for (size_t i = 0; i < nhead; i++)
+                        if (!all ? ld->map[i] >= 0 : 1) {
+                                s->kcol[s->nkeep] = all ? (int)i : ld->map[i];
+                                s->keep[s->nkeep++] = i;
+                        }
+                s->stage = xmalloc((STAGE * s->nkeep + 1) * sizeof *s->stage);
+                s->keep_ready = 1;
+        }
+        table_reserve(t, t->nrows + 1);
+        size_t r = t->nrows++;
+        t->line[r] = ld->row_line;
+        if (s->nstage == 0)
+                s->stage_r0 = r;
+        double *row = s->stage + s->nstage * s->nkeep;
+        const uint32_t *at = s->fl.at, *len = s->fl.len;
+        for (size_t k = 0; k < s->nkeep; k++) {
+                size_t i = s->keep[k];
+                char *f = b + at[i];
+                int c;
+                /* digits, digits and ".0" (how rocprof writes some counters), or the rest */
+                size_t l = len[i];
+                if ((num_digits8(f, l, &row[k]) ||
+                     (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' &&
+                      num_digits8(f, l - 2, &row[k])) ||
+                     num_fast(f, l, &row[k])) &&
+                    !t->str[c = s->kcol[k]])
+                        continue;
+                /* text, an empty cell, or a number for strtod: put_cell stores it; where
+                 * the column's first text comes, it reads the column's earlier rows, so
+                 * they go first (this row's cells so far stay staged) */
+                c = s->kcol[k];
+                if (s->nstage && !t->str[c] && len[i]) {
+                        stage_flush(s);
+                        memmove(s->stage, row, k * sizeof *row);
+                        row = s->stage;
+                        s->stage_r0 = r;
+                }
+                f[len[i]] = '\0';
+                put_cell(t, c, r, f, len[i]);
+                row[k] = t->num[c][r];
+        }
+        if (++s->nstage == STAGE)
+                stage_flush(s);
+        ld->end_line = ld->line;
+}
+
+/* The line b ... nl ('\n') without libcsv, when libcsv is between records and the line
+ * is one csv_split reads; -1 (nothing done) when libcsv must read it. */
+static int fast_line(struct tstream *s, char *b, char *nl)
+{
+        struct loader *ld = &s->ld;
+        if (table_csv_libcsv_only || s->p.pstate != 0 || csv_split(b, nl, &s->fl))
+                return -1;
+        size_t nf = s->fl.n;
+        if (nf == 0)
+                return 0; /* a blank line: no record */
+        if (!ld->header && (s->field_cb == on_field_cols || s->field_cb == on_field)) {
+                fast_row(s, b);
+                return 0;
+        }
+        /* the header, or a load of every column, or csv_stream: field by field, each
+         * NUL-terminated in place as libcsv hands them over */
+        for (size_t i = 0; i < nf && !ld->failed; i++) {
+                b[s->fl.at[i] + s->fl.len[i]] = '\0';
+                s->field_cb(b + s->fl.at[i], s->fl.len[i], ld);
+        }
+        on_record('\n', ld);
         return 0;
 }
 
 /* Read on until the table holds max_rows rows (at a record's end) or the file ends. */
-static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
+static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
 {
         struct loader *ld = &s->ld;
         struct table *t = &s->t;
         const char *path = ld->path;
         while (!s->eof && !ld->failed) {
-                if (s->off >= s->n) {
-                        s->pos += s->n;
+                char *buf = s->buf;
+                size_t off = s->off, n = s->n;
+                char *nl = off < n ? memchr(buf + off, '\n', n - off) : NULL;
+                if (!nl && !s->drained && n - off < s->cap) {
+                        /* the line goes on past the bytes read: keep it, read more */
+                        memmove(buf, buf + off, n - off);
+                        s->pos += off;
+                        s->n = n - off;
                         s->off = 0;
-                        s->n = fread(s->buf, 1, 1 << 16, s->f);
-                        if (s->n == 0) {
-                                s->eof = 1;
-                                break;
-                        }
+                        size_t got = fread(buf + s->n, 1, s->cap - s->n, s->f);
+                        s->n += got;
+                        memset(buf + s->n, 0, 16);
+                        s->drained = got == 0;
+                        continue;
+                }
+                if (off >= n) {
+                        s->eof = 1;
+                        break;
                 }
                 /* line by line, so that the callbacks know the physical line: records
                  * (a quoted field may hold newlines) and blank lines do not count them */
-                char *buf = s->buf;
-                size_t off = s->off, n = s->n;
-                const char *nl = memchr(buf + off, '\n', n - off);
                 size_t seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
-                /* a field holding a NUL ends in this segment or a later one */
-                ld->nul_seen = ld->nul_seen || memchr(buf + off, 0, seg);
-                /* libcsv grows a field's buffer by its block size at a time: make that the
-                 * buffer's size so far, so a long field grows geometrically (a fixed 128
-                 * bytes copies quadratically) */
-                size_t bsz = csv_get_buffer_size(&s->p);
-                if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over FIELD_MAX */
-                        long_field(ld);
-                if (ld->failed)
-                        return ERR_INPUT;
-                csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
-                if (csv_parse(&s->p, buf + off, seg, s->field_cb, on_record, ld) != seg)
-                        return err_set(err, ERR_INPUT, "%s:%zu: %s", path, ld->line,
-                                       csv_problem(&s->p));
+                if (!nl || fast_line(s, buf + off, nl) < 0) {
+                        if (s->nstage)
+                                stage_flush(s); /* libcsv stores into the columns */
+                        /* libcsv: a field that goes on past the buffer, the last line
+                         * without '\n', and whatever csv_split leaves; 64 KiB at a time,
+                         * so that its field buffer grows by what it holds (below) */
+                        for (size_t done = 0; done < seg;) {
+                                const char *pc = buf + off + done;
+                                size_t piece = seg - done < 65536 ? seg - done : 65536;
+                                /* a field holding a NUL ends in this piece or a later one */
+                                ld->nul_seen = ld->nul_seen || memchr(pc, 0, piece);
+                                /* libcsv grows a field's buffer by its block size at a time:
+                                 * make that the buffer's size so far, so a long field grows
+                                 * geometrically (a fixed 128 bytes copies quadratically) */
+                                size_t bsz = csv_get_buffer_size(&s->p);
+                                if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over it */
+                                        long_field(ld);
+                                if (ld->failed)
+                                        break; /* an error, or csv_stream's reader stops */
+                                csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
+                                if (csv_parse(&s->p, pc, piece, s->field_cb, on_record, ld) !=
+                                    piece)
+                                        return err_set(err, ERR_INPUT, "%s:%zu: %s", path,
+                                                       ld->line, csv_problem(&s->p));
+                                done += piece;
+                        }
+                }
                 if (nl && ld->line == 1)
                         s->head_end = s->pos + off + seg;
                 /* once the first data line is read, size the columns for the rows the
@@ -523,13 +539,14 @@ static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
                         size_t est = ((size_t)s->fsize - s->head_end) /
                                          (s->pos + off + seg - s->head_end) + 16;
                         if (est > 1024 && est < ((size_t)1 << 24))
-                                grow_rows(t, est);
+                                table_reserve(t, est);
                 }
                 if (nl)
                         ld->line++;
                 s->off = off + seg;
-                if (nl && ld->field == 0 && t->nrows >= max_rows)
-                        return 0; /* a record ended here: the chunk is full */
+                if (nl && ld->field == 0 && !ld->failed && t->nrows >= max_rows)
+                        return 0; /* a record ended here: the chunk is full (a record that
+                                   * failed is no row of it: its error comes now) */
         }
         if (ferror(s->f))
                 return err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
@@ -549,6 +566,14 @@ static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
         return 0;
 }
 
+static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
+{
+        int rc = stream_read1(s, max_rows, err);
+        if (s->nstage)
+                stage_flush(s);
+        return rc;
+}
+
 static void stream_close(struct tstream *s)
 {
         if (s->f)
@@ -556,6 +581,10 @@ static void stream_close(struct tstream *s)
         if (s->parser_ok)
                 csv_free(&s->p);
         free(s->buf);
+        csv_line_free(&s->fl);
+        free(s->keep);
+        free(s->kcol);
+        free(s->stage);
         free(s->ld.map);
         sb_free(&s->ld.text);
         free(s->ld.fields);
@@ -658,19 +687,4 @@ int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err)
 {
         struct table t;
         return load_csv(&t, path, NULL, NULL, row, ctx, err);
-}
-
-const char *text_desc(const char *s, const char *what, char *buf, size_t len)
-{
-        if (!*s)
-                return "is empty";
-        snprintf(buf, len, "holds '%.60s%s', not %s", s, strlen(s) > 60 ? "..." : "", what);
-        return buf;
-}
-
-const char *table_cell_desc(const struct table *t, int c, size_t r, const char *what, char *buf,
-                            size_t len)
-{
-        char num[64];
-        return text_desc(table_cell(t, c, r, num, sizeof num), what, buf, len);
 }

@@ -70,10 +70,16 @@ typedef int (*csv_row_fn)(void *ctx, char **fields, const size_t *lens, size_t n
                           struct err *err);
 int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err);
 
+/* For tests: non-zero sends every line through libcsv (no fast path), so that the two
+ * readings can be compared. */
+extern int table_csv_libcsv_only;
+
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */
 int table_add_col(struct table *t, const char *name);
+/* Room for need rows (capacity only: nrows stays; text slots beyond nrows are NULL). */
+void table_reserve(struct table *t, size_t need);
 /* Append an empty row (all NaN), returning its index. */
 size_t table_add_row(struct table *t);
 void table_set_num(struct table *t, int col, size_t row, double v);

@@ -5,6 +5,10 @@
 #include "columns.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +18,104 @@ struct spill_table {
         int used;
         struct table head; /* the columns, no rows */
         size_t nrows;
-        long long *off;    /* per block: where its columns start */
+        long long *off;    /* per block and column (ncols + 1 of them, the last the rows'
+                            * lines): where its values are */
+        unsigned char *kind; /* the same: how they are stored (enum spill_kind) */
         size_t *n;         /* per block: its rows */
-        size_t nblk, cap;
+        size_t nblk, cap, capoff;
 };
+
+/* A column of a block is stored as doubles, or, where every value is a whole number from
+ * 0 to 2^32 - 1 (most counter values), in 1, 2 or 4 bytes each: less to write and read
+ * back, and the same doubles when read. */
+enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32 };
+static const size_t kind_width[] = {8, 1, 2, 4};
 
 struct wspill {
         FILE *f;
-        long long end;
         struct spill_table *t;
         size_t nt;
+        /* encoded columns waiting to be written at wend */
+        unsigned char *wbuf;
+        size_t wlen;
+        long long wend;
+        unsigned char *rbuf; /* SPILL_CHUNK * 4 bytes: narrow values read back */
+        uint32_t *ubuf;      /* spill_put's values as 32 bits */
+        size_t capu;
 };
+
+#define WBUF (1 << 20)
+
+static int spill_flush(struct wspill *s)
+{
+        int ok = !s->wlen ||
+                 pwrite(fileno(s->f), s->wbuf, s->wlen, (off_t)s->wend) == (ssize_t)s->wlen;
+        s->wend += (long long)s->wlen;
+        s->wlen = 0;
+        return ok ? 0 : -1;
+}
+
+/* v (n values) appended to the spill as the narrowest kind that holds them exactly; *off and
+ * *kind say where and how. One pass converts and checks (into u, 32 bits a value), a second
+ * narrows what it holds. */
+static int spill_put(struct wspill *s, const double *v, size_t n, long long *off,
+                     unsigned char *kind)
+{
+        if (!s->wbuf)
+                s->wbuf = xmalloc(WBUF);
+        if (n > s->capu) {
+                s->capu = n;
+                s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
+        }
+        uint32_t *u = s->ubuf, bits = 0;
+        enum spill_kind k = n * sizeof *v <= WBUF ? SK_U32 : SK_F64;
+        for (size_t i = 0; i < n && k != SK_F64; i++) {
+                double x = v[i];
+                /* NaN, negatives, fractions, -0.0 and large values: doubles */
+                if (!(x >= 0 && x <= 4294967295.0)) {
+                        k = SK_F64;
+                        break;
+                }
+                uint32_t w = (uint32_t)x;
+                if ((double)w != x || (w == 0 && signbit(x)))
+                        k = SK_F64;
+                u[i] = w;
+                bits |= w; /* below 2^8 (2^16) exactly when every value is */
+        }
+        if (k != SK_F64)
+                k = bits < 256 ? SK_U8 : bits < 65536 ? SK_U16 : SK_U32;
+        size_t bytes = n * kind_width[k];
+        if (s->wlen + bytes > WBUF && spill_flush(s))
+                return -1;
+        *off = s->wend + (long long)s->wlen;
+        *kind = (unsigned char)k;
+        if (bytes > WBUF) { /* doubles of a block over WBUF (never at SPILL_CHUNK rows) */
+                int ok = pwrite(fileno(s->f), v, bytes, (off_t)s->wend) == (ssize_t)bytes;
+                s->wend += (long long)bytes;
+                return ok ? 0 : -1;
+        }
+        unsigned char *d = s->wbuf + s->wlen;
+        switch (k) {
+        case SK_F64:
+                memcpy(d, v, bytes);
+                break;
+        case SK_U8:
+                for (size_t i = 0; i < n; i++)
+                        d[i] = (uint8_t)u[i];
+                break;
+        case SK_U16:
+                for (size_t i = 0; i < n; i++) {
+                        uint16_t x = (uint16_t)u[i];
+                        memcpy(d + 2 * i, &x, 2);
+                }
+                break;
+        case SK_U32:
+                memcpy(d, u, bytes);
+                break;
+        }
+        s->wlen += bytes;
+        return 0;
+}
 
 static void head_of(struct table *h, const struct table *t)
 {
@@ -58,8 +149,10 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         struct tstream *ts = table_stream_open(path, want, want_ctx, err);
         if (!ts)
                 return ERR_INPUT;
-        if (!*sp)
+        if (!*sp) {
                 *sp = xcalloc(1, sizeof **sp);
+                (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
+        }
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file())) {
                 table_stream_close(ts);
@@ -74,6 +167,7 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         if (st->used) { /* a table that failed to load before takes this place again */
                 table_free(&st->head);
                 free(st->off);
+                free(st->kind);
                 free(st->n);
         }
         memset(st, 0, sizeof *st);
@@ -94,33 +188,34 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                 cellcheck_chunk(cc, (struct table *)t, path, row0);
                 if (keep)
                         keep_rows(resident, map, t);
-                xgrow(&st->off, &st->cap, st->nblk + 1, sizeof *st->off);
-                st->n = xrealloc(st->n, st->cap * sizeof *st->n);
-                st->off[st->nblk] = s->end;
-                st->n[st->nblk++] = t->nrows;
+                size_t nc = t->ncols + 1;
+                xgrow(&st->n, &st->cap, st->nblk + 1, sizeof *st->n);
+                xgrow(&st->off, &st->capoff, (st->nblk + 1) * nc, sizeof *st->off);
+                st->kind = xrealloc(st->kind, st->capoff);
+                st->n[st->nblk] = t->nrows;
+                long long *off = st->off + st->nblk * nc;
+                unsigned char *kind = st->kind + st->nblk * nc;
+                st->nblk++;
                 st->nrows += t->nrows;
-                size_t bytes = t->nrows * sizeof(double);
                 for (size_t c = 0; c < t->ncols && !rc; c++)
-                        if (pwrite(fileno(s->f), t->num[c], bytes,
-                                   (off_t)(s->end + (long long)(c * bytes))) != (ssize_t)bytes)
+                        if (spill_put(s, t->num[c], t->nrows, &off[c], &kind[c]))
                                 rc = err_set(err, ERR_SYS,
                                              "cannot write a temporary file for '%s'", path);
                 /* and the rows' lines, for messages about them */
-                double *ln = xmalloc(bytes ? bytes : 1);
+                double *ln = xmalloc((t->nrows ? t->nrows : 1) * sizeof *ln);
                 for (size_t r = 0; r < t->nrows; r++)
                         ln[r] = t->line ? (double)t->line[r] : (double)(row0 + r + 2);
-                if (!rc && pwrite(fileno(s->f), ln, bytes,
-                                  (off_t)(s->end + (long long)(t->ncols * bytes))) !=
-                               (ssize_t)bytes)
+                if (!rc && spill_put(s, ln, t->nrows, &off[t->ncols], &kind[t->ncols]))
                         rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'",
                                      path);
                 free(ln);
-                s->end += (long long)(bytes * (t->ncols + 1));
                 if (rc)
                         break;
         }
         if (!t && !rc)
                 rc = ERR_INPUT; /* the stream's error */
+        if (!rc && spill_flush(s))
+                rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
         free(map);
         if (!rc && keep) {
                 resident->dup = h->dup ? xstrdup(h->dup) : NULL;
@@ -168,16 +263,78 @@ size_t spill_rows(const struct wspill *s, size_t ti)
         return s && ti < s->nt && s->t[ti].used ? s->t[ti].nrows : 0;
 }
 
+size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k)
+{
+        return s && ti < s->nt && s->t[ti].used && k < s->t[ti].nblk ? s->t[ti].n[k] : 0;
+}
+
+/* m narrow values of kind kd at e as doubles. With SSE2, four at a time: a 32-bit value v
+ * put under the exponent bits of 2^52 is the double 2^52 + v exactly, less 2^52: v. */
+static void widen(enum spill_kind kd, const unsigned char *restrict e, double *restrict out,
+                  size_t m)
+{
+        size_t i = 0;
+#if defined(__SSE2__)
+        const __m128i hi = _mm_set1_epi32(0x43300000), zero = _mm_setzero_si128();
+        const __m128d bias = _mm_set1_pd(4503599627370496.0);
+        for (; i + 4 <= m; i += 4) {
+                __m128i x; /* four 32-bit values */
+                if (kd == SK_U8) {
+                        int32_t w;
+                        memcpy(&w, e + i, 4);
+                        x = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), zero),
+                                               zero);
+                } else if (kd == SK_U16) {
+                        x = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(e + 2 * i)),
+                                               zero);
+                } else {
+                        x = _mm_loadu_si128((const __m128i *)(e + 4 * i));
+                }
+                _mm_storeu_pd(out + i,
+                              _mm_sub_pd(_mm_castsi128_pd(_mm_unpacklo_epi32(x, hi)), bias));
+                _mm_storeu_pd(out + i + 2,
+                              _mm_sub_pd(_mm_castsi128_pd(_mm_unpackhi_epi32(x, hi)), bias));
+        }
+#endif
+        for (; i < m; i++) {
+                uint32_t x = kd == SK_U8 ? e[i] : 0;
+                if (kd == SK_U16) {
+                        uint16_t h;
+                        memcpy(&h, e + 2 * i, 2);
+                        x = h;
+                } else if (kd == SK_U32) {
+                        memcpy(&x, e + 4 * i, 4);
+                }
+                out[i] = x;
+        }
+}
+
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n)
 {
         const struct spill_table *st = &s->t[ti];
         *n = k < st->nblk ? st->n[k] : 0;
         if (!*n)
                 return 0;
-        size_t bytes = *n * sizeof *out;
         /* column c, or c == ncols for the rows' lines */
-        off_t off = (off_t)(st->off[k] + (long long)((size_t)c * bytes));
-        return pread(fileno(s->f), out, bytes, off) == (ssize_t)bytes ? 0 : -1;
+        size_t at = k * (st->head.ncols + 1) + (size_t)c;
+        enum spill_kind kd = (enum spill_kind)st->kind[at];
+        size_t m = *n, bytes = m * kind_width[kd];
+        /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
+         * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
+        unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4
+                               ? s->rbuf
+                               : (unsigned char *)out + m * sizeof *out - bytes;
+        if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
+                return -1;
+        if (e == s->rbuf)
+                widen(kd, s->rbuf, out, m);
+        else if (kd != SK_F64) {
+                unsigned char *c = xmalloc(bytes);
+                memcpy(c, e, bytes);
+                widen(kd, c, out, m);
+                free(c);
+        }
+        return 0;
 }
 
 void spill_free(struct wspill *s)
@@ -187,9 +344,13 @@ void spill_free(struct wspill *s)
         for (size_t i = 0; i < s->nt; i++) {
                 table_free(&s->t[i].head);
                 free(s->t[i].off);
+                free(s->t[i].kind);
                 free(s->t[i].n);
         }
         free(s->t);
+        free(s->wbuf);
+        free(s->rbuf);
+        free(s->ubuf);
         if (s->f)
                 fclose(s->f);
         free(s);

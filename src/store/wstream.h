@@ -24,6 +24,8 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
 /* The columns of table ti (NULL when the spill has no such table), and its rows. */
 const struct table *spill_head(const struct wspill *s, size_t ti);
 size_t spill_rows(const struct wspill *s, size_t ti);
+/* The rows of block k of table ti (0 past the last block). */
+size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k);
 /* Column c of table ti in block k (rows k * SPILL_CHUNK ...) into out; *n its rows. */
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n);
 void spill_free(struct wspill *s);

@@ -75,6 +75,10 @@ char *pool_intern(struct smap *idx, char ***pool, size_t *n, size_t *cap, const 
 /* Parse a whole string as a double; returns 0 on success. Accepts leading/trailing blanks,
  * "nan", "inf". Empty string fails. */
 int parse_double(const char *s, double *out);
+/* The decimal number s[0 .. len) (no blanks, not NUL-terminated) when it is one whose
+ * double is certain without strtod (numparse.c): returns 1 and sets *out to exactly what
+ * strtod gives; 0 for every other text (strtod's to read). */
+int num_fast(const char *s, size_t len, double *out);
 
 /* Read a whole file into memory (NUL-terminated). Returns NULL and fills err. */
 char *read_file(const char *path, size_t *len, struct err *err);
