@@ -22,6 +22,8 @@
  * their own; "bad__" metrics are unknown. */
 enum { CAP = 3 };
 static int calls;
+/* the fake chip's instrumented metrics, by name prefix (hopper.yaml's instrumented:) */
+static const char *const instr[] = {"smsp__sass_", "sm__sass_"};
 
 static int fake_passes(const char *chip, const char *const *m, size_t n, struct err *err)
 {
@@ -36,7 +38,7 @@ static int fake_passes(const char *chip, const char *const *m, size_t n, struct 
                 if (!strncmp(m[i], "bad__", 5))
                         return err_set(err, ERR_INPUT, "unknown metric '%s' for chip '%s'", m[i],
                                        chip);
-                if (plan_is_sass_metric(m[i])) {
+                if (plan_is_instrumented(m[i], instr, 2)) {
                         sass = 1;
                         continue;
                 }
@@ -115,8 +117,8 @@ static void check_plan(const struct plan *p, size_t nmetrics)
                 assert_string_equal(names[0], "gpu__time_duration.sum");
                 int sass = 0, hw = 0, wide = 0;
                 for (size_t k = 1; k < n; k++) {
-                        sass |= plan_is_sass_metric(names[k]);
-                        hw |= !plan_is_sass_metric(names[k]);
+                        sass |= plan_is_instrumented(names[k], instr, 2);
+                        hw |= !plan_is_instrumented(names[k], instr, 2);
                         wide |= !strncmp(names[k], "wide__", 6);
                         assert_string_not_equal(names[k], "gpu__time_duration.sum");
                 }
@@ -149,7 +151,7 @@ static void test_groups_fit(void **state)
         struct err err = {0};
         req_of(&r, formulas, NF);
         assert_int_equal(plan_req_norm(&r, "smsp__warps_launched.sum", NULL, &err), 0);
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err), 0);
         check_plan(&p, 17);
         /* the normalization's metric is collected too */
         int found = 0;
@@ -192,8 +194,8 @@ static void test_deterministic(void **state)
         struct err err = {0};
         req_of(&r1, formulas, NF);
         req_of(&r2, rev, NF);
-        assert_int_equal(plan_make_groups(&r1, "FAKE1", fake_passes, per_pass, 1, &p1, &err), 0);
-        assert_int_equal(plan_make_groups(&r2, "FAKE1", fake_passes, per_pass, 1, &p2, &err), 0);
+        assert_int_equal(plan_make_groups(&r1, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p1, &err), 0);
+        assert_int_equal(plan_make_groups(&r2, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p2, &err), 0);
         assert_int_equal(p1.npasses, p2.npasses);
         char **l1 = lines_of(&p1), **l2 = lines_of(&p2);
         for (size_t i = 0; i < p1.npasses; i++)
@@ -215,7 +217,7 @@ static void test_no_per_pass(void **state)
         struct plan p;
         struct err err = {0};
         req_of(&r, formulas, NF);
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, &p, &err), 0);
         for (size_t i = 0; i < p.npasses; i++) {
                 size_t n;
                 char **names = plan_pass_names(&p, i, 16, &n);
@@ -239,7 +241,7 @@ static void test_limits(void **state)
         struct err err = {0};
         req_of(&r, f, 2);
         calls = 0;
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, &p, &err), 0);
         assert_int_equal(p.npasses, 3);
         assert_int_equal(p.lower_bound, 3);
         char *l = plan_pass_line(&p, 0);
@@ -261,20 +263,20 @@ static void test_errors(void **state)
         struct err err = {0};
         const char *bad[] = {"dram__bytes_read.sum + bad__nothing.sum"};
         req_of(&r, bad, 1);
-        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err) < 0);
         assert_non_null(strstr(err.msg, "unknown metric 'bad__nothing.sum'"));
         plan_req_free(&r);
 
         memset(&err, 0, sizeof err);
         const char *amd[] = {"SQ_WAVES + dram__bytes_read.sum"};
         req_of(&r, amd, 1);
-        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err) < 0);
         assert_non_null(strstr(err.msg, "'SQ_WAVES' is not a metric name of the profiler"));
 
         memset(&err, 0, sizeof err);
-        assert_true(plan_make_groups(&r, "FAKE1", NULL, per_pass, 1, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", NULL, per_pass, 1, instr, 2, &p, &err) < 0);
         memset(&err, 0, sizeof err);
-        assert_true(plan_make_groups(&r, "OTHER", fake_passes, NULL, 0, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "OTHER", fake_passes, NULL, 0, instr, 2, &p, &err) < 0);
         plan_req_free(&r);
 }
 
@@ -326,7 +328,7 @@ static size_t hopper_ratios(const struct plan *p, const struct expr *e, struct s
                         size_t n = 0;
                         int on[2] = {0, 0};
                         for (size_t i = 0; i < w.n; i++)
-                                if (w.v[i].k == k && plan_is_sass_metric(w.v[i].name) == sass) {
+                                if (w.v[i].k == k && plan_is_instrumented(w.v[i].name, instr, 2) == sass) {
                                         on[w.v[i].side] = 1;
                                         names[n++] = w.v[i].name;
                                 }
@@ -372,13 +374,16 @@ static void test_hopper(void **state)
         assert_int_equal(a.nlimits, 0);
         assert_int_equal(profile_plan_req(&a, NULL, NULL, 0, &r, &err), 0);
         /* the fake chip has its own names */
+        /* the family names its instrumented metrics */
+        assert_int_equal(a.ninstrumented, 2);
         assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, (const char *const *)a.per_pass,
-                                          a.nper_pass, &p, &err),
+                                          a.nper_pass, (const char *const *)a.instrumented,
+                                          a.ninstrumented, &p, &err),
                          0);
         assert_true(p.npasses >= 2);
         int has_sass = 0, has_dram = 0;
         for (size_t i = 0; i < p.ncounters; i++) {
-                has_sass |= !strcmp(p.counters[i].block, "sass");
+                has_sass |= !strcmp(p.counters[i].block, "instrumented");
                 has_dram |= !strcmp(p.counters[i].name, "dram__bytes_read.sum");
                 assert_non_null(strstr(p.counters[i].name, "__"));
         }

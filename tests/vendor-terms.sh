@@ -7,7 +7,8 @@
 #   - every counter and formula name of metrics/ (SQ_WAVES, dram__bytes_read.sum,
 #     $GRBM_GUI_ACTIVE_PER_XCD, ...) and every block of their block_limits (SQ, TCC, ...);
 #   - architecture names (gfx90a, sm_90, MI300X, H100, CDNA, Hopper) and vendor unit and
-#     interface words (SALU, SMEM, VMEM, GWS, wavefront, CUPTI, NVML). MFMA, VALU and LDS
+#     interface words (SALU, SMEM, VMEM, GWS, wavefront, CUPTI, NVML, SASS and the
+#     instrumented metrics' name prefixes of metrics/' instrumented:). MFMA, VALU and LDS
 #     are not yet in the list: the roofline's levels and ceilings (src/analyze/roofline.c)
 #     still name them.
 # Every hit fails ("FAIL file:line: term"). Prints "N passed, N failed, 0 skipped".
@@ -44,7 +45,8 @@ with open(out, "w") as o:
         o.write(r"\b" + re.escape(w) + r"\b" + "\n")
     for p in [r"\bgfx[0-9][0-9a-f]*\b", r"\bsm_[0-9]+\b", r"\bMI[0-9]{3}[A-Z]?\b", r"\bG?H100\b",
               r"\bCDNA[0-9]*\b", r"\bHopper\b", r"\bSALU\b", r"\bSMEM\b",
-              r"\bVMEM\b", r"\bGWS\b", r"\b[Ww]avefronts?\b", r"\bCUPTI\b", r"\bNVML\b"]:
+              r"\bVMEM\b", r"\bGWS\b", r"\b[Ww]avefronts?\b", r"\bCUPTI\b", r"\bNVML\b",
+              r"\b[Ss][Aa][Ss][Ss]\b", r"_sass_"]:
         o.write(p + "\n")
 PY
 [ -s "$pats" ] || { echo "FAIL: no terms read from metrics/"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }

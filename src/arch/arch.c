@@ -287,7 +287,8 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                 char ***arr;
                 size_t *n;
         } lists[] = {{"per_pass", &a->per_pass, &a->nper_pass},
-                     {"ip_blocks", &a->ip_blocks, &a->nip_blocks}};
+                     {"ip_blocks", &a->ip_blocks, &a->nip_blocks},
+                     {"instrumented", &a->instrumented, &a->ninstrumented}};
         for (size_t j = 0; j < sizeof lists / sizeof *lists; j++) {
                 if (!(sec = ydoc_get(&y, root, lists[j].sec)))
                         continue;
@@ -571,6 +572,9 @@ void arch_free(struct arch *a)
         for (size_t i = 0; i < a->nip_blocks; i++)
                 free(a->ip_blocks[i]);
         free(a->ip_blocks);
+        for (size_t i = 0; i < a->ninstrumented; i++)
+                free(a->instrumented[i]);
+        free(a->instrumented);
         free(a->chip);
         free(a->accum_value);
         free(a->target);

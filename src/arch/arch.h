@@ -96,6 +96,9 @@ struct arch {
         /* the hardware blocks a profile records in sysinfo's ip_blocks when none were
          * selected (`ip_blocks:`, as rocprof-compute records them); none: not recorded */
         char **ip_blocks; size_t nip_blocks;
+        /* name prefixes of metrics the profiler collects by instrumenting the kernel's code
+         * (`instrumented:`): they never share a hardware pass with counters */
+        char **instrumented; size_t ninstrumented;
         /* the GPU models of the chain's families (all targets) and the family's facts that
          * a model's own replace (models.c) */
         struct arch_model *models; size_t nmodels;

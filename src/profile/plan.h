@@ -175,22 +175,25 @@ const char *const *plan_req_src_names(const struct plan_req *r, size_t i, size_t
 typedef int (*plan_passes_fn)(const char *chip, const char *const *metrics, size_t n,
                               struct err *err);
 
-/* 1 for a metric the profiler collects by instrumenting the kernel's code (smsp__sass_*,
- * sm__sass_*): such metrics never share a pass with hardware counters. */
-int plan_is_sass_metric(const char *name);
+/* 1 for a metric whose name starts with one of the n prefixes: one the profiler collects by
+ * instrumenting the kernel's code (the family's `instrumented:`), which never shares a pass
+ * with hardware counters. */
+int plan_is_instrumented(const char *name, const char *const *prefixes, size_t n);
 
 /* Plan for a GPU whose profiler counts passes itself (NVIDIA): every metric the request's
  * formulas, builtins and normalizations name (the profiler's names, unit__counter.rollup;
  * dispatch columns and $names are skipped, any other name is an error) is packed, first
  * fit in name order, into groups that need one hardware pass (with the per_pass metrics,
- * which lead every group: a SASS group then needs one pass for them and one for its SASS
- * metrics), SASS metrics apart from hardware counters. A metric that needs more even alone
+ * which lead every group: an instrumented group then needs one pass for them and one for
+ * its instrumented metrics), instrumented metrics (names starting with one of prefixes[0..
+ * nprefixes)) apart from hardware counters. A metric that needs more even alone
  * gets a group to itself (the profiler replays the kernel inside that run). Deterministic: the
  * same set of names in any order of formulas gives the same plan. p->lower_bound receives
  * the hardware passes all the metrics need at once; p->naccum is 0; counters have block
- * "sass" or "hw". num_passes errors (an unknown metric) are returned as they are. */
+ * "instrumented" or "hw". num_passes errors (an unknown metric) are returned as they are. */
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
-                     const char *const *per_pass, size_t nper_pass, struct plan *p,
+                     const char *const *per_pass, size_t nper_pass,
+                     const char *const *prefixes, size_t nprefixes, struct plan *p,
                      struct err *err);
 
 #endif

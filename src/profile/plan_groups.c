@@ -1,6 +1,6 @@
 /* Pass planning for NVIDIA: the profiler's metrics a request names, packed first fit into groups
  * that the Profiler Host API says need one hardware pass each; the program runs once per
- * group. SASS-instrumented metrics are grouped apart from hardware counters (they never
+ * group. Metrics the profiler collects by instrumenting the code are grouped apart from hardware counters (they never
  * share a pass with them: the profiler instruments the code in a pass of its own). */
 #include "plan_int.h"
 #include "../store/columns.h"
@@ -8,14 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int plan_is_sass_metric(const char *name)
+int plan_is_instrumented(const char *name, const char *const *prefixes, size_t n)
 {
-        return !strncmp(name, "smsp__sass_", 11) || !strncmp(name, "sm__sass_", 9);
+        for (size_t i = 0; i < n; i++)
+                if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+                        return 1;
+        return 0;
 }
 
 struct gmetric {
         char *name;
-        int sass;
+        int inst;
         int solo; /* hardware passes it needs alone (with the per-pass metrics); 1 unless it
                      opened a group */
 };
@@ -23,18 +26,18 @@ struct gmetric {
 struct ggroup {
         size_t *members; /* indices into the metric list */
         size_t n, cap;
-        int sass;
+        int inst;
         int budget; /* hardware passes of its first metric alone; more than one pass of its
                        kind costs (limit below) closes the group */
 };
 
-/* Sort: hardware counters before SASS metrics, then by name (which keeps a unit's
+/* Sort: hardware counters before instrumented metrics, then by name (which keeps a unit's
  * counters together: dram__, l1tex__, lts__, sm__, smsp__). */
 static int cmp_gmetric(const void *a, const void *b)
 {
         const struct gmetric *x = a, *y = b;
-        if (x->sass != y->sass)
-                return x->sass - y->sass;
+        if (x->inst != y->inst)
+                return x->inst - y->inst;
         return strcmp(x->name, y->name);
 }
 
@@ -60,6 +63,7 @@ static int count(plan_passes_fn fn, const char *chip, const char *const *per_pas
 
 /* The metric names of the request, deduplicated (per-pass metrics left out). */
 static int collect(const struct plan_req *r, const char *const *per_pass, size_t nper,
+                   const char *const *pfx, size_t npfx,
                    struct smap *seen, struct gmetric **out, size_t *nout, struct err *err)
 {
         size_t cap = 0;
@@ -80,7 +84,7 @@ static int collect(const struct plan_req *r, const char *const *per_pass, size_t
                                                nm);
                         xgrow(out, &cap, *nout + 1, sizeof **out);
                         (*out)[*nout].name = xstrdup(nm);
-                        (*out)[*nout].sass = plan_is_sass_metric(nm);
+                        (*out)[*nout].inst = plan_is_instrumented(nm, pfx, npfx);
                         (*out)[*nout].solo = 1;
                         smap_put(seen, nm, (int)*nout);
                         (*nout)++;
@@ -105,14 +109,14 @@ static size_t uf_find(size_t *parent, size_t x)
 }
 
 /* A side of a division: the request's metrics it names (index into ms), of one kind. */
-static size_t side_metrics(const struct plan_div *d, int side, int sass, const struct smap *seen,
+static size_t side_metrics(const struct plan_div *d, int side, int inst, const struct smap *seen,
                            const struct gmetric *ms, size_t *out)
 {
         size_t n = 0;
         for (size_t k = 0; k < d->n[side]; k++) {
                 int idx;
                 if (smap_get(seen, d->names[side][k], &idx) && idx >= 0 &&
-                    ms[idx].sass == sass)
+                    ms[idx].inst == inst)
                         out[n++] = (size_t)idx;
         }
         return n;
@@ -134,7 +138,7 @@ static int cmp_tie(const void *a, const void *b)
         return 0;
 }
 
-/* Ratios (plan.h): per division, the metrics of one kind (hardware or SASS) found on both
+/* Ratios (plan.h): per division, the metrics of one kind (hardware or instrumented) found on both
  * sides. Joined by union-find, smallest first, while the joined metrics still need no more
  * hardware passes than one run of their kind allows; *nties receives how many ratios the
  * request has. */
@@ -149,11 +153,11 @@ static int join_ratios(const struct plan_req *r, const struct smap *seen, const 
         int rc = 0;
         for (size_t s = 0; s < r->nsrcs; s++)
                 for (size_t d = 0; d < r->srcs[s].ndivs; d++)
-                        for (int sass = 0; sass <= 1; sass++) {
+                        for (int inst = 0; inst <= 1; inst++) {
                                 const struct plan_div *dv = &r->srcs[s].divs[d];
                                 size_t *v = xmalloc((dv->n[0] + dv->n[1] + 1) * sizeof *v);
-                                size_t na = side_metrics(dv, 0, sass, seen, ms, v);
-                                size_t nb = side_metrics(dv, 1, sass, seen, ms, v + na);
+                                size_t na = side_metrics(dv, 0, inst, seen, ms, v);
+                                size_t nb = side_metrics(dv, 1, inst, seen, ms, v + na);
                                 if (!na || !nb) {
                                         free(v);
                                         continue;
@@ -201,7 +205,7 @@ static int join_ratios(const struct plan_req *r, const struct smap *seen, const 
                         int c = count(fn, chip, per_pass, nper, buf, list, n, err);
                         if (c < 0)
                                 rc = c;
-                        else if (c <= limit[ms[ties[t].m[0]].sass]) {
+                        else if (c <= limit[ms[ties[t].m[0]].inst]) {
                                 size_t into = nm;
                                 for (size_t i = 0; i < nm; i++)
                                         if (in[i] && uf_find(parent, i) == i && into == nm)
@@ -229,7 +233,8 @@ static int unit_count(plan_passes_fn fn, const char *chip, const char *const *pe
 }
 
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
-                     const char *const *per_pass, size_t nper_pass, struct plan *p, struct err *err)
+                     const char *const *per_pass, size_t nper_pass, const char *const *pfx,
+                     size_t npfx, struct plan *p, struct err *err)
 {
         struct smap seen = {0};
         struct gmetric *ms = NULL;
@@ -244,7 +249,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         memset(p, 0, sizeof *p);
         if (!num_passes || !chip || !*chip)
                 return err_set(err, ERR_SYS, "no way to count hardware passes here");
-        if ((rc = collect(r, per_pass, nper_pass, &seen, &ms, &nm, err)))
+        if ((rc = collect(r, per_pass, nper_pass, pfx, npfx, &seen, &ms, &nm, err)))
                 goto out;
         buf = xcalloc(nm + nper_pass + 1, sizeof *buf);
         list = xcalloc(nm + 1, sizeof *list);
@@ -253,7 +258,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 qsort(ms, nm, sizeof *ms, cmp_gmetric);
 
         /* What one pass of each kind costs with the per-pass metrics: those alone (at
-         * least 1) for hardware counters; one more for SASS metrics, which the profiler collects
+         * least 1) for hardware counters; one more for instrumented metrics, which the profiler collects
          * in a pass of their own (the per-pass hardware counters then take a second). */
         int limit[2] = {1, 1};
         if (nper_pass) {
@@ -296,7 +301,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                                 unit[nu++] = j;
                 int alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
                                        unit, nu, err);
-                if (alone >= 0 && nu > 1 && alone > limit[ms[i].sass]) {
+                if (alone >= 0 && nu > 1 && alone > limit[ms[i].inst]) {
                         nu = 1; /* spread: this metric alone, the others later */
                         alone = unit_count(num_passes, chip, per_pass, nper_pass, buf, list, ms,
                                            unit, nu, err);
@@ -308,7 +313,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 size_t g;
                 for (g = 0; g < ng; g++) {
                         struct ggroup *gr = &gs[g];
-                        if (gr->sass != ms[i].sass || gr->budget > limit[gr->sass])
+                        if (gr->inst != ms[i].inst || gr->budget > limit[gr->inst])
                                 continue;
                         for (size_t k = 0; k < gr->n; k++)
                                 list[k] = ms[gr->members[k]].name;
@@ -328,7 +333,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                         ms[i].solo = c;
                         xgrow(&gs, &cap_g, ng + 1, sizeof *gs);
                         memset(&gs[ng], 0, sizeof *gs);
-                        gs[ng].sass = ms[i].sass;
+                        gs[ng].inst = ms[i].inst;
                         gs[ng].budget = c;
                         ng++;
                 }
@@ -355,7 +360,8 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                         continue; /* a per-pass metric listed twice */
                 struct plan_counter *c = &p->counters[p->ncounters];
                 c->name = xstrdup(names[i]);
-                c->block = xstrdup(plan_is_sass_metric(names[i]) ? "sass" : "hw");
+                c->block = xstrdup(plan_is_instrumented(names[i], pfx, npfx) ? "instrumented"
+                                                                        : "hw");
                 c->forms = PLAN_FORM_PLAIN;
                 smap_put(&index, names[i], (int)p->ncounters++);
         }
@@ -386,10 +392,10 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         }
 
         /* hardware passes for everything at once: the bound the profiler itself would need */
-        for (int sass = 0; sass <= 1; sass++) {
+        for (int inst = 0; inst <= 1; inst++) {
                 size_t n = 0;
                 for (size_t i = 0; i < nm; i++)
-                        if (ms[i].sass == sass)
+                        if (ms[i].inst == inst)
                                 list[n++] = ms[i].name;
                 if (!n)
                         continue;

@@ -465,7 +465,9 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         goto out;
                 }
                 rc = plan_make_groups(&req, a.chip, pb->num_passes,
-                                      (const char *const *)a.per_pass, a.nper_pass, &plan, err);
+                                      (const char *const *)a.per_pass, a.nper_pass,
+                                      (const char *const *)a.instrumented, a.ninstrumented,
+                                      &plan, err);
                 res->grouped = 1;
         } else {
                 rc = plan_make(&req, &plan, err);
