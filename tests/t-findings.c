@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/findings.h"
+#include "tmpfiles.h"
 
 /* the leaf families and a target each serves */
 static const char *const fams[][2] = {{"cdna", "gfx90a"}, {"hopper", "sm_90"}};
@@ -162,23 +163,6 @@ static void test_rules_read_known_names(void **state)
 
 /* ---- the engine on rule files of its own ---- */
 
-static char *tmpdir(void)
-{
-        char *d = xstrdup("/tmp/prism-rules-XXXXXX");
-        assert_non_null(mkdtemp(d));
-        return d;
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-        char *p = xasprintf("%s/%s", dir, name);
-        FILE *f = fopen(p, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        free(p);
-}
-
 static void rmdir_all(char *dir, const char *const *names)
 {
         for (size_t i = 0; names[i]; i++) {
@@ -237,7 +221,7 @@ static const char child_yaml[] = "family: child\n"
 static void test_engine(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-rules");
         put(d, "root.yaml", root_yaml);
         put(d, "child.yaml", child_yaml);
         struct ruleset rs;
@@ -328,7 +312,7 @@ static void test_errors(void **state)
             {"family: x\nrules: [1, 2]\n", "'rules' must be a mapping"},
         };
         for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-                char *d = tmpdir();
+                char *d = tmpdir_new("prism-rules");
                 put(d, "x.yaml", bad[i].text);
                 struct ruleset rs;
                 struct err err = {0};

@@ -15,23 +15,7 @@
 
 #include "store/workload.h"
 #include "store/formats.h"
-
-static char *tmpdir(void)
-{
-        char *d = xstrdup("/tmp/prism-t-formats-XXXXXX");
-        assert_non_null(mkdtemp(d));
-        return d;
-}
-
-static void put(const char *dir, const char *name, const char *text)
-{
-        char *p = xasprintf("%s/%s", dir, name);
-        FILE *f = fopen(p, "w");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        free(p);
-}
+#include "tmpfiles.h"
 
 static void rmdir_all(char *dir)
 {
@@ -84,7 +68,7 @@ static double cell(const struct table *t, const char *col, size_t row)
 static void test_rocpd_grouping(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", SYSINFO);
         put(d, "profiling_config.yaml", "format_rocprof_output: rocpd\nname: t\n");
         /* with the out-of-order median rows: dispatch 3's durations are 21, 40, 10, 10, 10 */
@@ -134,7 +118,7 @@ static void test_rocpd_grouping(void **state)
 static void test_rocpd_exact_timestamps(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", SYSINFO);
         put(d, "pmc_perf.csv",
             LONG_HEAD "2,3,1024,256,0,0,4,4,16,k1,13386742234691895,13386742234691916,12,A,1\n");
@@ -156,7 +140,7 @@ static int want_a(void *ctx, const char *name)
 static void test_rocpd_projection(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", SYSINFO);
         put(d, "pmc_perf.csv", LONG);
         struct workload w;
@@ -225,7 +209,7 @@ static void test_layouts(void **state)
         (void)state;
         for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
                 const struct layout_case *c = &layouts[i];
-                char *d = tmpdir();
+                char *d = tmpdir_new("prism-t-formats");
                 put(d, "sysinfo.csv", c->sys ? c->sys : SYSINFO);
                 put(d, "pmc_perf.csv", c->pmc);
                 if (c->cfg)
@@ -265,7 +249,7 @@ static void test_layouts(void **state)
 static void test_zero_clocks(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", "version,gpu_arch,max_sclk,cur_sclk,max_mclk\n3,gfx950,0,0,\n");
         put(d, "pmc_perf.csv", WIDE);
         char *log = xasprintf("%s/stderr", d), *sp = xasprintf("%s/sysinfo.csv", d);
@@ -314,7 +298,7 @@ static void test_bad_rows(void **state)
 {
         (void)state;
         for (size_t i = 0; i < sizeof bad_rows / sizeof *bad_rows; i++) {
-                char *d = tmpdir();
+                char *d = tmpdir_new("prism-t-formats");
                 put(d, "sysinfo.csv", SYSINFO);
                 char *text = xasprintf("%s%s", LONG_HEAD, bad_rows[i].rows);
                 put(d, "pmc_perf.csv", text);
@@ -327,7 +311,7 @@ static void test_bad_rows(void **state)
                 rmdir_all(d);
         }
         /* a rocpd header without one of the grouping columns */
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", SYSINFO);
         put(d, "pmc_perf.csv", "Dispatch_ID,Kernel_Name,Counter_Name,Counter_Value\n0,k,A,1\n");
         struct workload w;
@@ -341,7 +325,7 @@ static void test_bad_rows(void **state)
 static void test_rocpd_damage(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "sysinfo.csv", SYSINFO);
         put(d, "pmc_perf.csv",
             LONG_HEAD "2,3,1024,256,0,0,4,4,16,k1,1,2,12,A,abc\n"
@@ -384,7 +368,7 @@ static int count_rows(void *p, char **f, const size_t *lens, size_t n, size_t li
 static void test_csv_stream(void **state)
 {
         (void)state;
-        char *d = tmpdir();
+        char *d = tmpdir_new("prism-t-formats");
         put(d, "a.csv", "\xEF\xBB\xBFx,y\n1,2\n\n\"a\nb\",3\n4,5\n");
         char *p = xasprintf("%s/a.csv", d);
         struct seen s = {0};
