@@ -12,17 +12,8 @@
 # sit in the L2 and two identical single-rank runs already differ by more than 2 %,
 # bench/replay-h100.md). A second single-rank profile measures that
 # run-to-run floor (TIME/INFO lines "np=1 again").
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRISM=${PRISM:-$ROOT/prism}
-W=${1:-$(mktemp -d /tmp/prism-mpi.XXXXXX)}
-mkdir -p "$W"
-W=$(cd "$W" && pwd)
+. "$(dirname "$0")/check-lib.sh" prism-mpi "${1:-}"
 export PRISM_DATA_DIR=$ROOT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-now() { date +%s.%N; }
-since() { awk "BEGIN { printf \"%.2f\", $(now) - $1 }"; }
 APP=$ROOT/tests/bin/mpi_ranks
 APP_ARGS=${APP_ARGS--n 33554432}
 read -r -a ARGS <<<"$APP_ARGS"

@@ -10,15 +10,8 @@
 # ncu-*.csv (ncu on the same programs, unless NCU=0). ROOF=1 also runs `prism roofline
 # --quick` into each workload. Prints PASS/FAIL/INFO lines, then "N failures"; exit status 1
 # if any FAIL.
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRISM=${PRISM:-$ROOT/prism}
+. "$(dirname "$0")/check-lib.sh" prism-profile "${1:-}"
 SAMPLES=$ROOT/tests/bin/samples
-W=${1:-$(mktemp -d /tmp/prism-profile.XXXXXX)}
-mkdir -p "$W"
-W=$(cd "$W" && pwd)
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for f in "$PRISM" "$ROOT/libprism-cupti.so" "$SAMPLES"; do
         [ -e "$f" ] || { echo "FAIL: missing $f (build it first)"; echo "1 failures"; exit 1; }

@@ -9,17 +9,8 @@
 # application-replay pass (PRISM_CUPTI_TIMING=1); and the raw counters of both modes
 # compared dispatch by dispatch (tests/gpu/compare_replay.py). Prints PASS/FAIL/INFO and
 # a "TIME" line per measurement; exit 1 on FAIL.
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRISM=${PRISM:-$ROOT/prism}
-W=${1:-$(mktemp -d /tmp/prism-replay.XXXXXX)}
-mkdir -p "$W"
-W=$(cd "$W" && pwd)
+. "$(dirname "$0")/check-lib.sh" prism-replay "${1:-}"
 export PRISM_DATA_DIR=$ROOT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-now() { date +%s.%N; }
-since() { awk "BEGIN { printf \"%.2f\", $(now) - $1 }"; }
 cd "$W" || exit 1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv,noheader |
         sed 's/^/INFO: device: /'
