@@ -125,7 +125,8 @@ int detect_gfx_name(unsigned v, char *buf, size_t len)
         if (!v)
                 return -1;
         /* gfx_target_version is major*10000 + minor*100 + stepping; the name spells
-         * minor and stepping as one hex digit each (90010 -> gfx90a). */
+         * minor and stepping as one hex digit each (major 9, minor 0, stepping 10 ->
+         * "gfx" 9 0 a). */
         unsigned major = v / 10000, minor = (v / 100) % 100, step = v % 100;
         int n = snprintf(buf, len, "gfx%u%x%x", major, minor, step);
         return (n < 0 || (size_t)n >= len) ? -1 : 0;
@@ -463,7 +464,7 @@ int detect_amd_gpus(struct amd_gpu **gpus, size_t *n, struct err *err)
         return rc;
 }
 
-/* the targets whose families list a model, for messages: "gfx908, gfx90a, ..." */
+/* the targets whose families list a model, comma-separated, for messages */
 static char *known_targets(void)
 {
         struct strbuf sb = {0};
