@@ -35,6 +35,10 @@ SRC_ALL  := $(wildcard src/util/*.c src/arch/*.c src/expr/*.c src/store/*.c src/
 MAIN_SRC := src/main.c $(wildcard src/cmd_*.c)
 LIB_OBJ  := $(SRC_ALL:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+# the data files, packed into the library (see the rule of $(BUILD)/gen/ydata.c)
+DATA_YAML := $(sort $(wildcard metrics/*.yaml metrics/*/*.yaml panels/*.yaml panels/*/*.yaml \
+                               rules/*.yaml))
+GEN_OBJ   := $(BUILD)/gen/ydata.o
 
 TEST_SRC := $(wildcard tests/t-*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -54,12 +58,24 @@ all: $(PRISM_BIN) $(if $(HAVE_CUPTI),libprism-cupti.so)
 $(PRISM_BIN): $(MAIN_OBJ) $(BUILD)/libprism.a
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libprism.a $(LDLIBS)
 
-$(BUILD)/libprism.a: $(LIB_OBJ)
+$(BUILD)/libprism.a: $(LIB_OBJ) $(GEN_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The data files' documents, parsed at build time (src/gen/ypack.c, yamldoc.h): prism takes
+# a data file's document from the binary when the file's text is the one packed.
+$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/gen/ydata.c: $(BUILD)/gen/ypack $(DATA_YAML)
+	$(BUILD)/gen/ypack $(DATA_YAML) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/ydata.o: $(BUILD)/gen/ydata.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
@@ -114,7 +130,7 @@ uninstall:
 clean:
 	rm -rf build build-asan prism libprism-cupti.so
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(GEN_OBJ:.o=.d)
 
 # Optional parts keep their rules beside their sources.
 -include roofline/roofline.mk

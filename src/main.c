@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/yamldoc.h"
 #include "util/util.h"
 
 #include "cmds.h"
@@ -49,6 +50,7 @@ int cmd_fail(const char *msg)
 
 int main(int argc, char **argv)
 {
+        ydoc_use_pack(ypack_docs, ypack_ndocs);
         if (argc < 2) {
                 usage(stderr);
                 return 2;

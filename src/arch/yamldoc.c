@@ -35,10 +35,103 @@ static int check_unique_keys(struct ydoc *d, struct err *err)
         return 0;
 }
 
-int ydoc_load(struct ydoc *d, const char *path, struct err *err)
+/* Parse what p reads; name is the file named in messages. */
+static int parse(struct ydoc *d, yaml_parser_t *p, const char *name, int unique,
+                 struct err *err)
+{
+        int rc = 0;
+        if (!yaml_parser_load(p, &d->doc)) {
+                rc = err_set(err, ERR_INPUT, "%s:%zu:%zu: %s", name, p->problem_mark.line + 1,
+                             p->problem_mark.column + 1,
+                             p->problem ? p->problem : "malformed YAML");
+        } else {
+                d->loaded = 1;
+                d->file = xstrdup(name);
+                if (unique)
+                        rc = check_unique_keys(d, err);
+        }
+        yaml_parser_delete(p);
+        if (rc)
+                ydoc_free(d);
+        return rc;
+}
+
+static int load_text(struct ydoc *d, const char *name, const char *text, size_t len,
+                     int unique, struct err *err)
 {
         yaml_parser_t p;
         memset(d, 0, sizeof *d);
+        if (!yaml_parser_initialize(&p))
+                return err_set(err, ERR_SYS, "cannot initialise the YAML parser");
+        yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+        return parse(d, &p, name, unique, err);
+}
+
+static const struct ypack_doc *pack;
+static size_t npack;
+
+void ydoc_use_pack(const struct ypack_doc *docs, size_t n)
+{
+        pack = docs;
+        npack = n;
+}
+
+/* The packed document's nodes as libyaml's; their strings and children stay in the pack. */
+static int load_packed(struct ydoc *d, const struct ypack_doc *pd, const char *path)
+{
+        static yaml_char_t tags[][24] = {"", "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq",
+                                         "tag:yaml.org,2002:map"};
+        yaml_node_t *nodes = xcalloc(pd->nnodes + 1, sizeof *nodes);
+        for (size_t i = 0; i < pd->nnodes; i++) {
+                const struct ypack_node *pn = &pd->nodes[i];
+                yaml_node_t *n = &nodes[i];
+                n->type = (yaml_node_type_t)pn->type;
+                n->tag = tags[pn->type <= YAML_MAPPING_NODE ? pn->type : 0];
+                n->start_mark.line = n->end_mark.line = pn->line;
+                n->start_mark.column = n->end_mark.column = pn->col;
+                if (pn->type == YAML_SCALAR_NODE) {
+                        n->data.scalar.value = (yaml_char_t *)(pd->strs + pn->at);
+                        n->data.scalar.length = pn->n;
+                        n->data.scalar.style = (yaml_scalar_style_t)pn->style;
+                } else if (pn->type == YAML_SEQUENCE_NODE) {
+                        yaml_node_item_t *it = (yaml_node_item_t *)(pd->items + pn->at);
+                        n->data.sequence.items.start = it;
+                        n->data.sequence.items.end = n->data.sequence.items.top = it + pn->n;
+                        n->data.sequence.style = (yaml_sequence_style_t)pn->style;
+                } else if (pn->type == YAML_MAPPING_NODE) {
+                        yaml_node_pair_t *pr = (yaml_node_pair_t *)(pd->pairs + pn->at);
+                        n->data.mapping.pairs.start = pr;
+                        n->data.mapping.pairs.end = n->data.mapping.pairs.top = pr + pn->n;
+                        n->data.mapping.style = (yaml_mapping_style_t)pn->style;
+                }
+        }
+        d->doc.nodes.start = nodes;
+        d->doc.nodes.end = d->doc.nodes.top = nodes + pd->nnodes;
+        d->doc.start_implicit = d->doc.end_implicit = 1;
+        d->loaded = 2;
+        d->file = xstrdup(path);
+        return 0;
+}
+
+int ydoc_load(struct ydoc *d, const char *path, struct err *err)
+{
+        memset(d, 0, sizeof *d);
+        if (npack) {
+                /* the whole text: the packed document of the same text, or libyaml's parse */
+                size_t len;
+                char *text = read_file(path, &len, NULL);
+                if (text) {
+                        int rc = -1;
+                        for (size_t i = 0; i < npack && rc; i++)
+                                if (pack[i].len == len && !memcmp(pack[i].text, text, len))
+                                        rc = load_packed(d, &pack[i], path);
+                        if (rc)
+                                rc = load_text(d, path, text, len, 1, err);
+                        free(text);
+                        return rc;
+                }
+        }
+        yaml_parser_t p;
         FILE *f = fopen(path, "rb");
         if (!f)
                 return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
@@ -47,48 +140,23 @@ int ydoc_load(struct ydoc *d, const char *path, struct err *err)
                 return err_set(err, ERR_SYS, "cannot initialise the YAML parser");
         }
         yaml_parser_set_input_file(&p, f);
-        int rc = 0;
-        if (!yaml_parser_load(&p, &d->doc)) {
-                rc = err_set(err, ERR_INPUT, "%s:%zu:%zu: %s", path, p.problem_mark.line + 1,
-                             p.problem_mark.column + 1,
-                             p.problem ? p.problem : "malformed YAML");
-        } else {
-                d->loaded = 1;
-                d->file = xstrdup(path);
-                rc = check_unique_keys(d, err);
-        }
-        yaml_parser_delete(&p);
+        int rc = parse(d, &p, path, 1, err);
         fclose(f);
-        if (rc)
-                ydoc_free(d);
         return rc;
 }
 
 int ydoc_load_mem(struct ydoc *d, const char *name, const char *text, size_t len,
                   struct err *err)
 {
-        yaml_parser_t p;
-        memset(d, 0, sizeof *d);
-        if (!yaml_parser_initialize(&p))
-                return err_set(err, ERR_SYS, "cannot initialise the YAML parser");
-        yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-        int rc = 0;
-        if (!yaml_parser_load(&p, &d->doc)) {
-                rc = err_set(err, ERR_INPUT, "%s:%zu:%zu: %s", name, p.problem_mark.line + 1,
-                             p.problem_mark.column + 1,
-                             p.problem ? p.problem : "malformed YAML");
-        } else {
-                d->loaded = 1;
-                d->file = xstrdup(name);
-        }
-        yaml_parser_delete(&p);
-        return rc;
+        return load_text(d, name, text, len, 0, err);
 }
 
 void ydoc_free(struct ydoc *d)
 {
-        if (d->loaded)
+        if (d->loaded == 1)
                 yaml_document_delete(&d->doc);
+        else if (d->loaded == 2)
+                free(d->doc.nodes.start);
         free(d->file);
         memset(d, 0, sizeof *d);
 }

@@ -10,8 +10,31 @@
 struct ydoc {
         yaml_document_t doc;
         char *file;
-        int loaded;
+        int loaded; /* 1: libyaml's document, 2: a packed one (only its node array is ours) */
 };
+
+/* A document parsed at build time (src/gen/ypack.c writes them for metrics/, panels/ and
+ * rules/): the file's whole text, and its nodes, their strings and children. */
+struct ypack_node {
+        unsigned char type, style; /* yaml_node_type_t, the scalar's or collection's style */
+        unsigned line, col;        /* 0-based, as libyaml marks them */
+        unsigned at, n;            /* scalar: offset in strs, length; sequence: first of items,
+                                      count; mapping: first of pairs, count */
+};
+struct ypack_doc {
+        const char *text;
+        size_t len, nnodes;
+        const struct ypack_node *nodes;
+        const char *strs;
+        const yaml_node_item_t *items;
+        const yaml_node_pair_t *pairs;
+};
+/* Documents ydoc_load takes instead of parsing a file whose text is byte for byte one of
+ * theirs (any other text, e.g. an edited data file, is parsed as before). */
+void ydoc_use_pack(const struct ypack_doc *docs, size_t n);
+/* The data files as built (build/gen/ydata.c, in libprism.a). */
+extern const struct ypack_doc ypack_docs[];
+extern const size_t ypack_ndocs;
 
 /* Load the first document of a file. An empty file gives an empty root (NULL). */
 int ydoc_load(struct ydoc *d, const char *path, struct err *err);
