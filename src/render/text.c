@@ -49,27 +49,41 @@ static const char *line_at(const char *s, size_t k, size_t *len)
         return s;
 }
 
-static void hline(FILE *f, const size_t *w, size_t ncols, const char *l, const char *m,
-                  const char *r, const char *fill)
+/* n copies of the UTF-8 character c (a box-drawing line, padding) */
+static void add_run(struct strbuf *sb, const char *c, size_t n)
 {
-        /* the line built once and written at once (a character at a time was a tenth of
-         * a small report's time) */
-        struct strbuf sb = {0};
-        size_t fl = strlen(fill);
-        sb_add(&sb, l);
-        for (size_t c = 0; c < ncols; c++) {
-                for (size_t i = 0; i < w[c] + 2; i++)
-                        sb_addn(&sb, fill, fl);
-                sb_add(&sb, c + 1 < ncols ? m : r);
+        size_t cl = strlen(c);
+        xgrow(&sb->buf, &sb->cap, sb->len + n * cl + 1, 1);
+        char *p = sb->buf + sb->len;
+        size_t total = n * cl, done = total ? cl : 0;
+        memcpy(p, c, done);
+        while (done < total) { /* doubling what is there */
+                size_t k = done < total - done ? done : total - done;
+                memcpy(p + done, p, k);
+                done += k;
         }
-        sb_addc(&sb, '\n');
-        fwrite(sb.buf, 1, sb.len, f);
-        sb_free(&sb);
+        sb->len += total;
+        sb->buf[sb->len] = 0;
+}
+
+/* a line of the grid, built in sb and written at once */
+static void hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
+                  const char *m, const char *r, const char *fill)
+{
+        sb_reset(sb);
+        sb_add(sb, l);
+        for (size_t c = 0; c < ncols; c++) {
+                add_run(sb, fill, w[c] + 2);
+                sb_add(sb, c + 1 < ncols ? m : r);
+        }
+        sb_addc(sb, '\n');
+        fwrite(sb->buf, 1, sb->len, f);
 }
 
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
 {
         size_t *w = xcalloc(ncols, sizeof *w);
+        struct strbuf sb = {0};
         for (size_t r = 0; r < nrows; r++)
                 for (size_t c = 0; c < ncols; c++) {
                         const char *s = cells[r * ncols + c];
@@ -81,7 +95,7 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                         w[c] = cw;
                         }
                 }
-        hline(f, w, ncols, "╒", "╤", "╕", "═");
+        hline(f, &sb, w, ncols, "╒", "╤", "╕", "═");
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++) {
@@ -90,24 +104,28 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                 lines = n;
                 }
                 for (size_t k = 0; k < lines; k++) {
-                        fputs("│", f);
+                        sb_reset(&sb);
+                        sb_add(&sb, "│");
                         for (size_t c = 0; c < ncols; c++) {
                                 size_t len;
                                 const char *ln = line_at(cells[r * ncols + c], k, &len);
                                 size_t pad = w[c] - u8len(ln, len);
-                                if (align[c] == 'r' && r > 0)
-                                        fprintf(f, " %*s%.*s │", (int)pad, "", (int)len, ln);
-                                else
-                                        fprintf(f, " %.*s%*s │", (int)len, ln, (int)pad, "");
+                                int right = align[c] == 'r' && r > 0;
+                                add_run(&sb, " ", 1 + (right ? pad : 0));
+                                sb_addn(&sb, ln, len);
+                                add_run(&sb, " ", right ? 0 : pad);
+                                sb_add(&sb, " │");
                         }
-                        fputc('\n', f);
+                        sb_addc(&sb, '\n');
+                        fwrite(sb.buf, 1, sb.len, f);
                 }
                 if (r == 0)
-                        hline(f, w, ncols, "╞", "╪", "╡", "═");
+                        hline(f, &sb, w, ncols, "╞", "╪", "╡", "═");
                 else if (r + 1 < nrows)
-                        hline(f, w, ncols, "├", "┼", "┤", "─");
+                        hline(f, &sb, w, ncols, "├", "┼", "┤", "─");
         }
-        hline(f, w, ncols, "╘", "╧", "╛", "═");
+        hline(f, &sb, w, ncols, "╘", "╧", "╛", "═");
+        sb_free(&sb);
         free(w);
 }
 
