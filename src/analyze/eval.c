@@ -6,6 +6,7 @@
 #include "../store/wstream.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +188,14 @@ int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
 
 static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
-        char key[64];
-        snprintf(key, sizeof key, "%p|%p", (void *)e, (const void *)table);
+        /* the two addresses in hex (no printf: a cell is planned per metric and column) */
+        char key[34];
+        uintptr_t v[2] = {(uintptr_t)e, (uintptr_t)table};
+        for (size_t k = 0; k < 2; k++)
+                for (size_t d = 0; d < 16; d++)
+                        key[k * 17 + d] = "0123456789abcdef"[(v[k] >> (60 - 4 * d)) & 15];
+        key[16] = '|';
+        key[33] = '\0';
         int i;
         if (smap_get(&c->accmap, key, &i))
                 return i;
@@ -222,7 +229,7 @@ static void plan_cell(struct eval *c, size_t t, size_t row, size_t col, struct e
         p->col = col;
         p->a = acc_for(c, e, table);
         p->b = pop ? acc_for(c, peak, table) : -1;
-        snprintf(p->agg, sizeof p->agg, "%s", agg);
+        memcpy(p->agg, agg, strnlen(agg, sizeof p->agg - 1)); /* zeroed above */
         p->round = round;
         p->pop = pop;
 }
@@ -270,14 +277,19 @@ static char *subst_at(const char *s, long i)
 {
         if (!s)
                 return NULL;
-        struct strbuf sb = {0};
-        for (; *s; s++) {
-                if (*s == '@')
-                        sb_addf(&sb, "%ld", i);
-                else
-                        sb_addc(&sb, *s);
+        char num[24];
+        size_t nl = (size_t)snprintf(num, sizeof num, "%ld", i), len = strlen(s), ats = 0;
+        for (const char *p = strchr(s, '@'); p; p = strchr(p + 1, '@'))
+                ats++;
+        char *out = xmalloc(len + ats * nl + 1), *o = out;
+        for (const char *p; (p = strchr(s, '@')); s = p + 1) {
+                memcpy(o, s, (size_t)(p - s));
+                o += p - s;
+                memcpy(o, num, nl);
+                o += nl;
         }
-        return sb_detach(&sb);
+        memcpy(o, s, strlen(s) + 1);
+        return out;
 }
 
 static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table *pt,

@@ -78,9 +78,11 @@ static void scan_number(struct lexer *lx, struct token *t)
                 t->kind = T_BADNUM;
                 return;
         }
+        t->kind = T_NUM;
+        if (num_fast(s + start, t->len, &t->num))
+                return;
         memcpy(buf, s + start, t->len);
         buf[t->len] = '\0';
-        t->kind = T_NUM;
         t->num = strtod(buf, NULL);
 }
 
@@ -99,8 +101,8 @@ static void scan_word(struct lexer *lx, struct token *t)
         t->len = i - lx->pos;
         lx->pos = i;
         for (k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
-                if (strlen(keywords[k].word) == t->len &&
-                    !memcmp(keywords[k].word, s + t->pos, t->len)) {
+                const char *w = keywords[k].word;
+                if (w[0] == s[t->pos] && !strncmp(w, s + t->pos, t->len) && !w[t->len]) {
                         t->kind = keywords[k].kind;
                         return;
                 }
@@ -154,8 +156,9 @@ void lex_next(struct lexer *lx, struct token *t)
                 return;
         }
         for (k = 0; k < sizeof puncts / sizeof puncts[0]; k++) {
-                size_t n = strlen(puncts[k].text);
-                if (!strncmp(s + lx->pos, puncts[k].text, n)) {
+                const char *p = puncts[k].text;
+                size_t n = p[1] ? 2 : 1;
+                if (s[lx->pos] == p[0] && (n == 1 || s[lx->pos + 1] == p[1])) {
                         t->kind = puncts[k].kind;
                         t->len = n;
                         lx->pos += n;
