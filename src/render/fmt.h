@@ -1,9 +1,11 @@
-/* Number formatting shared by every renderer (a leaf: it includes nothing of prism). */
+/* Number formatting shared by every renderer (a leaf: only util.h's number parsing). */
 #ifndef PRISM_FMT_H
 #define PRISM_FMT_H
 
 /* Shortest text that reads back as v (Python's repr style: "0.0", "427.03", "inf"); "" for
  * NaN. buf must hold 40 bytes. */
 const char *fmt_num(double v, char *buf);
+/* The same by printf and strtod alone (what fmt_num falls back to; tests compare them). */
+const char *fmt_num_printf(double v, char *buf);
 
 #endif
