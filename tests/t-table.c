@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/table.h"
@@ -140,6 +141,19 @@ static void test_write_roundtrip(void **state)
         assert_string_equal(table_cell(&u, 0, 0, buf, sizeof buf), "a, \"quoted\"\nname");
         assert_true(u.num[1][0] == 0.1);
         assert_true(isnan(u.num[1][1]));
+        table_free(&u);
+        /* table_save_csv leaves a file with the same text alone, replaces another */
+        struct stat s0, s1;
+        assert_int_equal(stat(p, &s0), 0);
+        assert_int_equal(table_save_csv(&t, p, &err), 0);
+        assert_int_equal(stat(p, &s1), 0);
+        assert_true(s0.st_ino == s1.st_ino);
+        table_set_num(&t, b, r, 2.5);
+        assert_int_equal(table_save_csv(&t, p, &err), 0);
+        assert_int_equal(stat(p, &s1), 0);
+        assert_true(s0.st_ino != s1.st_ino);
+        assert_int_equal(table_load_csv(&u, p, &err), 0);
+        assert_true(u.num[1][1] == 2.5);
         table_free(&t);
         table_free(&u);
         unlink(p);

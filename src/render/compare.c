@@ -179,7 +179,7 @@ int render_save_dfs_compare(const char *dir, const struct analysis *base,
                         }
                 }
                 char *path = dfs_path(dir, b);
-                rc = table_write_csv(&out, path, err);
+                rc = table_save_csv(&out, path, err);
                 free(path);
                 table_free(&out);
         }

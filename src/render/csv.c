@@ -64,7 +64,7 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
                 }
                 free(whole);
                 char *path = dfs_path(dir, t);
-                rc = table_write_csv(&out, path, err);
+                rc = table_save_csv(&out, path, err);
                 free(path);
                 table_free(&out);
         }

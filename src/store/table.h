@@ -96,6 +96,9 @@ double table_text_num(const char *s);
 
 /* Write as CSV (quoted where needed) to path via a temporary file and rename. */
 int table_write_csv(const struct table *t, const char *path, struct err *err);
+/* The same, but a file that already holds exactly this text is left as it is (--save-dfs
+ * into the directory of an earlier run: replacing a file costs the file system a flush). */
+int table_save_csv(const struct table *t, const char *path, struct err *err);
 
 /* How a damaged cell (row r, column c) reads in a warning: "is empty", or "holds 'abc', not
  * WHAT" (the text cut at 60 characters). buf holds the text; 100 bytes suffice. text_desc:

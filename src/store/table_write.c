@@ -5,19 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../util/csvfield.h"
 
-int table_write_csv(const struct table *t, const char *path, struct err *err)
+static void put_csv(const struct table *t, FILE *f)
 {
-        char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-        FILE *f = fopen(tmp, "wb");
-        int rc = 0;
-        if (!f) {
-                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
-                goto out;
-        }
         /* a first name that starts with a byte order mark keeps it: the reader strips one */
         if (t->ncols && !strncmp(t->names[0], "\xEF\xBB\xBF", 3))
                 fputs("\xEF\xBB\xBF", f);
@@ -36,7 +30,46 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
                 }
                 fputc('\n', f);
         }
-        if (fclose(f) != 0) {
+}
+
+/* 1 when path holds exactly text[0 .. len) */
+static int same_file(const char *path, const char *text, size_t len)
+{
+        struct stat st;
+        if (stat(path, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+                return 0;
+        size_t n;
+        char *old = read_file(path, &n, NULL);
+        int same = old && n == len && !memcmp(old, text, len);
+        free(old);
+        return same;
+}
+
+static int write_csv(const struct table *t, const char *path, int keep_same, struct err *err)
+{
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (!m)
+                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
+        put_csv(t, m);
+        if (fclose(m) != 0) {
+                free(text);
+                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
+        }
+        if (keep_same && same_file(path, text, len)) {
+                free(text);
+                return 0;
+        }
+        char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+        FILE *f = fopen(tmp, "wb");
+        int rc = 0;
+        if (!f) {
+                rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
+                goto out;
+        }
+        size_t put = fwrite(text, 1, len, f);
+        if (fclose(f) != 0 || put != len) {
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
                 unlink(tmp);
                 goto out;
@@ -48,5 +81,16 @@ int table_write_csv(const struct table *t, const char *path, struct err *err)
         }
 out:
         free(tmp);
+        free(text);
         return rc;
+}
+
+int table_write_csv(const struct table *t, const char *path, struct err *err)
+{
+        return write_csv(t, path, 0, err);
+}
+
+int table_save_csv(const struct table *t, const char *path, struct err *err)
+{
+        return write_csv(t, path, 1, err);
 }
