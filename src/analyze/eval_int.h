@@ -28,9 +28,10 @@ struct slot {
 
 /* numpy's pairwise summation, fed block by block */
 struct pwacc {
-        double pend[128];
+        double *pend;   /* a block's values until it is whole (allocated when a chunk ends
+                           inside a block) */
         size_t npend, leaf;
-        double stack[64];
+        double *stack;  /* the partial sums waiting for their pair (eval's pw_depth) */
         int sp;
 };
 
@@ -88,7 +89,7 @@ struct eval {
         /* the pairwise summation's blocks for n rows: lengths, and the additions after */
         size_t *leaf_len;
         unsigned char *leaf_comb;
-        size_t nleaves, capleaves;
+        size_t nleaves, capleaves, pw_depth;
         /* every value of the accumulators that need them, when too many for memory */
         FILE *vf;
         size_t nvacc;

@@ -36,8 +36,10 @@ double round_half_even(double x, int nd)
 
 /* the blocks pairwise_sum splits n values into, in order, and how many additions of the
  * two latest partial sums follow each */
-static void pw_plan(struct eval *ev, size_t n)
+static void pw_plan(struct eval *ev, size_t n, size_t depth)
 {
+        if (depth + 1 > ev->pw_depth)
+                ev->pw_depth = depth + 1;
         if (n <= 128) {
                 xgrow(&ev->leaf_len, &ev->capleaves, ev->nleaves + 1, sizeof *ev->leaf_len);
                 ev->leaf_comb = xrealloc(ev->leaf_comb, ev->capleaves);
@@ -47,13 +49,16 @@ static void pw_plan(struct eval *ev, size_t n)
         }
         size_t i = n / 2;
         i -= i % 8;
-        pw_plan(ev, i);
-        pw_plan(ev, n - i);
+        pw_plan(ev, i, depth + 1);
+        pw_plan(ev, n - i, depth + 1);
         ev->leaf_comb[ev->nleaves - 1]++;
 }
 
 static void pw_push(struct pwacc *p, const struct eval *ev, double s)
 {
+        /* a block's sum waits at most for one sum per level above it */
+        if (!p->stack)
+                p->stack = xmalloc((ev->pw_depth + 1) * sizeof *p->stack);
         p->stack[p->sp++] = s;
         for (unsigned k = 0; k < ev->leaf_comb[p->leaf]; k++) {
                 double b = p->stack[--p->sp];
@@ -74,6 +79,8 @@ static void pw_feed(struct pwacc *p, const struct eval *ev, const double *v, siz
                         continue;
                 }
                 size_t take = len - p->npend < n ? len - p->npend : n;
+                if (!p->pend)
+                        p->pend = xmalloc(128 * sizeof *p->pend);
                 memcpy(p->pend + p->npend, v, take * sizeof *v);
                 p->npend += take;
                 v += take;
@@ -402,8 +409,12 @@ void eval_stream_free(struct eval *ev)
 {
         free(ev->chunks);
         ev->chunks = NULL;
-        for (size_t i = 0; i < ev->naccs; i++)
+        for (size_t i = 0; i < ev->naccs; i++) {
                 free(ev->accs[i].vals);
+                free(ev->accs[i].pw.pend);
+                free(ev->accs[i].pw.stack);
+                ev->accs[i].pw.pend = ev->accs[i].pw.stack = NULL;
+        }
         if (ev->vf)
                 fclose(ev->vf);
         ev->vf = NULL;
@@ -481,7 +492,7 @@ int eval_run(struct eval *ev, struct err *err)
         for (size_t i = 0; i < ev->naccs; i++)
                 if (ev->accs[i].need_vals && !ev->vf)
                         ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
-        pw_plan(ev, ev->n);
+        pw_plan(ev, ev->n, 0);
         double *aggs = xcalloc(ev->naccs + 1, sizeof *aggs);
         for (size_t i = 0; i < ev->naccs; i++)
                 aggs[i] = NAN;
