@@ -90,7 +90,9 @@ static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len
  * order mark on the first one; a duplicate keeps its position as "name#N". That name
  * may itself be taken (header "#1,,"), so try "name#N#2", ... until it is unique: two
  * columns under one name made data rows look too long (found by fuzz_csv). */
-static char *header_name(struct loader *ld, const char *s)
+/* The column's name (a repeated one made unique); *kept: whether want takes it, -1 when
+ * the name was changed (want is asked again with the new name) */
+static char *header_name(struct loader *ld, const char *s, int *kept_out)
 {
         if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
                 s += 3;
@@ -101,7 +103,9 @@ static char *header_name(struct loader *ld, const char *s)
         int kept = !ld->want || ld->want(ld->want_ctx, s);
         if (!ld->t->dup && kept && smap_get(&ld->seen, name, NULL))
                 ld->t->dup = xstrdup(s);
+        *kept_out = kept;
         for (int k = 1; smap_get(&ld->seen, name, NULL); k++) {
+                *kept_out = -1;
                 free(name);
                 name = k == 1 ? xasprintf("%s#%zu", s, ld->field)
                               : xasprintf("%s#%zu#%d", s, ld->field, k);
@@ -146,7 +150,8 @@ static void on_field(void *data, size_t len, void *p)
         if (ld->field == 0)
                 ld->row_line = ld->line;
         if (ld->header) {
-                char *name = header_name(ld, s);
+                int kept;
+                char *name = header_name(ld, s, &kept);
                 table_add_col(t, name);
                 ld->field++;
                 free(name);
@@ -180,9 +185,12 @@ static void on_field_cols(void *data, size_t len, void *p)
         if (ld->field == 0)
                 ld->row_line = ld->line;
         if (ld->header) {
-                char *name = header_name(ld, s);
+                int kept;
+                char *name = header_name(ld, s, &kept);
+                if (kept < 0)
+                        kept = ld->want(ld->want_ctx, name);
                 xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
-                ld->map[ld->field++] = ld->want(ld->want_ctx, name) ? table_add_col(t, name) : -1;
+                ld->map[ld->field++] = kept ? table_add_col(t, name) : -1;
                 ld->nhead = ld->field;
                 free(name);
                 return;
