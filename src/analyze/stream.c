@@ -355,7 +355,9 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                                 es[i].s = NAN;
                         } else {
                                 struct expr_val v = {0};
-                                struct err e2 = {0};
+                                struct err e2;
+                                e2.code = 0; /* not zeroed whole: 1 KiB a formula a chunk */
+                                e2.msg[0] = 0;
                                 if (expr_eval(s->e, &env, &v, &e2)) {
                                         v.col = NULL;
                                         v.s = NAN;
@@ -370,7 +372,9 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                         if (a->pass != pass || a->missing || a->failed == 1 || a->scalar)
                                 continue;
                         struct expr_val v = {0};
-                        struct err e2 = {0};
+                        struct err e2;
+                        e2.code = 0;
+                        e2.msg[0] = 0;
                         if (expr_eval(a->e, &env, &v, &e2)) {
                                 warnf("%s", e2.msg);
                                 a->failed = 1;

@@ -55,7 +55,9 @@ static int node_bind(const struct expr *e, struct expr_node *n, expr_resolve_fn 
         int i, rc;
 
         if (n->kind == EK_NAME) {
-                struct err rerr = {0};
+                struct err rerr; /* not zeroed whole: 1 KiB for every name bound */
+                rerr.code = 0;
+                rerr.msg[0] = 0;
                 rc = resolve(ctx, n->name, n->dollar, &rerr);
                 if (rc < 0) {
                         if (!rerr.msg[0])
