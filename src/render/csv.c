@@ -20,18 +20,25 @@ char *dfs_path(const char *dir, const struct rtable *t)
         return sb_detach(&sb);
 }
 
-static void put_cell(struct table *out, int col, size_t row, const struct cell *cl,
-                     int whole)
+/* a table's CSV cells: column 0 the row keys, then the cells at full precision */
+struct dfs_cells {
+        const struct rtable *t;
+        const int *whole;
+};
+
+static const char *dfs_cell(const void *ctx, size_t col, size_t row, char *buf, size_t len)
 {
-        char buf[48];
-        if (cl->text) {
-                table_set_str(out, col, row, cl->text);
-        } else if (whole && isfinite(cl->v)) {
-                snprintf(buf, sizeof buf, "%.0f", cl->v);
-                table_set_str(out, col, row, buf);
-        } else if (!isnan(cl->v)) {
-                table_set_str(out, col, row, fmt_num(cl->v, buf));
+        const struct dfs_cells *d = ctx;
+        if (col == 0)
+                return d->t->keys[row] ? d->t->keys[row] : "";
+        const struct cell *cl = &d->t->cells[row * d->t->ncols + col - 1];
+        if (cl->text)
+                return cl->text;
+        if (d->whole[col - 1] && isfinite(cl->v)) {
+                snprintf(buf, len, "%.0f", cl->v);
+                return buf;
         }
+        return isnan(cl->v) ? "" : fmt_num(cl->v, buf);
 }
 
 int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
@@ -39,34 +46,27 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
         int rc = make_dir(dir, err);
         for (size_t i = 0; i < an->ntables && !rc; i++) {
                 const struct rtable *t = &an->tables[i];
-                struct table out;
-                table_init(&out);
-                table_add_col(&out, t->key_title);
+                char **names = xcalloc(t->ncols + 1, sizeof *names);
+                size_t n = 0;
+                names[n++] = xstrdup(t->key_title);
                 for (size_t c = 0; c < t->ncols; c++) {
                         /* a repeated title would merge columns: keep them apart */
-                        if (table_col(&out, t->cols[c]) >= 0) {
-                                char *alt = xasprintf("%s.%zu", t->cols[c], c);
-                                table_add_col(&out, alt);
-                                free(alt);
-                        } else {
-                                table_add_col(&out, t->cols[c]);
-                        }
+                        int seen = 0;
+                        for (size_t k = 0; k < n && !seen; k++)
+                                seen = !strcmp(names[k], t->cols[c]);
+                        names[n++] = seen ? xasprintf("%s.%zu", t->cols[c], c)
+                                          : xstrdup(t->cols[c]);
                 }
                 int *whole = xcalloc(t->ncols + 1, sizeof *whole);
                 for (size_t c = 0; c < t->ncols; c++)
                         whole[c] = rtable_int_col(t, c);
-                for (size_t r = 0; r < t->nrows; r++) {
-                        size_t row = table_add_row(&out);
-                        table_set_str(&out, 0, row, t->keys[r]);
-                        for (size_t c = 0; c < t->ncols; c++)
-                                put_cell(&out, (int)c + 1, row, &t->cells[r * t->ncols + c],
-                                         whole[c]);
-                }
-                free(whole);
+                struct dfs_cells d = {t, whole};
                 char *path = dfs_path(dir, t);
-                rc = table_save_csv(&out, path, err);
+                rc = csv_save(path, names, n, t->nrows, dfs_cell, &d, 1, err);
                 free(path);
-                table_free(&out);
+                free(whole);
+                free_all((void *const *)names, n);
+                free(names);
         }
         return rc;
 }

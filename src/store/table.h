@@ -99,6 +99,12 @@ int table_write_csv(const struct table *t, const char *path, struct err *err);
 /* The same, but a file that already holds exactly this text is left as it is (--save-dfs
  * into the directory of an earlier run: replacing a file costs the file system a flush). */
 int table_save_csv(const struct table *t, const char *path, struct err *err);
+/* The same for any cells: the text of (col, row), a number formatted into buf[len]; keep_same
+ * as table_save_csv */
+typedef const char *(*csv_cell_fn)(const void *ctx, size_t col, size_t row, char *buf,
+                                   size_t len);
+int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, csv_cell_fn cell,
+             const void *ctx, int keep_same, struct err *err);
 
 /* How a damaged cell (row r, column c) reads in a warning: "is empty", or "holds 'abc', not
  * WHAT" (the text cut at 60 characters). buf holds the text; 100 bytes suffice. text_desc:

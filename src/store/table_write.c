@@ -10,23 +10,24 @@
 
 #include "../util/csvfield.h"
 
-static void put_csv(const struct table *t, FILE *f)
+static void put_csv(FILE *f, char *const *names, size_t ncols, size_t nrows, csv_cell_fn cell,
+                    const void *ctx)
 {
         /* a first name that starts with a byte order mark keeps it: the reader strips one */
-        if (t->ncols && !strncmp(t->names[0], "\xEF\xBB\xBF", 3))
+        if (ncols && !strncmp(names[0], "\xEF\xBB\xBF", 3))
                 fputs("\xEF\xBB\xBF", f);
-        for (size_t c = 0; c < t->ncols; c++) {
+        for (size_t c = 0; c < ncols; c++) {
                 if (c)
                         fputc(',', f);
-                csv_put_field(f, t->names[c], t->ncols == 1);
+                csv_put_field(f, names[c], ncols == 1);
         }
         fputc('\n', f);
         char buf[64];
-        for (size_t r = 0; r < t->nrows; r++) {
-                for (size_t c = 0; c < t->ncols; c++) {
+        for (size_t r = 0; r < nrows; r++) {
+                for (size_t c = 0; c < ncols; c++) {
                         if (c)
                                 fputc(',', f);
-                        csv_put_field(f, table_cell(t, (int)c, r, buf, sizeof buf), t->ncols == 1);
+                        csv_put_field(f, cell(ctx, c, r, buf, sizeof buf), ncols == 1);
                 }
                 fputc('\n', f);
         }
@@ -45,14 +46,15 @@ static int same_file(const char *path, const char *text, size_t len)
         return same;
 }
 
-static int write_csv(const struct table *t, const char *path, int keep_same, struct err *err)
+int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, csv_cell_fn cell,
+             const void *ctx, int keep_same, struct err *err)
 {
         char *text = NULL;
         size_t len = 0;
         FILE *m = open_memstream(&text, &len);
         if (!m)
                 return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
-        put_csv(t, m);
+        put_csv(m, names, ncols, nrows, cell, ctx);
         if (fclose(m) != 0) {
                 free(text);
                 return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
@@ -85,12 +87,17 @@ out:
         return rc;
 }
 
+static const char *table_text(const void *t, size_t col, size_t row, char *buf, size_t len)
+{
+        return table_cell(t, (int)col, row, buf, len);
+}
+
 int table_write_csv(const struct table *t, const char *path, struct err *err)
 {
-        return write_csv(t, path, 0, err);
+        return csv_save(path, t->names, t->ncols, t->nrows, table_text, t, 0, err);
 }
 
 int table_save_csv(const struct table *t, const char *path, struct err *err)
 {
-        return write_csv(t, path, 1, err);
+        return csv_save(path, t->names, t->ncols, t->nrows, table_text, t, 1, err);
 }
