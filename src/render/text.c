@@ -66,8 +66,8 @@ static void add_run(struct strbuf *sb, const char *c, size_t n)
         sb->buf[sb->len] = 0;
 }
 
-/* a line of the grid, built in sb and written at once */
-static void hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
+/* a line of the grid, built in sb */
+static void hline(struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
                   const char *m, const char *r, const char *fill)
 {
         sb_reset(sb);
@@ -77,6 +77,12 @@ static void hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols, con
                 sb_add(sb, c + 1 < ncols ? m : r);
         }
         sb_addc(sb, '\n');
+}
+
+static void put_hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
+                      const char *m, const char *r, const char *fill)
+{
+        hline(sb, w, ncols, l, m, r, fill);
         fwrite(sb->buf, 1, sb->len, f);
 }
 
@@ -95,7 +101,9 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                         w[c] = cw;
                         }
                 }
-        hline(f, &sb, w, ncols, "╒", "╤", "╕", "═");
+        struct strbuf mid = {0}; /* the line between rows, the same every time */
+        hline(&mid, w, ncols, "├", "┼", "┤", "─");
+        put_hline(f, &sb, w, ncols, "╒", "╤", "╕", "═");
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++) {
@@ -120,11 +128,12 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         fwrite(sb.buf, 1, sb.len, f);
                 }
                 if (r == 0)
-                        hline(f, &sb, w, ncols, "╞", "╪", "╡", "═");
+                        put_hline(f, &sb, w, ncols, "╞", "╪", "╡", "═");
                 else if (r + 1 < nrows)
-                        hline(f, &sb, w, ncols, "├", "┼", "┤", "─");
+                        fwrite(mid.buf, 1, mid.len, f);
         }
-        hline(f, &sb, w, ncols, "╘", "╧", "╛", "═");
+        put_hline(f, &sb, w, ncols, "╘", "╧", "╛", "═");
+        sb_free(&mid);
         sb_free(&sb);
         free(w);
 }
