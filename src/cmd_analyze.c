@@ -531,10 +531,15 @@ int cmd_analyze(int argc, char **argv)
                         goto fail;
         } else {
                 prepare_figures(&args, &an[0], &ro, out);
+                /* the CSV files are written while the report is */
+                struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
+                                                   : NULL;
                 render_text(out, &an[0], &ro);
-                if (args.plot_dir && render_plots_svg(args.plot_dir, &an[0], &ro, stderr, &err))
-                        goto fail;
-                if (args.save_dfs && render_save_dfs(args.save_dfs, &an[0], &err))
+                int prc = args.plot_dir ? render_plots_svg(args.plot_dir, &an[0], &ro, stderr,
+                                                           &err)
+                                        : 0;
+                int drc = dj ? render_save_dfs_wait(dj, prc ? NULL : &err) : 0;
+                if (prc || drc)
                         goto fail;
         }
         rc = 0;

@@ -1,5 +1,6 @@
 /* --save-dfs: one CSV per table, values at full precision (via the table writer). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,5 +69,42 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
                 free_all((void *const *)names, n);
                 free(names);
         }
+        return rc;
+}
+
+struct dfs_job {
+        const char *dir;
+        const struct analysis *an;
+        struct err err;
+        int rc, started;
+        pthread_t th;
+};
+
+static void *dfs_thread(void *p)
+{
+        struct dfs_job *j = p;
+        j->rc = render_save_dfs(j->dir, j->an, &j->err);
+        return NULL;
+}
+
+struct dfs_job *render_save_dfs_start(const char *dir, const struct analysis *an)
+{
+        struct dfs_job *j = xcalloc(1, sizeof *j);
+        j->dir = dir;
+        j->an = an;
+        j->started = pthread_create(&j->th, NULL, dfs_thread, j) == 0;
+        if (!j->started)
+                dfs_thread(j);
+        return j;
+}
+
+int render_save_dfs_wait(struct dfs_job *j, struct err *err)
+{
+        if (j->started)
+                pthread_join(j->th, NULL);
+        int rc = j->rc;
+        if (rc && err)
+                *err = j->err;
+        free(j);
         return rc;
 }

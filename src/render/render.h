@@ -38,6 +38,11 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
 int render_save_dfs(const char *dir, const struct analysis *an, struct err *err);
 int render_save_dfs_compare(const char *dir, const struct analysis *base,
                             const struct analysis *cur, struct err *err);
+/* render_save_dfs on a second thread while the caller renders the report (both only read
+ * the analysis); render_save_dfs_wait returns its result. Without a thread it runs at once. */
+struct dfs_job;
+struct dfs_job *render_save_dfs_start(const char *dir, const struct analysis *an);
+int render_save_dfs_wait(struct dfs_job *j, struct err *err);
 
 /* 1 if column c of a built-in table holds only whole numbers (ids), shown without
  * decimals; the top kernels keep theirs, as the reference shows them. */
