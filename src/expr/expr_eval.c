@@ -130,13 +130,11 @@ static void bin_apply(int op, const struct ev *a, const struct ev *b, double *ou
 
         switch (op) {
         case EOP_ADD:
-                BIN_LOOP(x + y);
         case EOP_SUB:
-                BIN_LOOP(x - y);
         case EOP_MUL:
-                BIN_LOOP(x * y);
-        case EOP_DIV:
-                BIN_LOOP(x / y); /* IEEE: x/0 = +-inf, 0/0 = NaN */
+        case EOP_DIV: /* IEEE: x/0 = +-inf, 0/0 = NaN */
+                expr_arith(op, pa, sa, pb, sb, out, n);
+                break;
         case EOP_MOD:
                 BIN_LOOP(mod_floor(x, y));
         case EOP_POW:
@@ -197,34 +195,12 @@ static void un_apply(int op, const struct ev *a, double *out, size_t n)
 
 /* ---- aggregates ---- */
 
-static double nz(double x)
-{
-        return isnan(x) ? 0.0 : x;
-}
-
 /* numpy's pairwise summation (pairwise_sum_DOUBLE), NaN counted as 0 as pandas fills it */
 static double pw_sum(const double *v, size_t n)
 {
-        double r[8], res = 0.0;
-        size_t i, j;
-
-        if (n < 8) {
-                for (i = 0; i < n; i++)
-                        res += nz(v[i]);
-                return res;
-        }
-        if (n <= NPY_PW_BLOCK) {
-                for (j = 0; j < 8; j++)
-                        r[j] = nz(v[j]);
-                for (i = 8; i < n - (n % 8); i += 8)
-                        for (j = 0; j < 8; j++)
-                                r[j] += nz(v[i + j]);
-                res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-                for (; i < n; i++)
-                        res += nz(v[i]);
-                return res;
-        }
-        i = n / 2;
+        if (n <= NPY_PW_BLOCK)
+                return expr_pw_block(v, n);
+        size_t i = n / 2;
         i -= i % 8;
         return pw_sum(v, i) + pw_sum(v + i, n - i);
 }

@@ -131,6 +131,13 @@ struct expr {
         int view;   /* root belongs to another expression (expr_tag_aggregates) */
 };
 
+/* out[i] = a[i] op b[i] for + - * / (expr_vec.c), a stride of 0 broadcasting a scalar;
+ * out may be a or b. */
+void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb, double *out,
+                size_t n);
+/* numpy's pairwise sum of n <= 128 values (one block: 8 accumulators from 8 on), NaN as 0 */
+double expr_pw_block(const double *v, size_t n);
+
 /* A function's source name ("MIN" for EF_MIN and EF_MIN2). */
 const char *expr_fn_name(int fn);
 /* 1 if fn reduces a column to one value. */

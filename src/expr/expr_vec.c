@@ -1,0 +1,113 @@
+/* Two rows at a time (SSE2) for the element-wise arithmetic and numpy's 8-accumulator
+ * block sum: each lane does the IEEE operations one row at a time would, in the same order,
+ * so the results are bit for bit the scalar ones (t-expr compares them). Without SSE2
+ * every row is done alone. */
+#include "expr_int.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static double arith1(int op, double x, double y)
+{
+        switch (op) {
+        case EOP_ADD:
+                return x + y;
+        case EOP_SUB:
+                return x - y;
+        case EOP_MUL:
+                return x * y;
+        default:
+                return x / y;
+        }
+}
+
+#if defined(__SSE2__)
+static __m128d arith2(int op, __m128d x, __m128d y)
+{
+        switch (op) {
+        case EOP_ADD:
+                return _mm_add_pd(x, y);
+        case EOP_SUB:
+                return _mm_sub_pd(x, y);
+        case EOP_MUL:
+                return _mm_mul_pd(x, y);
+        default:
+                return _mm_div_pd(x, y);
+        }
+}
+
+/* one loop per operator and stride case, the operator known inside it */
+#define ARITH_LOOPS(OP)                                                                            \
+        if (sa && sb)                                                                              \
+                for (; i + 2 <= n; i += 2)                                                         \
+                        _mm_storeu_pd(out + i, arith2(OP, _mm_loadu_pd(pa + i), _mm_loadu_pd(pb + i))); \
+        else if (sa)                                                                               \
+                for (__m128d y = _mm_set1_pd(*pb); i + 2 <= n; i += 2)                             \
+                        _mm_storeu_pd(out + i, arith2(OP, _mm_loadu_pd(pa + i), y));               \
+        else if (sb)                                                                               \
+                for (__m128d x = _mm_set1_pd(*pa); i + 2 <= n; i += 2)                             \
+                        _mm_storeu_pd(out + i, arith2(OP, x, _mm_loadu_pd(pb + i)));
+#endif
+
+void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb, double *out,
+                size_t n)
+{
+        size_t i = 0;
+#if defined(__SSE2__)
+        /* out may be pa or pb: a pair of rows is read before it is written */
+        switch (op) {
+        case EOP_ADD:
+                ARITH_LOOPS(EOP_ADD) break;
+        case EOP_SUB:
+                ARITH_LOOPS(EOP_SUB) break;
+        case EOP_MUL:
+                ARITH_LOOPS(EOP_MUL) break;
+        default:
+                ARITH_LOOPS(EOP_DIV) break;
+        }
+#endif
+        for (; i < n; i++)
+                out[i] = arith1(op, pa[i * sa], pb[i * sb]);
+}
+
+/* NaN as 0, as pandas fills it */
+static double nz(double x)
+{
+        return x != x ? 0.0 : x;
+}
+
+double expr_pw_block(const double *v, size_t n)
+{
+        double r[8], res = 0.0;
+        size_t i = 8, j;
+        if (n < 8) {
+                for (i = 0; i < n; i++)
+                        res += nz(v[i]);
+                return res;
+        }
+#if defined(__SSE2__)
+        __m128d acc[4];
+        for (j = 0; j < 4; j++) {
+                __m128d x = _mm_loadu_pd(v + 2 * j);
+                acc[j] = _mm_and_pd(x, _mm_cmpord_pd(x, x));
+        }
+        for (; i < n - (n % 8); i += 8)
+                for (j = 0; j < 4; j++) {
+                        __m128d x = _mm_loadu_pd(v + i + 2 * j);
+                        acc[j] = _mm_add_pd(acc[j], _mm_and_pd(x, _mm_cmpord_pd(x, x)));
+                }
+        for (j = 0; j < 4; j++)
+                _mm_storeu_pd(r + 2 * j, acc[j]);
+#else
+        for (j = 0; j < 8; j++)
+                r[j] = nz(v[j]);
+        for (; i < n - (n % 8); i += 8)
+                for (j = 0; j < 8; j++)
+                        r[j] += nz(v[i + j]);
+#endif
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+                res += nz(v[i]);
+        return res;
+}
