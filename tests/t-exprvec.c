@@ -1,4 +1,4 @@
-/* expr_vec.c's two-rows-at-a-time arithmetic and block sum against the same operations one
+/* expr_vec.c's two-rows-at-a-time arithmetic, block sum and min/max against the same operations one
  * row at a time, bit for bit: NaN, infinities, signed zeros, subnormals, every length and
  * stride case, in place too. */
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr/expr.h"
 #include "expr/expr_int.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
@@ -84,11 +85,37 @@ static void test_block_sum(void **state)
         }
 }
 
+/* count, min and max against the running comparison, with many signed zeros and NaN */
+static void test_minmax(void **state)
+{
+        (void)state;
+        double v[40];
+        static const double pick[] = {0.0, -0.0, NAN, 1.0, -1.0, INFINITY, -INFINITY};
+        for (int rep = 0; rep < 20000; rep++) {
+                size_t n = (size_t)rep % 41;
+                for (size_t i = 0; i < n; i++)
+                        v[i] = rep % 3 ? (gen(), pick[(rng >> 5) % 7]) : gen();
+                double mn = INFINITY, mx = -INFINITY, a, b;
+                size_t m = 0;
+                for (size_t i = 0; i < n; i++) {
+                        m += !isnan(v[i]);
+                        mn = v[i] < mn ? v[i] : mn;
+                        mx = v[i] > mx ? v[i] : mx;
+                }
+                assert_int_equal(expr_minmax(v, n, &a, &b), m);
+                if (m) {
+                        assert_true(same_bits(a, mn));
+                        assert_true(same_bits(b, mx));
+                }
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_arith),
             cmocka_unit_test(test_block_sum),
+            cmocka_unit_test(test_minmax),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,16 +103,8 @@ static double pw_total(const struct pwacc *p)
 static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
                      size_t b)
 {
-        /* without branches: a NaN compares false and changes nothing; of equal values
-         * (0.0 and -0.0) the first one stays, as the running comparison keeps it */
-        double mn = INFINITY, mx = -INFINITY;
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-                double x = v[i];
-                m += x == x;
-                mn = x < mn ? x : mn;
-                mx = x > mx ? x : mx;
-        }
+        double mn, mx;
+        size_t m = expr_minmax(v, n, &mn, &mx);
         if (m) {
                 a->m += m;
                 if (isnan(a->mn) || mn < a->mn)

@@ -140,6 +140,10 @@ void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots);
 /* numpy's pairwise sum of n values, NaN counted as 0, as agg_sum and agg_avg add (for
  * callers that add a column block by block the way numpy splits it). */
 double expr_pw_sum(const double *v, size_t n);
+/* The values of v that are not NaN: their count, and into *mn and *mx (when there are any)
+ * the smallest and the largest, the first of equal ones (0.0 before -0.0) as a running
+ * comparison keeps it (expr_vec.c). */
+size_t expr_minmax(const double *v, size_t n, double *mn, double *mx);
 
 /* A canonical text form (fully parenthesised), malloc'd. For messages and tests. */
 char *expr_to_string(const struct expr *e);

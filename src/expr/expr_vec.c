@@ -4,6 +4,8 @@
  * every row is done alone. */
 #include "expr_int.h"
 
+#include <math.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -110,4 +112,51 @@ double expr_pw_block(const double *v, size_t n)
         for (; i < n; i++)
                 res += nz(v[i]);
         return res;
+}
+
+/* one lane at a time from row `from` on, continuing mn, mx, m */
+static size_t minmax1(const double *v, size_t from, size_t n, double *mn, double *mx)
+{
+        size_t m = 0;
+        for (size_t i = from; i < n; i++) {
+                double x = v[i];
+                m += x == x;
+                *mn = x < *mn ? x : *mn;
+                *mx = x > *mx ? x : *mx;
+        }
+        return m;
+}
+
+size_t expr_minmax(const double *v, size_t n, double *mn, double *mx)
+{
+        *mn = INFINITY;
+        *mx = -INFINITY;
+#if defined(__SSE2__)
+        /* even rows in one lane, odd rows in the other (minpd keeps its second operand
+         * when x is not smaller, as the running comparison does) */
+        __m128d lo = _mm_set1_pd(INFINITY), hi = _mm_set1_pd(-INFINITY);
+        __m128i cnt = _mm_setzero_si128();
+        size_t i = 0;
+        for (; i + 2 <= n; i += 2) {
+                __m128d x = _mm_loadu_pd(v + i);
+                cnt = _mm_sub_epi64(cnt, _mm_castpd_si128(_mm_cmpord_pd(x, x)));
+                lo = _mm_min_pd(x, lo);
+                hi = _mm_max_pd(x, hi);
+        }
+        double l[2], h[2];
+        long long c[2];
+        _mm_storeu_pd(l, lo);
+        _mm_storeu_pd(h, hi);
+        _mm_storeu_si128((__m128i *)c, cnt);
+        /* equal values of both lanes that differ in sign (0.0, -0.0): which came first is
+         * not known here, so the rows go one at a time */
+        if ((l[0] == l[1] && signbit(l[0]) != signbit(l[1])) ||
+            (h[0] == h[1] && signbit(h[0]) != signbit(h[1])))
+                return minmax1(v, 0, n, mn, mx);
+        *mn = l[1] < l[0] ? l[1] : l[0];
+        *mx = h[1] > h[0] ? h[1] : h[0];
+        return (size_t)(c[0] + c[1]) + minmax1(v, i, n, mn, mx);
+#else
+        return minmax1(v, 0, n, mn, mx);
+#endif
 }
