@@ -212,6 +212,10 @@ static const struct val_case val_cases[] = {
     {"TO_INT(1 / 0)", ENV4, 0, {INF}},
     {"TO_INT(-1 / 0)", ENV4, 0, {-INF}},
     {"TO_INT(b * 4 / 3)", ENV4, 1, {2, 0, -1, NaN}},
+    /* on a column: -0.5 gives -0.0 (1 / it is -inf), whole and huge values stay */
+    {"1 / TO_INT(a * -0.25)", ENV4, 1, {-INF, -INF, -INF, -1}},
+    {"TO_INT(a * 1e300) / 1e300", ENV4, 1, {1, 2, 3, 4}},
+    {"TO_INT(a * 4503599627370495.5)", ENV4, 1, {4503599627370495, 9007199254740991, 13510798882111486, 18014398509481982}},
     /* floored modulo, like Python */
     {"MOD(7, 3)", ENV4, 0, {1}},
     {"MOD(-7, 3)", ENV4, 0, {2}},

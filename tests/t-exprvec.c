@@ -33,17 +33,39 @@ static int same_bits(double a, double b)
 
 static double one(int op, double x, double y)
 {
-        return op == EOP_ADD ? x + y : op == EOP_SUB ? x - y : op == EOP_MUL ? x * y : x / y;
+        switch (op) {
+        case EOP_ADD:
+                return x + y;
+        case EOP_SUB:
+                return x - y;
+        case EOP_MUL:
+                return x * y;
+        case EOP_DIV:
+                return x / y;
+        case EOP_EQ:
+                return x == y;
+        case EOP_NE:
+                return x != y;
+        case EOP_LT:
+                return x < y;
+        case EOP_LE:
+                return x <= y;
+        case EOP_GT:
+                return x > y;
+        default:
+                return x >= y;
+        }
 }
 
 static void test_arith(void **state)
 {
         (void)state;
         double a[67], b[67], out[67], in[67];
-        const int ops[] = {EOP_ADD, EOP_SUB, EOP_MUL, EOP_DIV};
+        const int ops[] = {EOP_ADD, EOP_SUB, EOP_MUL, EOP_DIV, EOP_EQ,
+                           EOP_NE,  EOP_LT,  EOP_LE,  EOP_GT,  EOP_GE};
         for (int rep = 0; rep < 200; rep++)
                 for (size_t n = 0; n <= 67; n += 1 + (size_t)(rep % 5))
-                        for (int k = 0; k < 4; k++)
+                        for (int k = 0; k < 10; k++)
                                 for (int s = 0; s < 4; s++) {
                                         size_t sa = s & 1, sb = s >> 1;
                                         for (size_t i = 0; i < 67; i++) {

@@ -133,25 +133,18 @@ static void bin_apply(int op, const struct ev *a, const struct ev *b, double *ou
         case EOP_SUB:
         case EOP_MUL:
         case EOP_DIV: /* IEEE: x/0 = +-inf, 0/0 = NaN */
+        case EOP_EQ:
+        case EOP_NE:
+        case EOP_LT:
+        case EOP_LE:
+        case EOP_GT:
+        case EOP_GE:
                 expr_arith(op, pa, sa, pb, sb, out, n);
                 break;
         case EOP_MOD:
                 BIN_LOOP(mod_floor(x, y));
         case EOP_POW:
                 BIN_LOOP(pow(x, y));
-        /* IEEE comparisons: only != is true with a NaN operand */
-        case EOP_EQ:
-                BIN_LOOP(x == y ? 1.0 : 0.0);
-        case EOP_NE:
-                BIN_LOOP(x != y ? 1.0 : 0.0);
-        case EOP_LT:
-                BIN_LOOP(x < y ? 1.0 : 0.0);
-        case EOP_LE:
-                BIN_LOOP(x <= y ? 1.0 : 0.0);
-        case EOP_GT:
-                BIN_LOOP(x > y ? 1.0 : 0.0);
-        case EOP_GE:
-                BIN_LOOP(x >= y ? 1.0 : 0.0);
         /* truth as in C: NaN is non-zero, so true */
         case EOP_AND:
                 BIN_LOOP(x != 0 && y != 0 ? 1.0 : 0.0);
@@ -187,7 +180,9 @@ static void un_apply(int op, const struct ev *a, double *out, size_t n)
         case EOP_NOT:
                 UN_LOOP(x == 0 ? 1.0 : 0.0);
         case EOP_TRUNC:
-                UN_LOOP(trunc(x)); /* NaN and inf stay */
+                /* trunc without a call a row: below 2^52 through a whole number (the
+                 * sign kept, -0.5 gives -0.0), from there on x is whole; NaN and inf stay */
+                UN_LOOP(fabs(x) < 4503599627370496.0 ? copysign((double)(long long)x, x) : x);
         default:
                 UN_LOOP(x + NAN);
         }

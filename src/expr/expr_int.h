@@ -131,8 +131,8 @@ struct expr {
         int view;   /* root belongs to another expression (expr_tag_aggregates) */
 };
 
-/* out[i] = a[i] op b[i] for + - * / (expr_vec.c), a stride of 0 broadcasting a scalar;
- * out may be a or b. */
+/* out[i] = a[i] op b[i] for + - * / and the comparisons (1.0 or 0.0; expr_vec.c), a
+ * stride of 0 broadcasting a scalar; out may be a or b. */
 void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb, double *out,
                 size_t n);
 /* numpy's pairwise sum of n <= 128 values (one block: 8 accumulators from 8 on), NaN as 0 */

@@ -1,4 +1,4 @@
-/* Two rows at a time (SSE2) for the element-wise arithmetic and numpy's 8-accumulator
+/* Two rows at a time (SSE2) for the element-wise arithmetic, comparisons and numpy's 8-accumulator
  * block sum: each lane does the IEEE operations one row at a time would, in the same order,
  * so the results are bit for bit the scalar ones (t-expr compares them). Without SSE2
  * every row is done alone. */
@@ -19,14 +19,28 @@ static double arith1(int op, double x, double y)
                 return x - y;
         case EOP_MUL:
                 return x * y;
-        default:
+        case EOP_DIV:
                 return x / y;
+        /* IEEE comparisons: only != is true with a NaN operand */
+        case EOP_EQ:
+                return x == y ? 1.0 : 0.0;
+        case EOP_NE:
+                return x != y ? 1.0 : 0.0;
+        case EOP_LT:
+                return x < y ? 1.0 : 0.0;
+        case EOP_LE:
+                return x <= y ? 1.0 : 0.0;
+        case EOP_GT:
+                return x > y ? 1.0 : 0.0;
+        default:
+                return x >= y ? 1.0 : 0.0;
         }
 }
 
 #if defined(__SSE2__)
 static __m128d arith2(int op, __m128d x, __m128d y)
 {
+        const __m128d one = _mm_set1_pd(1.0);
         switch (op) {
         case EOP_ADD:
                 return _mm_add_pd(x, y);
@@ -34,8 +48,21 @@ static __m128d arith2(int op, __m128d x, __m128d y)
                 return _mm_sub_pd(x, y);
         case EOP_MUL:
                 return _mm_mul_pd(x, y);
-        default:
+        case EOP_DIV:
                 return _mm_div_pd(x, y);
+        /* a comparison's mask of all ones or zeros, as 1.0 or 0.0 */
+        case EOP_EQ:
+                return _mm_and_pd(_mm_cmpeq_pd(x, y), one);
+        case EOP_NE:
+                return _mm_and_pd(_mm_cmpneq_pd(x, y), one);
+        case EOP_LT:
+                return _mm_and_pd(_mm_cmplt_pd(x, y), one);
+        case EOP_LE:
+                return _mm_and_pd(_mm_cmple_pd(x, y), one);
+        case EOP_GT:
+                return _mm_and_pd(_mm_cmpgt_pd(x, y), one);
+        default:
+                return _mm_and_pd(_mm_cmpge_pd(x, y), one);
         }
 }
 
@@ -65,8 +92,20 @@ void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb
                 ARITH_LOOPS(EOP_SUB) break;
         case EOP_MUL:
                 ARITH_LOOPS(EOP_MUL) break;
-        default:
+        case EOP_DIV:
                 ARITH_LOOPS(EOP_DIV) break;
+        case EOP_EQ:
+                ARITH_LOOPS(EOP_EQ) break;
+        case EOP_NE:
+                ARITH_LOOPS(EOP_NE) break;
+        case EOP_LT:
+                ARITH_LOOPS(EOP_LT) break;
+        case EOP_LE:
+                ARITH_LOOPS(EOP_LE) break;
+        case EOP_GT:
+                ARITH_LOOPS(EOP_GT) break;
+        default:
+                ARITH_LOOPS(EOP_GE) break;
         }
 #endif
         for (; i < n; i++)
