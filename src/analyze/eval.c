@@ -378,6 +378,27 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
         return bad ? ERR_INPUT : 0;
 }
 
+/* snprintf(buf, size, "%s%c%ld", s, sep, n) without printf (two a row) */
+static void key_num(char *buf, size_t size, const char *s, char sep, long n)
+{
+        char num[24];
+        size_t k = sizeof num;
+        unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+        do
+                num[--k] = (char)('0' + u % 10);
+        while ((u /= 10));
+        if (n < 0)
+                num[--k] = '-';
+        size_t o = 0;
+        for (; *s && o + 1 < size; s++)
+                buf[o++] = *s;
+        if (o + 1 < size)
+                buf[o++] = sep;
+        for (; k < sizeof num && o + 1 < size; k++)
+                buf[o++] = num[k];
+        buf[o] = 0;
+}
+
 int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                      const struct panel_table *pt, struct err *err)
 {
@@ -398,7 +419,7 @@ int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                 }
                 for (long i = 0; i < reps; i++) {
                         char rid[64];
-                        snprintf(rid, sizeof rid, "%s.%ld", pt->id, pos++);
+                        key_num(rid, sizeof rid, pt->id, '.', pos++);
                         if (!analysis_row_wanted(c->o, p, pt, rid))
                                 continue;
                         if (hide && !m->expr.src) {
@@ -406,7 +427,7 @@ int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                                 continue;
                         }
                         char rkey[256];
-                        snprintf(rkey, sizeof rkey, "%s#%ld", m->key, i);
+                        key_num(rkey, sizeof rkey, m->key, '#', i);
                         struct cell *row = rtable_add_row(t, rid, rkey);
                         if (m->is_template) {
                                 int rc = eval_template_row(c, ti, pt, m, i, row, t->nrows - 1,

@@ -1,4 +1,4 @@
-/* Number formatting shared by every renderer (a leaf: only util.h's number parsing). */
+/* Number formatting shared by every renderer. */
 #ifndef PRISM_FMT_H
 #define PRISM_FMT_H
 
