@@ -2,8 +2,9 @@
 # The modules of src/ depend in one direction: util -> expr -> arch, util -> store ->
 # analyze / profile -> render -> tui -> cmd_* (src/*.c), and a few leaf files depend on
 # nothing; gen (the build-time tools) uses util and arch. Every #include "..." of every
-# file under src/ is resolved and checked against the table of allowed module edges below; an include that goes against the direction (or an
-# unknown module, or an include that names no file) fails. Prints "N passed, N failed, 0 skipped".
+# file under src/ is resolved and checked against the table of allowed module edges below;
+# an include that goes against the direction (or an unknown module, or an include that
+# names no file) fails. Prints "N passed, N failed, 0 skipped".
 set -u
 cd "$(dirname "$0")/.."
 
