@@ -86,42 +86,68 @@ static void put_hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols,
         fwrite(sb->buf, 1, sb->len, f);
 }
 
+/* n spaces */
+static void add_spaces(struct strbuf *sb, size_t n)
+{
+        xgrow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
+        memset(sb->buf + sb->len, ' ', n);
+        sb->len += n;
+        sb->buf[sb->len] = 0;
+}
+
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
 {
         size_t *w = xcalloc(ncols, sizeof *w);
+        /* per cell: its lines, and for one line its length and width (most cells) */
+        size_t ncell = nrows * ncols, *nl = xmalloc((ncell + 1) * 3 * sizeof *nl);
+        size_t *clen = nl + ncell, *cw1 = clen + ncell;
         struct strbuf sb = {0};
-        for (size_t r = 0; r < nrows; r++)
-                for (size_t c = 0; c < ncols; c++) {
-                        const char *s = cells[r * ncols + c];
-                        for (size_t k = 0, n = line_count(s); k < n; k++) {
-                                size_t len;
-                                const char *ln = line_at(s, k, &len);
-                                size_t cw = u8len(ln, len);
-                                if (cw > w[c])
-                                        w[c] = cw;
-                        }
+        for (size_t i = 0; i < ncell; i++) {
+                const char *s = cells[i];
+                size_t c = i % ncols;
+                nl[i] = line_count(s);
+                if (nl[i] == 1) {
+                        clen[i] = strlen(s);
+                        cw1[i] = u8len(s, clen[i]);
+                        if (cw1[i] > w[c])
+                                w[c] = cw1[i];
+                        continue;
                 }
+                for (size_t k = 0; k < nl[i]; k++) {
+                        size_t len;
+                        const char *ln = line_at(s, k, &len);
+                        size_t cw = u8len(ln, len);
+                        if (cw > w[c])
+                                w[c] = cw;
+                }
+        }
         struct strbuf mid = {0}; /* the line between rows, the same every time */
         hline(&mid, w, ncols, "├", "┼", "┤", "─");
         put_hline(f, &sb, w, ncols, "╒", "╤", "╕", "═");
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
-                for (size_t c = 0; c < ncols; c++) {
-                        size_t n = line_count(cells[r * ncols + c]);
-                        if (n > lines)
-                                lines = n;
-                }
+                for (size_t c = 0; c < ncols; c++)
+                        if (nl[r * ncols + c] > lines)
+                                lines = nl[r * ncols + c];
                 for (size_t k = 0; k < lines; k++) {
                         sb_reset(&sb);
                         sb_add(&sb, "│");
                         for (size_t c = 0; c < ncols; c++) {
-                                size_t len;
-                                const char *ln = line_at(cells[r * ncols + c], k, &len);
-                                size_t pad = w[c] - u8len(ln, len);
+                                size_t i = r * ncols + c, len, cw;
+                                const char *ln;
+                                if (nl[i] == 1) {
+                                        ln = k ? "" : cells[i];
+                                        len = k ? 0 : clen[i];
+                                        cw = k ? 0 : cw1[i];
+                                } else {
+                                        ln = line_at(cells[i], k, &len);
+                                        cw = u8len(ln, len);
+                                }
+                                size_t pad = w[c] - cw;
                                 int right = align[c] == 'r' && r > 0;
-                                add_run(&sb, " ", 1 + (right ? pad : 0));
+                                add_spaces(&sb, 1 + (right ? pad : 0));
                                 sb_addn(&sb, ln, len);
-                                add_run(&sb, " ", right ? 0 : pad);
+                                add_spaces(&sb, right ? 0 : pad);
                                 sb_add(&sb, " │");
                         }
                         sb_addc(&sb, '\n');
@@ -135,6 +161,7 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
         put_hline(f, &sb, w, ncols, "╘", "╧", "╛", "═");
         sb_free(&mid);
         sb_free(&sb);
+        free(nl);
         free(w);
 }
 
