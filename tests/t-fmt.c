@@ -1,6 +1,7 @@
-/* fmt_num (short decimals and rounded 17-digit texts) against fmt_num_printf (printf and
+/* fmt_num (short decimals and rounded 20-digit texts) against fmt_num_printf (printf and
  * strtod alone) on generated values: every kind of double, short decimals, ratios as the
- * metrics give, values next to rounding ties, binade edges, binary fractions. PRISM_FMT_N sets the count. */
+ * metrics give, values next to rounding ties, binade edges, binary fractions (PRISM_FMT_N
+ * sets the count); key_num against snprintf. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,9 +9,11 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render/fmt.h"
+#include "util/util.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
@@ -73,10 +76,27 @@ static void test_fmt_num_is_printf(void **state)
         }
 }
 
+/* key_num against snprintf, truncation included */
+static void test_key_num(void **state)
+{
+        (void)state;
+        const char *ss[] = {"", "2.1", "a_long_table_id_of_some_length", "16.3"};
+        const long ns[] = {0, 7, -1, 42, 123456789, -2147483648L, 9223372036854775807L};
+        char a[24], b[24];
+        for (size_t i = 0; i < 4; i++)
+                for (size_t j = 0; j < sizeof ns / sizeof *ns; j++)
+                        for (size_t size = 1; size <= sizeof a; size++) {
+                                key_num(a, size, ss[i], i % 2 ? '#' : '.', ns[j]);
+                                snprintf(b, size, "%s%c%ld", ss[i], i % 2 ? '#' : '.', ns[j]);
+                                assert_string_equal(a, b);
+                        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_fmt_num_is_printf),
+            cmocka_unit_test(test_key_num),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

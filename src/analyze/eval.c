@@ -378,27 +378,6 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
         return bad ? ERR_INPUT : 0;
 }
 
-/* snprintf(buf, size, "%s%c%ld", s, sep, n) without printf (two a row) */
-static void key_num(char *buf, size_t size, const char *s, char sep, long n)
-{
-        char num[24];
-        size_t k = sizeof num;
-        unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
-        do
-                num[--k] = (char)('0' + u % 10);
-        while ((u /= 10));
-        if (n < 0)
-                num[--k] = '-';
-        size_t o = 0;
-        for (; *s && o + 1 < size; s++)
-                buf[o++] = *s;
-        if (o + 1 < size)
-                buf[o++] = sep;
-        for (; k < sizeof num && o + 1 < size; k++)
-                buf[o++] = num[k];
-        buf[o] = 0;
-}
-
 int eval_metric_rows(struct eval *c, struct rtable *t, const struct panel *p,
                      const struct panel_table *pt, struct err *err)
 {

@@ -83,7 +83,7 @@ void idmap_build(struct idmap *m, const struct arch *a, const struct panel_set *
                                 }
                                 if (!mt->is_template && reps > 0) {
                                         char id[64];
-                                        snprintf(id, sizeof id, "%s.%ld", pt->id, pos);
+                                        key_num(id, sizeof id, pt->id, '.', pos);
                                         idmap_add(m, mt->key, id);
                                 }
                                 pos += reps;

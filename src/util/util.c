@@ -454,3 +454,23 @@ FILE *tmp_file(void)
         free(path);
         return f;
 }
+
+void key_num(char *buf, size_t size, const char *s, char sep, long n)
+{
+        char num[24];
+        size_t k = sizeof num;
+        unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+        do
+                num[--k] = (char)('0' + u % 10);
+        while ((u /= 10));
+        if (n < 0)
+                num[--k] = '-';
+        size_t o = 0;
+        for (; *s && o + 1 < size; s++)
+                buf[o++] = *s;
+        if (o + 1 < size)
+                buf[o++] = sep;
+        for (; k < sizeof num && o + 1 < size; k++)
+                buf[o++] = num[k];
+        buf[o] = 0;
+}

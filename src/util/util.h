@@ -80,6 +80,9 @@ int parse_double(const char *s, double *out);
  * strtod gives; 0 for every other text (strtod's to read). */
 int num_fast(const char *s, size_t len, double *out);
 
+/* snprintf(buf, size, "%s%c%ld", s, sep, n) without printf (ids of rows: "2.1.3") */
+void key_num(char *buf, size_t size, const char *s, char sep, long n);
+
 /* Read a whole file into memory (NUL-terminated). Returns NULL and fills err. */
 char *read_file(const char *path, size_t *len, struct err *err);
 /* A temporary file in $TMPDIR (else /tmp), already unlinked: it goes when closed. NULL
