@@ -275,6 +275,24 @@ char *pool_intern(struct smap *idx, char ***pool, size_t *n, size_t *cap, const 
         return (*pool)[i];
 }
 
+/* key copied into the map's blocks (4 KiB, or one as long as the key) */
+static char *smap_copy(struct smap *m, const char *key)
+{
+        size_t n = strlen(key) + 1, link = sizeof(char *);
+        if (!m->blk || m->blk_used + n > m->blk_cap) {
+                size_t cap = link + (n > 4096 ? n : 4096);
+                char *b = xmalloc(cap);
+                memcpy(b, &m->blk, link);
+                m->blk = b;
+                m->blk_used = link;
+                m->blk_cap = cap;
+        }
+        char *k = m->blk + m->blk_used;
+        memcpy(k, key, n);
+        m->blk_used += n;
+        return k;
+}
+
 void smap_put(struct smap *m, const char *key, int val)
 {
         if ((m->len + 1) * 2 > m->cap)
@@ -287,7 +305,7 @@ void smap_put(struct smap *m, const char *key, int val)
                 }
                 j = (j + 1) & (m->cap - 1);
         }
-        m->keys[j] = xstrdup(key);
+        m->keys[j] = smap_copy(m, key);
         m->vals[j] = val;
         m->len++;
 }
@@ -310,8 +328,12 @@ int smap_get(const struct smap *m, const char *key, int *val)
 
 void smap_free(struct smap *m)
 {
-        for (size_t i = 0; i < m->cap; i++)
-                free(m->keys[i]);
+        while (m->blk) {
+                char *prev;
+                memcpy(&prev, m->blk, sizeof prev);
+                free(m->blk);
+                m->blk = prev;
+        }
         free(m->keys);
         free(m->vals);
         memset(m, 0, sizeof *m);

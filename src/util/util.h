@@ -51,11 +51,13 @@ void sb_free(struct strbuf *sb);
 char *sb_detach(struct strbuf *sb);
 
 /* Open-addressing hash map from strings to ints (slots, indices).
- * Keys are copied. */
+ * Keys are copied, into blocks the map owns (not one allocation a key). */
 struct smap {
         char **keys;
         int *vals;
         size_t cap, len;
+        char *blk;               /* the newest block: a link to the one before, then keys */
+        size_t blk_used, blk_cap;
 };
 void smap_put(struct smap *m, const char *key, int val);
 /* Returns 1 and sets *val when found, else 0. */
