@@ -29,27 +29,29 @@ static void add_template_name(void *p, const char *name, int dollar)
                 smap_put(&cs->names, name, 1);
                 return;
         }
+        size_t n = (size_t)(br - name) + 1;
+        for (size_t i = 0; i < cs->nprefixes; i++) /* each once: every column asks them all */
+                if (!strncmp(cs->prefixes[i], name, n) && !cs->prefixes[i][n])
+                        return;
         xgrow(&cs->prefixes, &cs->cap, cs->nprefixes + 1, sizeof *cs->prefixes);
-        cs->prefixes[cs->nprefixes++] = xstrndup(name, (size_t)(br - name) + 1);
+        cs->prefixes[cs->nprefixes++] = xstrndup(name, n);
 }
 
 static void add_src(struct colset *cs, const char *src, int is_template)
 {
         if (!src)
                 return;
-        struct strbuf sb = {0};
-        for (const char *s = src; *s; s++) {
-                if (*s == '@')
-                        sb_addc(&sb, '0');
-                else
-                        sb_addc(&sb, *s);
-        }
-        struct err err = {0};
-        struct expr *e = expr_parse(sb.buf ? sb.buf : "", NULL, NULL, &err);
+        char *text = xstrdup(src);
+        for (char *s = strchr(text, '@'); s; s = strchr(s + 1, '@'))
+                *s = '0';
+        struct err err;
+        err.code = 0;
+        err.msg[0] = 0;
+        struct expr *e = expr_parse(text, NULL, NULL, &err);
         if (e)
                 expr_names(e, is_template ? add_template_name : add_name, cs);
         expr_free(e);
-        sb_free(&sb);
+        free(text);
 }
 
 static void add_field(struct colset *cs, const struct metric_field *f, int is_template)
@@ -123,7 +125,8 @@ int colset_want(void *ctx, const char *name)
         if (smap_get(&cs->names, name, NULL))
                 return 1;
         for (size_t i = 0; i < cs->nprefixes; i++)
-                if (!strncmp(name, cs->prefixes[i], strlen(cs->prefixes[i])))
+                if (name[0] == cs->prefixes[i][0] &&
+                    !strncmp(name, cs->prefixes[i], strlen(cs->prefixes[i])))
                         return 1;
         return 0;
 }
