@@ -58,27 +58,35 @@ static int expr_slot(struct eval *c, const char *key, const struct expr *src, co
         return slot;
 }
 
-/* a slot's key, a + sep + b (malloc'd; no printf: binding runs for every formula) */
-static char *join_key(const char *a, const char *sep, const char *b)
+/* a slot's key, a + sep + b: in buf when it fits, else malloc'd (free_key); no printf:
+ * binding runs for every formula */
+static char *join_key(char *buf, size_t size, const char *a, const char *sep, const char *b)
 {
         size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
-        char *k = xmalloc(la + ls + lb + 1);
+        char *k = la + ls + lb < size ? buf : xmalloc(la + ls + lb + 1);
         memcpy(k, a, la);
         memcpy(k + la, sep, ls);
         memcpy(k + la + ls, b, lb + 1);
         return k;
 }
 
+static void free_key(char *key, const char *kbuf)
+{
+        if (key != kbuf)
+                free(key);
+}
+
 static int resolve(void *p, const char *name, int dollar, struct err *err)
 {
         struct eval *c = p;
         int slot;
-        char *key;
+        char kbuf[192], *key; /* on the stack when it fits: a key a name bound */
         if (dollar) {
                 if (!strcmp(name, "denom")) {
                         /* $denom stands for the normalization's formula, read in the same
                          * table as the metric (the reference substitutes the text) */
-                        key = join_key(c->table ? c->table : "", "|", "$denom");
+                        key = join_key(kbuf, sizeof kbuf, c->table ? c->table : "", "|",
+                                       "$denom");
                         if (smap_get(&c->slotmap, key, &slot))
                                 goto done;
                         struct expr *ne = NULL;
@@ -86,18 +94,18 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                                 if (!strcmp(c->a->norms[i].name, c->o->norm))
                                         ne = c->a->norms[i].expr;
                         if (!ne) {
-                                free(key);
+                                free_key(key, kbuf);
                                 return err_set(err, ERR_INPUT, "unknown normalization '%s'",
                                                c->o->norm);
                         }
                         slot = expr_slot(c, key, ne, c->table, err);
                         if (slot < 0) {
-                                free(key);
+                                free_key(key, kbuf);
                                 return slot;
                         }
                         goto done;
                 }
-                key = join_key("", "$", name);
+                key = join_key(kbuf, sizeof kbuf, "", "$", name);
                 if (smap_get(&c->slotmap, key, &slot))
                         goto done;
                 if (!strcmp(name, "timeDiv")) {
@@ -112,7 +120,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                         /* built-ins always read pmc_perf */
                         slot = expr_slot(c, key, c->a->builtins[i].expr, NULL, err);
                         if (slot < 0) {
-                                free(key);
+                                free_key(key, kbuf);
                                 return slot;
                         }
                         goto done;
@@ -122,10 +130,10 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                         c->slots[slot].s = workload_sys_num(c->w, name);
                         goto done;
                 }
-                free(key);
+                free_key(key, kbuf);
                 return err_set(err, ERR_INPUT, "unknown built-in '$%s'", name);
         }
-        key = join_key(c->table ? c->table : "", "|", name);
+        key = join_key(kbuf, sizeof kbuf, c->table ? c->table : "", "|", name);
         if (smap_get(&c->slotmap, key, &slot))
                 goto done;
         {
@@ -152,7 +160,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                 }
         }
 done:
-        free(key);
+        free_key(key, kbuf);
         if (c->slots[slot].tainted)
                 c->bind_missing = 1;
         return slot;
