@@ -1,6 +1,6 @@
-/* expr_vec.c's two-rows-at-a-time arithmetic, block sum and min/max against the same operations one
- * row at a time, bit for bit: NaN, infinities, signed zeros, subnormals, every length and
- * stride case, in place too. */
+/* expr_instance against a parse of the substituted text; expr_vec.c's two-rows-at-a-time
+ * arithmetic, block sum and min/max against the same operations one row at a time, bit for
+ * bit: NaN, infinities, signed zeros, subnormals, every length and stride case, in place. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,12 +132,65 @@ static void test_minmax(void **state)
         }
 }
 
+/* expr_instance against parsing the substituted text: the same tree, names, positions */
+static void same_tree(const struct expr_node *a, const struct expr_node *b)
+{
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->op, b->op);
+        assert_int_equal(a->line, b->line);
+        assert_int_equal(a->col, b->col);
+        assert_int_equal(a->nkids, b->nkids);
+        assert_int_equal(a->height, b->height);
+        assert_int_equal(a->dollar, b->dollar);
+        assert_true(same_bits(a->num, b->num));
+        if (a->name || b->name)
+                assert_string_equal(a->name, b->name);
+        for (int i = 0; i < a->nkids; i++)
+                same_tree(a->kids[i], b->kids[i]);
+}
+
+static void test_instance(void **state)
+{
+        (void)state;
+        static const char *const tmpl[] = {
+            "100 * TCC_HIT[@] / (TCC_HIT[@] + TCC_MISS[@]) if TCC_HIT[@] + TCC_MISS[@] != 0 "
+            "else None",
+            "TO_INT(TCC_REQ[ @ ]) / $denom",
+            "A[@] +\n  B[@] * C[@]\n  - MAX(D[@], 2)",
+            "SQ_WAVES / $denom",
+        };
+        const long idx[] = {0, 7, 10, 99, 123456};
+        struct expr_loc loc = {"metrics/x.yaml", 41, 9};
+        for (size_t t = 0; t < sizeof tmpl / sizeof *tmpl; t++) {
+                struct err err = {0};
+                struct expr *te = expr_parse(tmpl[t], &loc, "m", &err);
+                assert_non_null(te);
+                for (size_t k = 0; k < sizeof idx / sizeof *idx; k++) {
+                        char num[24], text[512], *o = text;
+                        long_text(num, idx[k]);
+                        for (const char *c = tmpl[t]; *c; c++)
+                                o = *c == '@' ? stpcpy(o, num) : (*o = *c, o + 1);
+                        *o = 0;
+                        struct expr *want = expr_parse(text, &loc, "m", &err);
+                        struct expr *got = expr_instance(te, tmpl[t], &loc, idx[k]);
+                        assert_non_null(want);
+                        same_tree(got->root, want->root);
+                        assert_string_equal(got->file, want->file);
+                        assert_string_equal(got->what, want->what);
+                        expr_free(want);
+                        expr_free(got);
+                }
+                expr_free(te);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_arith),
             cmocka_unit_test(test_block_sum),
             cmocka_unit_test(test_minmax),
+            cmocka_unit_test(test_instance),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

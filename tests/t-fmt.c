@@ -1,7 +1,7 @@
 /* fmt_num (short decimals and rounded 20-digit texts) against fmt_num_printf (printf and
  * strtod alone) on generated values: every kind of double, short decimals, ratios as the
  * metrics give, values next to rounding ties, binade edges, binary fractions (PRISM_FMT_N
- * sets the count); key_num against snprintf. */
+ * sets the count); key_num and long_text against snprintf. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,7 +76,7 @@ static void test_fmt_num_is_printf(void **state)
         }
 }
 
-/* key_num against snprintf, truncation included */
+/* key_num and long_text against snprintf, truncation included */
 static void test_key_num(void **state)
 {
         (void)state;
@@ -90,6 +90,11 @@ static void test_key_num(void **state)
                                 snprintf(b, size, "%s%c%ld", ss[i], i % 2 ? '#' : '.', ns[j]);
                                 assert_string_equal(a, b);
                         }
+        for (size_t j = 0; j < sizeof ns / sizeof *ns; j++) {
+                snprintf(b, sizeof b, "%ld", ns[j]);
+                assert_int_equal(long_text(a, ns[j]), strlen(b));
+                assert_string_equal(a, b);
+        }
 }
 
 int main(void)

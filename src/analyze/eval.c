@@ -286,7 +286,7 @@ static char *subst_at(const char *s, long i)
         if (!s)
                 return NULL;
         char num[24];
-        size_t nl = (size_t)snprintf(num, sizeof num, "%ld", i), len = strlen(s), ats = 0;
+        size_t nl = long_text(num, i), len = strlen(s), ats = 0;
         for (const char *p = strchr(s, '@'); p; p = strchr(p + 1, '@'))
                 ats++;
         char *out = xmalloc(len + ats * nl + 1), *o = out;
@@ -337,8 +337,26 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
         }
 }
 
-static struct metric_field clone_field(const struct metric_field *f, long i, const char *what,
-                                       struct err *err, int *bad)
+/* f's formula parsed with its '@' (once for every channel), or NULL when it does not parse */
+static const struct expr *template_expr(struct eval *c, const struct metric_field *f,
+                                        const char *what)
+{
+        char key[24];
+        key_num(key, sizeof key, "", '@', (long)(size_t)f);
+        int i;
+        if (smap_get(&c->tmplmap, key, &i))
+                return c->tmpls[i];
+        struct err ignore;
+        ignore.code = 0;
+        ignore.msg[0] = 0;
+        xgrow(&c->tmpls, &c->captmpls, c->ntmpls + 1, sizeof *c->tmpls);
+        c->tmpls[c->ntmpls] = expr_parse(f->src, &f->loc, what, &ignore);
+        smap_put(&c->tmplmap, key, (int)c->ntmpls);
+        return c->tmpls[c->ntmpls++];
+}
+
+static struct metric_field clone_field(struct eval *c, const struct metric_field *f, long i,
+                                       const char *what, struct err *err, int *bad)
 {
         struct metric_field r = {0};
         if (!f->src)
@@ -346,7 +364,10 @@ static struct metric_field clone_field(const struct metric_field *f, long i, con
         r.key = f->key ? xstrdup(f->key) : NULL;
         r.src = subst_at(f->src, i);
         r.loc = f->loc;
-        r.expr = expr_parse(r.src, &r.loc, what, err);
+        /* a clone of the parsed template is the instance's parse; a template that does not
+         * parse is parsed per instance, for the instance's own message */
+        const struct expr *t = template_expr(c, f, what);
+        r.expr = t ? expr_instance(t, f->src, &f->loc, i) : expr_parse(r.src, &r.loc, what, err);
         if (!r.expr)
                 *bad = 1;
         return r;
@@ -358,11 +379,11 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
 {
         struct metric inst = *m;
         int bad = 0;
-        inst.expr = clone_field(&m->expr, i, m->key, err, &bad);
-        inst.peak = clone_field(&m->peak, i, m->key, err, &bad);
+        inst.expr = clone_field(c, &m->expr, i, m->key, err, &bad);
+        inst.peak = clone_field(c, &m->peak, i, m->key, err, &bad);
         inst.fields = xcalloc(m->nfields ? m->nfields : 1, sizeof *inst.fields);
         for (size_t j = 0; j < m->nfields; j++)
-                inst.fields[j] = clone_field(&m->fields[j], i, m->key, err, &bad);
+                inst.fields[j] = clone_field(c, &m->fields[j], i, m->key, err, &bad);
         inst.noverrides = 0;
         char *name = subst_at(m->name, i);
         if (!bad)
@@ -459,6 +480,10 @@ void eval_free(struct eval *c)
         for (size_t i = 0; i < c->nowned; i++)
                 expr_free(c->owned[i]);
         free(c->owned);
+        for (size_t i = 0; i < c->ntmpls; i++)
+                expr_free(c->tmpls[i]);
+        free(c->tmpls);
+        smap_free(&c->tmplmap);
         free(c);
 }
 

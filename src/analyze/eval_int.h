@@ -86,6 +86,11 @@ struct eval {
         size_t npend, cappend;
         struct expr **owned;
         size_t nowned, capowned;
+        /* per-channel templates' formulas parsed once (by their field's address; NULL
+         * when the text does not parse with '@': then each instance is parsed) */
+        struct smap tmplmap;
+        struct expr **tmpls;
+        size_t ntmpls, captmpls;
         /* the pairwise summation's blocks for n rows: lengths, and the additions after */
         size_t *leaf_len;
         unsigned char *leaf_comb;

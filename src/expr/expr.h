@@ -43,6 +43,11 @@ struct expr_loc {
  * The AST keeps its own copy of everything it needs. */
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err);
+/* What expr_parse gives for src with every '@' replaced by i, from tmpl, src's parse: its
+ * clone with "[@]" in names read as "[i]" and the columns after an '@' moved as the wider
+ * number moves them (per-channel template rows, parsed once). */
+struct expr *expr_instance(const struct expr *tmpl, const char *src, const struct expr_loc *loc,
+                           long i);
 void expr_free(struct expr *e);
 
 /* A deep copy. */

@@ -547,24 +547,31 @@ out:
         return n;
 }
 
+/* the parser's view of src at loc (for positions only) */
+static void parser_at(struct parser *p, const char *src, const struct expr_loc *loc)
+{
+        memset(p, 0, sizeof *p);
+        p->src = src ? src : "";
+        p->file = loc ? loc->file : NULL;
+        p->line0 = loc && loc->line > 0 ? loc->line : 1;
+        p->col0 = loc && loc->col > 0 ? loc->col : 1;
+        p->len = strlen(p->src);
+        for (size_t i = 0, cap = 0; i < p->len; i++)
+                if (p->src[i] == '\n') {
+                        xgrow(&p->nl, &cap, p->nnl + 1, sizeof *p->nl);
+                        p->nl[p->nnl++] = i;
+                }
+}
+
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err)
 {
-        struct parser p = {0};
+        struct parser p;
         struct expr_node *root = NULL;
         struct expr *e = NULL;
 
-        p.src = src ? src : "";
-        p.file = loc ? loc->file : NULL;
+        parser_at(&p, src, loc);
         p.what = what;
-        p.line0 = loc && loc->line > 0 ? loc->line : 1;
-        p.col0 = loc && loc->col > 0 ? loc->col : 1;
-        p.len = strlen(p.src);
-        for (size_t i = 0, cap = 0; i < p.len; i++)
-                if (p.src[i] == '\n') {
-                        xgrow(&p.nl, &cap, p.nnl + 1, sizeof *p.nl);
-                        p.nl[p.nnl++] = i;
-                }
         p.err = err;
         lex_init(&p.lx, p.src);
         advance(&p);
@@ -584,6 +591,59 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
         root = NULL;
 out:
         node_free(root);
+        free(p.nl);
+        return e;
+}
+
+struct at_marks {
+        int *line, *col;
+        size_t n;
+        char num[24];
+        size_t nlen;
+};
+
+/* a clone of a template's node with '@' read as the number: "[@]" in names, and every
+ * column after an '@' on its line moved as the wider number moves the text */
+static void instance_node(struct expr_node *n, const struct at_marks *at)
+{
+        size_t before = 0;
+        for (size_t k = 0; k < at->n; k++)
+                before += at->line[k] == n->line && at->col[k] < n->col;
+        n->col += (int)(before * (at->nlen - 1));
+        char *br = n->kind == EK_NAME && n->name ? strstr(n->name, "[@]") : NULL;
+        if (br) {
+                size_t b = (size_t)(br - n->name);
+                char *name = xmalloc(b + at->nlen + 3);
+                memcpy(name, n->name, b + 1);
+                memcpy(name + b + 1, at->num, at->nlen);
+                memcpy(name + b + 1 + at->nlen, "]", 2);
+                free(n->name);
+                n->name = name;
+        }
+        for (int i = 0; i < n->nkids; i++)
+                instance_node(n->kids[i], at);
+}
+
+struct expr *expr_instance(const struct expr *tmpl, const char *src, const struct expr_loc *loc,
+                           long i)
+{
+        struct parser p;
+        struct at_marks at = {0};
+        parser_at(&p, src, loc);
+        for (size_t k = 0; k < p.len; k++)
+                at.n += p.src[k] == '@';
+        at.line = xmalloc((at.n + 1) * sizeof *at.line);
+        at.col = xmalloc((at.n + 1) * sizeof *at.col);
+        for (size_t k = 0, j = 0; k < p.len; k++)
+                if (p.src[k] == '@') {
+                        linecol(&p, k, &at.line[j], &at.col[j]);
+                        j++;
+                }
+        at.nlen = long_text(at.num, i);
+        struct expr *e = expr_clone(tmpl);
+        instance_node(e->root, &at);
+        free(at.line);
+        free(at.col);
         free(p.nl);
         return e;
 }

@@ -477,7 +477,7 @@ FILE *tmp_file(void)
         return f;
 }
 
-void key_num(char *buf, size_t size, const char *s, char sep, long n)
+size_t long_text(char *buf, long n)
 {
         char num[24];
         size_t k = sizeof num;
@@ -487,12 +487,20 @@ void key_num(char *buf, size_t size, const char *s, char sep, long n)
         while ((u /= 10));
         if (n < 0)
                 num[--k] = '-';
-        size_t o = 0;
+        memcpy(buf, num + k, sizeof num - k);
+        buf[sizeof num - k] = 0;
+        return sizeof num - k;
+}
+
+void key_num(char *buf, size_t size, const char *s, char sep, long n)
+{
+        char num[24];
+        size_t nl = long_text(num, n), o = 0;
         for (; *s && o + 1 < size; s++)
                 buf[o++] = *s;
         if (o + 1 < size)
                 buf[o++] = sep;
-        for (; k < sizeof num && o + 1 < size; k++)
+        for (size_t k = 0; k < nl && o + 1 < size; k++)
                 buf[o++] = num[k];
         buf[o] = 0;
 }

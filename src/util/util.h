@@ -82,6 +82,8 @@ int parse_double(const char *s, double *out);
  * strtod gives; 0 for every other text (strtod's to read). */
 int num_fast(const char *s, size_t len, double *out);
 
+/* n in decimal into buf (24 bytes), as "%ld" prints it; returns its length */
+size_t long_text(char *buf, long n);
 /* snprintf(buf, size, "%s%c%ld", s, sep, n) without printf (ids of rows: "2.1.3") */
 void key_num(char *buf, size_t size, const char *s, char sep, long n);
 
