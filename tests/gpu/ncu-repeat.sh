@@ -1,0 +1,59 @@
+#!/bin/bash
+# GPU helper (opt-in; needs an NVIDIA GPU with CUPTI and ncu): the noise floor of the
+# prism-against-ncu comparison. Records tests/bin/kinds and the samples REPS times with each
+# tool at the same settings, so that tests/gpu/ncu_noise.py can set prism's difference from
+# ncu next to ncu's difference from itself and prism's from itself. Build first:
+#   make STATIC_LIBS=1 prism libprism-cupti.so tests/bin/kinds tests/bin/samples
+# then: tests/gpu/ncu-repeat.sh OUTDIR   (OUTDIR/work gets rep-N/MODE-SAMPLE/ and rep-N/ncu-SAMPLE-details.csv)
+# CLOCK (base) is both tools' clock control, CACHE (all) both tools' cache control;
+# MODES lists prism's replay modes to record (default "kernel application"); SKIP_NCU=1 records
+# prism only (to set a changed prism against an earlier run's ncu data).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PRISM=$ROOT/prism
+W=${1:?usage: ncu-repeat.sh OUTDIR}
+mkdir -p "$W/work"
+W=$(cd "$W" && pwd)
+export PRISM_DATA_DIR=$ROOT
+CLOCK=${CLOCK:-base}
+CACHE=${CACHE:-all}
+REPS=${REPS:-2}
+read -r -a MODES <<<"${MODES:-kernel application}"
+cd "$W/work" || exit 1
+nvidia-smi --query-gpu=name,compute_cap,clocks.max.sm,clocks.max.mem,driver_version \
+        --format=csv,noheader >device.txt 2>&1
+ncu --version >>device.txt 2>&1
+step() { # name timeout command...
+        local n=$1 t=$2
+        shift 2
+        local t0=$(date +%s.%N)
+        timeout "$t" "$@" >"$n.out" 2>"$n.err"
+        local rc=$?
+        echo "$n rc=$rc wall=$(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}")" | tee -a steps.txt
+}
+prog() { # the program of sample $1
+        case $1 in
+        kinds) echo "$ROOT/tests/bin/kinds all -l 2" ;;
+        *) echo "$ROOT/tests/bin/samples $1" ;;
+        esac
+}
+for r in $(seq "$REPS"); do
+        mkdir -p "rep-$r"
+        for s in kinds stream compute; do
+                read -r -a p <<<"$(prog "$s")"
+                for m in "${MODES[@]}"; do
+                        step "rep-$r/prism-$m-$s" 200 "$PRISM" profile -n "$m-$s" -p "rep-$r/$m-$s" \
+                                --backend cupti --no-roof --force --replay "$m" --clock-control "$CLOCK" \
+                                --cache-control "$CACHE" -- "${p[@]}"
+                done
+                [ "${SKIP_NCU:-0}" = 1 ] && continue
+                c=()
+                [ "$s" = kinds ] || c=(-c 4)
+                step "rep-$r/ncu-$s" 200 ncu --set full --clock-control "$CLOCK" --cache-control "$CACHE" \
+                        ${c[@]+"${c[@]}"} -f -o "rep-$r/ncu-$s" "${p[@]}"
+                [ -f "rep-$r/ncu-$s.ncu-rep" ] &&
+                        ncu -i "rep-$r/ncu-$s.ncu-rep" --csv --print-units base --page details \
+                                >"rep-$r/ncu-$s-details.csv" 2>&1
+        done
+done
+cd "$W" && tar czf prism-ncu-repeat.tgz --exclude='*.ncu-rep' work && ls -la prism-ncu-repeat.tgz
