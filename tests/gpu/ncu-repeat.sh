@@ -8,29 +8,11 @@
 # CLOCK (base) is both tools' clock control, CACHE (all) both tools' cache control;
 # MODES lists prism's replay modes to record (default "kernel application"); SKIP_NCU=1 records
 # prism only (to set a changed prism against an earlier run's ncu data).
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRISM=$ROOT/prism
-W=${1:?usage: ncu-repeat.sh OUTDIR}
-mkdir -p "$W/work"
-W=$(cd "$W" && pwd)
-export PRISM_DATA_DIR=$ROOT
+. "$(dirname "$0")/ncu-lib.sh" "${1:-}"
 CLOCK=${CLOCK:-base}
 CACHE=${CACHE:-all}
 REPS=${REPS:-2}
 read -r -a MODES <<<"${MODES:-kernel application}"
-cd "$W/work" || exit 1
-nvidia-smi --query-gpu=name,compute_cap,clocks.max.sm,clocks.max.mem,driver_version \
-        --format=csv,noheader >device.txt 2>&1
-ncu --version >>device.txt 2>&1
-step() { # name timeout command...
-        local n=$1 t=$2
-        shift 2
-        local t0=$(date +%s.%N)
-        timeout "$t" "$@" >"$n.out" 2>"$n.err"
-        local rc=$?
-        echo "$n rc=$rc wall=$(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}")" | tee -a steps.txt
-}
 prog() { # the program of sample $1
         case $1 in
         kinds) echo "$ROOT/tests/bin/kinds all -l 2" ;;
