@@ -198,5 +198,18 @@ elif part_missing "rocprof-compute 3.3 recordings at $R"; then
 else
         skip=$((skip + 1))
 fi
+
+# prism roofline: the benchmark's roofline.csv is written when its header names the columns
+# of a family's roofline (metrics/*.yaml roofline:), refused in one line when it does not
+printf '#!/bin/sh\ncat "%s"\n' "$T/bench.csv" >"$T/fakebench"
+chmod +x "$T/fakebench"
+cp workloads-sample/stream/H100/roofline.csv "$T/bench.csv"
+export PRISM_ROOFLINE_BIN=$T/fakebench
+check 0 "wrote $T/rf/roofline.csv" roofline -o "$T/rf"
+if cmp -s "$T/bench.csv" "$T/rf/roofline.csv"; then pass=$((pass + 1)); echo "ok   roofline.csv as printed";
+else fail=$((fail + 1)); echo "FAIL roofline.csv differs from what the benchmark printed"; fi
+sed -i '1s/,LDSBw,/,SharedBw,/' "$T/bench.csv"
+check 2 "printed a roofline.csv header without the columns of any family's roofline" roofline -o "$T/rf2"
+unset PRISM_ROOFLINE_BIN
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
