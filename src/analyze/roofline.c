@@ -1,6 +1,7 @@
 /* The roofline view model: ceilings from roofline.csv, and per top kernel (or dispatch) the
- * arithmetic intensity at each memory level and the achieved FLOP/s. The FLOP and byte
- * formulas are data (metric keys roof.* in metrics/); here they are only divided. */
+ * arithmetic intensity at each memory level and the achieved FLOP/s. The levels, ceilings,
+ * their roofline.csv columns and the FLOP and byte formulas are the family's data (its
+ * `roofline:` section and the metrics it names); here they are only read and divided. */
 #include "roofline.h"
 #include "build.h"
 

@@ -1,6 +1,7 @@
 /* The empirical roofline as a view model: ceilings read from roofline.csv and, for each top
  * kernel (or dispatch), its arithmetic intensity per memory level and its achieved FLOP/s,
- * computed from the per-dispatch amounts the metric files define under the keys `roof.*`. */
+ * computed from the per-dispatch amounts of the metrics the family's `roofline:` section
+ * names (struct roof_spec, src/arch/arch.h). */
 #ifndef PRISM_ROOFLINE_H
 #define PRISM_ROOFLINE_H
 

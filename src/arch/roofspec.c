@@ -58,8 +58,8 @@ static int bad(const struct rp *p, yaml_node_t *n, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        return err_set(p->err, ERR_INPUT, "%s:%d:%d: roofline: %s", p->path, ydoc_line(n),
-                       ydoc_col(n), msg);
+        return err_set(p->err, ERR_INPUT, "%s:%d:%d: roofline: %s", p->path, n ? ydoc_line(n) : 0,
+                       n ? ydoc_col(n) : 0, msg);
 }
 
 /* a non-empty scalar, or NULL */
