@@ -178,10 +178,9 @@ static int teardown(void **state)
 }
 
 /* the analysis of panel 4, which builds the roofline and its tables */
-static const struct roofline *build(struct fixture *f, const struct roof_opts *ro,
-                                    struct analysis *an)
+static int run_panel4(struct fixture *f, const struct roof_opts *ro, struct analysis *an,
+                      struct err *err)
 {
-        struct err err = {0};
         const char *blocks[] = {"4"};
         struct analysis_opts o = {.norm = "per_wave",
                                   .time_unit = "ns",
@@ -190,7 +189,14 @@ static const struct roofline *build(struct fixture *f, const struct roof_opts *r
                                   .kernel_verbose = 5,
                                   .no_findings = 1, /* panel 0: its top-stats tables only */
                                   .roof = ro};
-        if (analysis_run(&f->w, &f->a, &f->ps, &o, an, &err)) {
+        return analysis_run(&f->w, &f->a, &f->ps, &o, an, err);
+}
+
+static const struct roofline *build(struct fixture *f, const struct roof_opts *ro,
+                                    struct analysis *an)
+{
+        struct err err = {0};
+        if (run_panel4(f, ro, an, &err)) {
                 fprintf(stderr, "%s\n", err.msg);
                 fail();
         }
@@ -453,13 +459,9 @@ static void test_no_section(void **state)
         arch_free(&f->a);
         assert_int_equal(arch_load(dir, "gfx90a", &f->a, &err), 0);
         assert_null(f->a.roof.file);
-        const char *blocks[] = {"4"};
         struct roof_opts ro = {.device = -1};
-        struct analysis_opts o = {.norm = "per_wave", .time_unit = "ns", .blocks = blocks,
-                                  .nblocks = 1, .kernel_verbose = 5, .no_findings = 1,
-                                  .roof = &ro};
         struct analysis an;
-        assert_int_equal(analysis_run(&f->w, &f->a, &f->ps, &o, &an, &err), ERR_INPUT);
+        assert_int_equal(run_panel4(f, &ro, &an, &err), ERR_INPUT);
         char *want = xasprintf("%s: family twolevel has no 'roofline:' section (the levels and "
                                "ceilings of panel 4)",
                                path);

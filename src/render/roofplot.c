@@ -185,14 +185,15 @@ static void ceiling_names(const struct roofline *r, const int *row, int target, 
          * ceilings first, then matrix ones */
         buf[0] = 0;
         for (int k = 0; k < 2; k++) {
-                int first = 1;
+                const char *unit = NULL; /* of the ceiling before, in this kind */
                 for (int d = 0; d < NCEIL(r); d++) {
                         if (row[d] != target || CEIL(r, d)->matrix != k)
                                 continue;
                         size_t n = strlen(buf);
-                        snprintf(buf + n, len - n, "%s%s", first ? (n ? ", " : "") : "/",
-                                 first ? CEIL(r, d)->name : CEIL(r, d)->type);
-                        first = 0;
+                        int same = unit && !strcmp(unit, CEIL(r, d)->unit);
+                        snprintf(buf + n, len - n, "%s%s", same ? "/" : (n ? ", " : ""),
+                                 same ? CEIL(r, d)->type : CEIL(r, d)->name);
+                        unit = CEIL(r, d)->unit;
                 }
         }
 }
