@@ -24,8 +24,8 @@ int roof_level_parse(const struct roof_spec *spec, const char *s)
         return -1;
 }
 
-int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n,
-                     unsigned *mask, struct err *err)
+int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n, unsigned *mask,
+                     struct err *err)
 {
         *mask = 0;
         for (size_t i = 0; i < n; i++) {
@@ -160,8 +160,8 @@ static double count_of(const struct rtable *t, const char *key)
         return NAN;
 }
 
-static void point_fill(struct roof_point *p, const struct roof_spec *spec,
-                       const struct rtable *t, size_t calls)
+static void point_fill(struct roof_point *p, const struct roof_spec *spec, const struct rtable *t,
+                       size_t calls)
 {
         p->calls = calls;
         p->flops = count_of(t, spec->total);
@@ -437,8 +437,8 @@ int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
                         return err_set(err, ERR_INPUT,
                                        "%s: family %s has no 'roofline:' section (the levels "
                                        "and ceilings of panel %d)",
-                                       a->nfiles ? a->files[a->nfiles - 1] : "metrics",
-                                       a->chain, p->id);
+                                       a->nfiles ? a->files[a->nfiles - 1] : "metrics", a->chain,
+                                       p->id);
                 const struct panel_table *cpt = counts_pt(a, p);
                 if (!cpt)
                         return 0; /* the architecture has no roofline counts */

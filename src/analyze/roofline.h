@@ -58,8 +58,8 @@ struct roof_opts {
 int roof_level_parse(const struct roof_spec *spec, const char *s);
 /* The level mask of --mem-level names (none: 0, all levels). An unknown name, or a family
  * without a roofline, is a usage error naming the levels there are. */
-int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n,
-                     unsigned *mask, struct err *err);
+int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n, unsigned *mask,
+                     struct err *err);
 
 /* Arithmetic intensity (FLOP/byte): NaN unless bytes > 0 and both are numbers. */
 double roof_ai(double flops, double bytes);

@@ -75,7 +75,10 @@ static int check_keys(const struct rp *p, yaml_node_t *map, const char *what,
                       const char *const *keys, const char *const *req)
 {
         if (!map || map->type != YAML_MAPPING_NODE)
-                return bad(p, map, "each entry of '%s' must be a mapping", what);
+                return bad(p, map,
+                           strcmp(what, "roofline") ? "each entry of '%s' must be a mapping"
+                                                    : "'%s' must be a mapping",
+                           what);
         for (size_t i = 0; i < ydoc_len(map); i++) {
                 yaml_node_t *kn = ydoc_key(p->y, map, i);
                 const char *k = ydoc_str(kn);
@@ -182,8 +185,7 @@ static int read_section(const struct rp *p, yaml_node_t *sec, struct roof_spec *
                         const char *n = k ? s->levels[i].also[k - 1] : s->levels[i].name;
                         for (size_t j = 0; j < i; j++)
                                 if (roof_level_names(&s->levels[j], n))
-                                        return bad(p, lv, "the level name '%s' is used twice",
-                                                   n);
+                                        return bad(p, lv, "the level name '%s' is used twice", n);
                 }
         return 0;
 }
@@ -237,7 +239,7 @@ int arch_check_roofline(const struct arch *a, struct err *err)
         if (!bad_key && !arch_metric(a, s->duration))
                 bad_key = s->duration;
         if (bad_key)
-                return err_set(err, ERR_INPUT, "%s:%d: roofline: '%s' is no metric of %s",
-                               s->file, s->line, bad_key, a->chain);
+                return err_set(err, ERR_INPUT, "%s:%d: roofline: '%s' is no metric of %s", s->file,
+                               s->line, bad_key, a->chain);
         return 0;
 }

@@ -574,8 +574,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555555\" "
                         "stroke-width=\"1.5\" stroke-dasharray=\"%s\"/>\n",
                         sx(&s, x0 < xl ? xl : x0), sy(&s, r->c.peak[k]), s.x0 + s.w,
-                        sy(&s, r->c.peak[k]),
-                        CEIL(r, k)->matrix ? "2 3" : "6 3");
+                        sy(&s, r->c.peak[k]), CEIL(r, k)->matrix ? "2 3" : "6 3");
         }
         for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
