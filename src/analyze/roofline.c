@@ -431,14 +431,14 @@ int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
                 return 0;
         struct analysis *an = bc->an;
         if (!an->roof) {
-                /* the model once, for the first of the roofline's tables */
+                /* the model once, for the first of the roofline's tables; the error names the
+                 * chain's base file, where a family's roofline usually is */
                 const struct arch *a = bc->a;
                 if (!a->roof.file)
                         return err_set(err, ERR_INPUT,
                                        "%s: family %s has no 'roofline:' section (the levels "
                                        "and ceilings of panel %d)",
-                                       a->nfiles ? a->files[a->nfiles - 1] : "metrics", a->chain,
-                                       p->id);
+                                       a->nfiles ? a->files[0] : "metrics", a->chain, p->id);
                 const struct panel_table *cpt = counts_pt(a, p);
                 if (!cpt)
                         return 0; /* the architecture has no roofline counts */
