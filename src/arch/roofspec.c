@@ -171,13 +171,14 @@ static int read_section(const struct rp *p, yaml_node_t *sec, struct roof_spec *
             ydoc_len(cl) > ROOF_MAX_CEILINGS)
                 return bad(p, cl ? cl : sec, "'ceilings' must list 1 to %d compute ceilings",
                            ROOF_MAX_CEILINGS);
+        /* counted before they are read: a half-read entry is freed with the rest */
         s->levels = xcalloc(ydoc_len(lv), sizeof *s->levels);
-        for (size_t i = 0; i < ydoc_len(lv); i++, s->nlevels++)
-                if ((rc = read_level(p, ydoc_item(p->y, lv, i), &s->levels[i])))
+        for (size_t i = 0; i < ydoc_len(lv); i++)
+                if ((rc = read_level(p, ydoc_item(p->y, lv, s->nlevels++), &s->levels[i])))
                         return rc;
         s->ceilings = xcalloc(ydoc_len(cl), sizeof *s->ceilings);
-        for (size_t i = 0; i < ydoc_len(cl); i++, s->nceilings++)
-                if ((rc = read_ceiling(p, ydoc_item(p->y, cl, i), &s->ceilings[i])))
+        for (size_t i = 0; i < ydoc_len(cl); i++)
+                if ((rc = read_ceiling(p, ydoc_item(p->y, cl, s->nceilings++), &s->ceilings[i])))
                         return rc;
         /* a level is named once, by its name or an alias */
         for (size_t i = 1; i < s->nlevels; i++)
