@@ -153,8 +153,8 @@ static void test_instance(void **state)
 {
         (void)state;
         static const char *const tmpl[] = {
-            "100 * TCC_HIT[@] / (TCC_HIT[@] + TCC_MISS[@]) if TCC_HIT[@] + TCC_MISS[@] != 0 "
-            "else None",
+            ("100 * TCC_HIT[@] / (TCC_HIT[@] + TCC_MISS[@]) if TCC_HIT[@] + TCC_MISS[@] != 0 "
+             "else None"),
             "TO_INT(TCC_REQ[ @ ]) / $denom",
             "A[@] +\n  B[@] * C[@]\n  - MAX(D[@], 2)",
             "SQ_WAVES / $denom",
