@@ -140,24 +140,43 @@ static void keep_rows(struct table *res, const int *map, const struct table *t)
         }
 }
 
+static const struct table *csv_next(void *ctx, size_t max_rows, struct err *err)
+{
+        return table_stream_next(ctx, max_rows, err);
+}
+
+static size_t csv_row0(void *ctx)
+{
+        return table_stream_row0(ctx);
+}
+
 int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn keep,
                void *keep_ctx, table_col_fn want, void *want_ctx, struct table *resident,
                struct err *err)
 {
+        struct tstream *ts = table_stream_open(path, want, want_ctx, err);
+        if (!ts) {
+                table_init(resident);
+                return ERR_INPUT;
+        }
+        struct spill_src src = {table_stream_table(ts), csv_next, csv_row0, ts, 0};
+        int rc = spill_load_src(sp, ti, path, &src, keep, keep_ctx, resident, err);
+        table_stream_close(ts);
+        return rc;
+}
+
+int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill_src *src,
+                   table_col_fn keep, void *keep_ctx, struct table *resident, struct err *err)
+{
         table_init(resident);
         table_pool(resident); /* a kernel name once, not once per dispatch */
-        struct tstream *ts = table_stream_open(path, want, want_ctx, err);
-        if (!ts)
-                return ERR_INPUT;
         if (!*sp) {
                 *sp = xcalloc(1, sizeof **sp);
                 (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
         }
         struct wspill *s = *sp;
-        if (!s->f && !(s->f = tmp_file())) {
-                table_stream_close(ts);
+        if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
-        }
         if (ti >= s->nt) {
                 s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
                 memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
@@ -172,20 +191,21 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         }
         memset(st, 0, sizeof *st);
         st->used = 1;
-        const struct table *h = table_stream_table(ts);
+        const struct table *h = src->head;
         head_of(&st->head, h);
         /* the resident columns, in file order */
         int *map = xcalloc(h->ncols + 1, sizeof *map);
         for (size_t c = 0; c < h->ncols; c++)
                 map[c] = keep && keep(keep_ctx, h->names[c]) ? table_add_col(resident, h->names[c])
                                                              : -1;
-        struct cellcheck *cc = cellcheck_new();
+        struct cellcheck *cc = src->checked ? NULL : cellcheck_new();
         int rc = 0;
         const struct table *t;
-        while ((t = table_stream_next(ts, SPILL_CHUNK, err)) && t->nrows) {
-                size_t row0 = table_stream_row0(ts);
-                /* checked as a loaded table is (the chunk is the stream's own) */
-                cellcheck_chunk(cc, (struct table *)t, path, row0);
+        while ((t = src->next(src->ctx, SPILL_CHUNK, err)) && t->nrows) {
+                size_t row0 = src->row0(src->ctx);
+                /* checked as a loaded table is (the chunk is the source's own) */
+                if (cc)
+                        cellcheck_chunk(cc, (struct table *)t, path, row0);
                 if (keep)
                         keep_rows(resident, map, t);
                 size_t nc = t->ncols + 1;
@@ -217,7 +237,11 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         if (!rc && spill_flush(s))
                 rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
         free(map);
-        if (!rc && keep) {
+        if (!rc && !cc) {
+                /* values checked before (a database): the rows' count only */
+                if (!keep)
+                        resident->nrows = st->nrows;
+        } else if (!rc && keep) {
                 resident->dup = h->dup ? xstrdup(h->dup) : NULL;
                 cellcheck_report(cc, resident, h->dup, path);
         } else if (!rc) {
@@ -246,10 +270,10 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                 cellcheck_report(cc, &ids, h->dup, path);
                 table_free(&ids);
         } else {
-                cellcheck_discard(cc);
+                if (cc)
+                        cellcheck_discard(cc);
                 table_free(resident);
         }
-        table_stream_close(ts);
         return rc;
 }
 
