@@ -162,8 +162,8 @@ struct rcol {
 };
 
 /* The query reading the columns c0..c1 of cols, all in table cols[c0].tbl: the row
- * number, then each column (and its numbers' column, where it has one); ranged: only the
- * rows ?1 <= dispatch < ?2. */
+ * number, then each column (and its numbers' column, where it has one); ranged 1: only the
+ * rows ?1 <= dispatch < ?2, 2: the row ?1. */
 static char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1, int ranged)
 {
         struct strbuf sb = {0};
@@ -179,7 +179,8 @@ static char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1,
         sb_addf(&sb, " FROM s%zu.", src);
         db_sql_ident(&sb, cols[c0].tbl);
         if (ranged)
-                sb_add(&sb, " WHERE dispatch >= ?1 AND dispatch < ?2");
+                sb_add(&sb, ranged == 1 ? " WHERE dispatch >= ?1 AND dispatch < ?2"
+                                        : " WHERE dispatch = ?1");
         sb_add(&sb, " ORDER BY dispatch");
         return sb_detach(&sb);
 }
@@ -312,8 +313,16 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
  * query per table of the pass ---- */
 
 struct dbpart {
-        sqlite3_stmt *st;
-        size_t c0, c1; /* its columns in cols */
+        sqlite3_stmt *st; /* its rows ?1 <= dispatch < ?2 */
+        size_t c0, c1;    /* its columns in cols */
+        /* read from the file (db_pages.c) where that applies: the next row (pending: read
+         * but not yet stored), and SQL for a row holding what prism never writes */
+        struct dbpages *dp;
+        int *cids;
+        int pending;
+        sqlite3_int64 prow;
+        sqlite3_stmt *row;
+        struct strbuf text;
 };
 
 struct dbchunk {
@@ -325,6 +334,122 @@ struct dbchunk {
         size_t nparts;
         struct table t; /* the chunk: cols' columns */
 };
+
+/* The values of the row dp read into row r of t (part_cells' cells); 1 when one is not
+ * as prism writes it (text in a counter's column, a number in a text column, a blob):
+ * SQL then reads the row, with its conversions. */
+static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t, size_t r)
+{
+        const struct dbp_val *v = dbp_row(pt->dp);
+        for (size_t i = pt->c0; i < pt->c1; i++) {
+                int c = cols[i].c;
+                const struct dbp_val *x = v++;
+                if (!cols[i].text) {
+                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
+                            x->type != SQLITE_NULL)
+                                return 1;
+                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
+                        continue;
+                }
+                const char *s = NULL;
+                if (x->type == SQLITE_TEXT) {
+                        sb_reset(&pt->text);
+                        sb_addn(&pt->text, x->text, x->len);
+                        s = pt->text.buf;
+                        table_set_str(t, c, r, s);
+                } else if (x->type != SQLITE_NULL) {
+                        return 1;
+                }
+                if (cols[i].num_col) {
+                        x = v++;
+                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
+                            x->type != SQLITE_NULL)
+                                return 1;
+                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
+                } else {
+                        t->num[c][r] = s ? table_text_num(s) : NAN;
+                }
+        }
+        return 0;
+}
+
+/* part pt's rows next ... next + m - 1 from the file into t */
+static int part_direct_rows(struct dbchunk *d, struct dbpart *pt, size_t next, size_t m,
+                            struct table *t)
+{
+        for (;;) {
+                if (!pt->pending) {
+                        int g = dbp_next(pt->dp, &pt->prow);
+                        if (g == 0)
+                                return 0;
+                        if (g < 0)
+                                return err_set(d->rd->err, ERR_INPUT,
+                                               "cannot read '%s': damaged database (table '%s')",
+                                               d->rd->paths[d->src], d->cols[pt->c0].tbl);
+                        pt->pending = 1;
+                }
+                if (pt->prow >= (sqlite3_int64)(next + m))
+                        return 0; /* the next chunk's */
+                pt->pending = 0;
+                if (pt->prow < (sqlite3_int64)next)
+                        continue;
+                size_t r = (size_t)(pt->prow - (sqlite3_int64)next);
+                if (!part_vals(pt, d->cols, t, r))
+                        continue;
+                int s;
+                sqlite3_bind_int64(pt->row, 1, pt->prow);
+                if ((s = sqlite3_step(pt->row)) == SQLITE_ROW)
+                        part_cells(pt->row, d->cols, pt->c0, pt->c1, t, r);
+                sqlite3_reset(pt->row);
+                if (s != SQLITE_ROW && s != SQLITE_DONE)
+                        return rd_step_fail(d->rd, d->src, s);
+        }
+}
+
+/* pt read from the file where that applies (db_pages.c): its table's root page and its
+ * columns' numbers; a column with a default value (added later: rows before hold none) is
+ * left to SQL */
+static int part_direct(struct reader *rd, size_t src, struct dbchunk *d, struct dbpart *pt)
+{
+        const char *tbl = d->cols[pt->c0].tbl;
+        char *schema = xasprintf("s%zu", src);
+        char *sql = xasprintf("SELECT (SELECT rootpage FROM s%zu.sqlite_master WHERE type = "
+                              "'table' AND name = ?1), cid, name, dflt_value FROM "
+                              "pragma_table_info(?1, '%s')",
+                              src, schema);
+        sqlite3_stmt *st = NULL;
+        struct smap cid = {0};
+        int rc = rd_prep(rd, &st, sql, src), s, plain = 1;
+        sqlite3_int64 root = 0;
+        free(sql);
+        if (!rc) {
+                sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
+                while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+                        root = sqlite3_column_int64(st, 0);
+                        if (db_col_text(st, 2))
+                                smap_put(&cid, db_col_text(st, 2), sqlite3_column_int(st, 1));
+                        plain = plain && sqlite3_column_type(st, 3) == SQLITE_NULL;
+                }
+                rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
+        }
+        sqlite3_finalize(st);
+        size_t n = 0;
+        pt->cids = xmalloc(2 * (pt->c1 - pt->c0) * sizeof *pt->cids);
+        for (size_t i = pt->c0; i < pt->c1 && plain; i++) {
+                plain = smap_get(&cid, d->cols[i].col, &pt->cids[n++]);
+                if (plain && d->cols[i].num_col)
+                        plain = smap_get(&cid, d->cols[i].num_col, &pt->cids[n++]);
+        }
+        smap_free(&cid);
+        if (!rc && plain && root > 1 && root <= UINT32_MAX &&
+            (pt->dp = dbp_open(rd->db, schema, (uint32_t)root, pt->cids, n))) {
+                sql = part_sql(src, d->cols, pt->c0, pt->c1, 2);
+                rc = rd_prep(rd, &pt->row, sql, src);
+                free(sql);
+        }
+        free(schema);
+        return rc;
+}
 
 static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
 {
@@ -356,6 +481,11 @@ static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
         for (size_t k = 0; k < d->nparts; k++) {
                 sqlite3_stmt *st = d->parts[k].st;
                 int s;
+                if (d->parts[k].dp) {
+                        if (part_direct_rows(d, &d->parts[k], d->next, m, t))
+                                return NULL;
+                        continue;
+                }
                 sqlite3_bind_int64(st, 1, (sqlite3_int64)d->next);
                 sqlite3_bind_int64(st, 2, (sqlite3_int64)(d->next + m));
                 while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -403,10 +533,12 @@ static int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nro
                         j++;
                 d.parts = xrealloc(d.parts, (d.nparts + 1) * sizeof *d.parts);
                 struct dbpart *pt = &d.parts[d.nparts++];
-                *pt = (struct dbpart){NULL, i, j};
+                *pt = (struct dbpart){.c0 = i, .c1 = j};
                 char *sql = part_sql(src, d.cols, i, j, 1);
                 rc = rd_prep(rd, &pt->st, sql, src);
                 free(sql);
+                if (!rc && !getenv("PRISM_DB_SQL"))
+                        rc = part_direct(rd, src, &d, pt);
                 i = j;
         }
         if (!rc) {
@@ -416,8 +548,13 @@ static int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nro
         } else {
                 table_init(t);
         }
-        for (size_t k = 0; k < d.nparts; k++)
+        for (size_t k = 0; k < d.nparts; k++) {
                 sqlite3_finalize(d.parts[k].st);
+                sqlite3_finalize(d.parts[k].row);
+                dbp_close(d.parts[k].dp);
+                free(d.parts[k].cids);
+                sb_free(&d.parts[k].text);
+        }
         free(d.parts);
         rcols_free(d.cols, d.n);
         table_free(&d.t);
@@ -557,9 +694,15 @@ int db_open_streamed(const char *path, table_col_fn keep, void *keep_ctx, table_
 {
         struct reader rd = {.paths = &path, .n = 1, .err = err};
         struct dbstreaming ds = {keep, keep_ctx, NULL};
+        /* one read transaction: the file's pages read directly (db_pages.c) are those of
+         * the database SQLite reads, unchanged while it lasts */
         int rc = rd_attach(&rd);
-        if (!rc)
+        if (!rc && sqlite3_exec(rd.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+                rc = err_set(err, ERR_INPUT, "cannot read '%s': %s", path, sqlite3_errmsg(rd.db));
+        if (!rc) {
                 rc = rd_workload(&rd, 0, want, want_ctx, &ds, w);
+                sqlite3_exec(rd.db, "COMMIT", NULL, NULL, NULL);
+        }
         rd_close(&rd);
         return rc;
 }
