@@ -24,7 +24,8 @@ struct dbpages {
         sqlite3_file *f;
         size_t psize, usable;
         uint32_t npages;
-        struct level lv[MAX_DEPTH];
+        size_t loads; /* b-tree pages read: a walk reads each once, a damaged one may loop */
+        struct level lv[MAX_DEPTH]; /* the last holds overflow pages */
         int depth; /* levels in use; lv[depth - 1] the leaf being read, -1 at the end */
         unsigned char *ov; /* a payload spilling onto overflow pages, assembled */
         size_t capov;
@@ -76,7 +77,7 @@ static int read_page(struct dbpages *p, uint32_t pgno, unsigned char *buf)
 static int load_level(struct dbpages *p, int d, uint32_t pgno)
 {
         struct level *l = &p->lv[d];
-        if (d >= MAX_DEPTH - 1 || read_page(p, pgno, l->pg)) /* the last: overflow pages */
+        if (d >= MAX_DEPTH - 1 || ++p->loads > p->npages || read_page(p, pgno, l->pg))
                 return -1;
         l->hdr = pgno == 1 ? 100 : 0;
         const unsigned char *h = l->pg + l->hdr;
