@@ -27,9 +27,11 @@ struct spill_table {
 
 /* A column of a block is stored as doubles, or, where every value is a whole number from
  * 0 to 2^32 - 1 (most counter values), in 1, 2 or 4 bytes each: less to write and read
- * back, and the same doubles when read. */
-enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32 };
-static const size_t kind_width[] = {8, 1, 2, 4};
+ * back, and the same doubles when read. A block whose values are all the same (bit for
+ * bit: a counter of a unit the kernels leave idle stays 0) is that value alone, kept in
+ * its offset's place: nothing written, nothing read back. */
+enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32, SK_CONST };
+static const size_t kind_width[] = {8, 1, 2, 4, 0};
 
 struct wspill {
         FILE *f;
@@ -63,6 +65,21 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
 {
         if (!s->wbuf)
                 s->wbuf = xmalloc(WBUF);
+        /* one value throughout? (a differing one usually comes at once) */
+        uint64_t v0 = 0, x0;
+        if (n)
+                memcpy(&v0, v, sizeof v0);
+        size_t same = 1;
+        for (; same < n; same++) {
+                memcpy(&x0, v + same, sizeof x0);
+                if (x0 != v0)
+                        break;
+        }
+        if (n && same == n) {
+                memcpy(off, &v0, sizeof *off);
+                *kind = SK_CONST;
+                return 0;
+        }
         if (n > s->capu) {
                 s->capu = n;
                 s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
@@ -110,6 +127,7 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
                 }
                 break;
         case SK_U32:
+        case SK_CONST: /* (not here) */
                 memcpy(d, u, bytes);
                 break;
         }
@@ -343,6 +361,13 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         size_t at = k * (st->head.ncols + 1) + (size_t)c;
         enum spill_kind kd = (enum spill_kind)st->kind[at];
         size_t m = *n, bytes = m * kind_width[kd];
+        if (kd == SK_CONST) {
+                double x;
+                memcpy(&x, &st->off[at], sizeof x);
+                for (size_t i = 0; i < m; i++)
+                        out[i] = x;
+                return 0;
+        }
         /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
          * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
         unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4
