@@ -142,19 +142,21 @@ static void head_of(struct table *h, const struct table *t)
                 table_add_col(h, t->names[c]);
 }
 
-/* the rows of chunk t into resident: the columns it keeps */
+/* the rows of chunk t into resident: the columns it keeps, column by column */
 static void keep_rows(struct table *res, const int *map, const struct table *t)
 {
-        for (size_t r = 0; r < t->nrows; r++) {
-                size_t rr = table_add_row(res);
-                res->line[rr] = t->line ? t->line[r] : 0;
-                for (size_t c = 0; c < t->ncols; c++) {
-                        if (map[c] < 0)
-                                continue;
-                        res->num[map[c]][rr] = t->num[c][r];
-                        if (t->str[c] && t->str[c][r])
-                                table_set_str(res, map[c], rr, t->str[c][r]);
-                }
+        size_t r0 = res->nrows, n = t->nrows;
+        table_reserve(res, r0 + n); /* text slots past nrows are NULL */
+        for (size_t r = 0; r < n; r++)
+                res->line[r0 + r] = t->line ? t->line[r] : 0;
+        res->nrows = r0 + n;
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (map[c] < 0)
+                        continue;
+                memcpy(res->num[map[c]] + r0, t->num[c], n * sizeof *t->num[c]);
+                for (size_t r = 0; t->str[c] && r < n; r++)
+                        if (t->str[c][r])
+                                table_set_str(res, map[c], r0 + r, t->str[c][r]);
         }
 }
 
