@@ -3,7 +3,7 @@
 #include "columns.h"
 #include "db.h"
 #include "db_int.h"
-#include "wstream.h"
+#include "db_rd.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,13 +18,6 @@
 
 /* ---- reading ---- */
 
-struct reader {
-        sqlite3 *db;
-        sqlite3_stmt *cols;
-        const char *const *paths;
-        size_t n;
-        struct err *err;
-};
 
 /* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
 static char *ro_uri(const char *path)
@@ -42,7 +35,7 @@ static char *ro_uri(const char *path)
         return sb_detach(&sb);
 }
 
-static int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
+int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
 {
         int rc = sqlite3_prepare_v2(rd->db, sql, -1, st, NULL);
         if (rc != SQLITE_OK)
@@ -148,23 +141,17 @@ static void rd_close(struct reader *rd)
         sqlite3_close(rd->db);
 }
 
-static int rd_step_fail(struct reader *rd, size_t src, int rc)
+int rd_step_fail(struct reader *rd, size_t src, int rc)
 {
         return err_set(rd->err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "cannot read '%s': %s",
                        rd->paths[src], sqlite3_errmsg(rd->db));
 }
 
-/* a kept column of a pass: where its values are */
-struct rcol {
-        char *name, *tbl, *col, *num_col;
-        int text;
-        int c; /* its column in the table read */
-};
 
 /* The query reading the columns c0..c1 of cols, all in table cols[c0].tbl: the row
  * number, then each column (and its numbers' column, where it has one); ranged 1: only the
  * rows ?1 <= dispatch < ?2, 2: the row ?1. */
-static char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1, int ranged)
+char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1, int ranged)
 {
         struct strbuf sb = {0};
         sb_add(&sb, "SELECT dispatch");
@@ -186,7 +173,7 @@ static char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1,
 }
 
 /* The row st holds into row r of t: the columns c0..c1 of cols (in t's columns cols[i].c) */
-static void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
+void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
                        struct table *t, size_t r)
 {
         int k = 1;
@@ -225,7 +212,7 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         return rc;
 }
 
-static void rcols_free(struct rcol *cols, size_t n)
+void rcols_free(struct rcol *cols, size_t n)
 {
         for (size_t i = 0; i < n; i++) {
                 free(cols[i].name);
@@ -237,7 +224,7 @@ static void rcols_free(struct rcol *cols, size_t n)
 }
 
 /* the columns of a pass in recorded order, those want accepts (and Kernel_Name) */
-static int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void *ctx,
+int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void *ctx,
                    struct rcol **out, size_t *nout)
 {
         sqlite3_stmt *st = rd->cols;
@@ -273,7 +260,7 @@ static int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn wan
 }
 
 /* t's columns: those of cols (text columns with their texts' slots) */
-static void rcols_table(struct rcol *cols, size_t n, struct table *t)
+void rcols_table(struct rcol *cols, size_t n, struct table *t)
 {
         for (size_t i = 0; i < n; i++) {
                 cols[i].c = table_add_col(t, cols[i].name);
@@ -306,258 +293,6 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         rcols_free(cols, n);
         if (rc)
                 table_free(t);
-        return rc;
-}
-
-/* ---- a pass streamed into the spill (wstream.h): a chunk of rows at a time, one ranged
- * query per table of the pass ---- */
-
-struct dbpart {
-        sqlite3_stmt *st; /* its rows ?1 <= dispatch < ?2 */
-        size_t c0, c1;    /* its columns in cols */
-        /* read from the file (db_pages.c) where that applies: the next row (pending: read
-         * but not yet stored), and SQL for a row holding what prism never writes */
-        struct dbpages *dp;
-        int *cids;
-        int pending;
-        sqlite3_int64 prow;
-        sqlite3_stmt *row;
-        struct strbuf text;
-};
-
-struct dbchunk {
-        struct reader *rd;
-        size_t src, nrows, row0, next; /* the pass's rows; the chunk's first; the next's */
-        struct rcol *cols;
-        size_t n;
-        struct dbpart *parts;
-        size_t nparts;
-        struct table t; /* the chunk: cols' columns */
-};
-
-/* The values of the row dp read into row r of t (part_cells' cells); 1 when one is not
- * as prism writes it (text in a counter's column, a number in a text column, a blob):
- * SQL then reads the row, with its conversions. */
-static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t, size_t r)
-{
-        const struct dbp_val *v = dbp_row(pt->dp);
-        for (size_t i = pt->c0; i < pt->c1; i++) {
-                int c = cols[i].c;
-                const struct dbp_val *x = v++;
-                if (!cols[i].text) {
-                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
-                            x->type != SQLITE_NULL)
-                                return 1;
-                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
-                        continue;
-                }
-                const char *s = NULL;
-                if (x->type == SQLITE_TEXT) {
-                        sb_reset(&pt->text);
-                        sb_addn(&pt->text, x->text, x->len);
-                        s = pt->text.buf;
-                        table_set_str(t, c, r, s);
-                } else if (x->type != SQLITE_NULL) {
-                        return 1;
-                }
-                if (cols[i].num_col) {
-                        x = v++;
-                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
-                            x->type != SQLITE_NULL)
-                                return 1;
-                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
-                } else {
-                        t->num[c][r] = s ? table_text_num(s) : NAN;
-                }
-        }
-        return 0;
-}
-
-/* part pt's rows next ... next + m - 1 from the file into t */
-static int part_direct_rows(struct dbchunk *d, struct dbpart *pt, size_t next, size_t m,
-                            struct table *t)
-{
-        for (;;) {
-                if (!pt->pending) {
-                        int g = dbp_next(pt->dp, &pt->prow);
-                        if (g == 0)
-                                return 0;
-                        if (g < 0)
-                                return err_set(d->rd->err, ERR_INPUT,
-                                               "cannot read '%s': damaged database (table '%s')",
-                                               d->rd->paths[d->src], d->cols[pt->c0].tbl);
-                        pt->pending = 1;
-                }
-                if (pt->prow >= (sqlite3_int64)(next + m))
-                        return 0; /* the next chunk's */
-                pt->pending = 0;
-                if (pt->prow < (sqlite3_int64)next)
-                        continue;
-                size_t r = (size_t)(pt->prow - (sqlite3_int64)next);
-                if (!part_vals(pt, d->cols, t, r))
-                        continue;
-                int s;
-                sqlite3_bind_int64(pt->row, 1, pt->prow);
-                if ((s = sqlite3_step(pt->row)) == SQLITE_ROW)
-                        part_cells(pt->row, d->cols, pt->c0, pt->c1, t, r);
-                sqlite3_reset(pt->row);
-                if (s != SQLITE_ROW && s != SQLITE_DONE)
-                        return rd_step_fail(d->rd, d->src, s);
-        }
-}
-
-/* pt read from the file where that applies (db_pages.c): its table's root page and its
- * columns' numbers; a column with a default value (added later: rows before hold none) is
- * left to SQL */
-static int part_direct(struct reader *rd, size_t src, struct dbchunk *d, struct dbpart *pt)
-{
-        const char *tbl = d->cols[pt->c0].tbl;
-        char *schema = xasprintf("s%zu", src);
-        char *sql = xasprintf("SELECT (SELECT rootpage FROM s%zu.sqlite_master WHERE type = "
-                              "'table' AND name = ?1), cid, name, dflt_value FROM "
-                              "pragma_table_info(?1, '%s')",
-                              src, schema);
-        sqlite3_stmt *st = NULL;
-        struct smap cid = {0};
-        int rc = rd_prep(rd, &st, sql, src), s, plain = 1;
-        sqlite3_int64 root = 0;
-        free(sql);
-        if (!rc) {
-                sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
-                while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                        root = sqlite3_column_int64(st, 0);
-                        if (db_col_text(st, 2))
-                                smap_put(&cid, db_col_text(st, 2), sqlite3_column_int(st, 1));
-                        plain = plain && sqlite3_column_type(st, 3) == SQLITE_NULL;
-                }
-                rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
-        }
-        sqlite3_finalize(st);
-        size_t n = 0;
-        pt->cids = xmalloc(2 * (pt->c1 - pt->c0) * sizeof *pt->cids);
-        for (size_t i = pt->c0; i < pt->c1 && plain; i++) {
-                plain = smap_get(&cid, d->cols[i].col, &pt->cids[n++]);
-                if (plain && d->cols[i].num_col)
-                        plain = smap_get(&cid, d->cols[i].num_col, &pt->cids[n++]);
-        }
-        smap_free(&cid);
-        if (!rc && plain && root > 1 && root <= UINT32_MAX &&
-            (pt->dp = dbp_open(rd->db, schema, (uint32_t)root, pt->cids, n))) {
-                sql = part_sql(src, d->cols, pt->c0, pt->c1, 2);
-                rc = rd_prep(rd, &pt->row, sql, src);
-                free(sql);
-        }
-        free(schema);
-        return rc;
-}
-
-static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
-{
-        struct dbchunk *d = p;
-        struct table *t = &d->t;
-        (void)err; /* rd->err, the same */
-        /* the previous chunk's texts go; the columns and their capacity stay */
-        for (size_t c = 0; c < t->ncols; c++)
-                if (t->str[c])
-                        for (size_t r = 0; r < t->nrows; r++) {
-                                free(t->str[c][r]);
-                                t->str[c][r] = NULL;
-                        }
-        d->row0 = d->next;
-        size_t m = d->nrows - d->next < max_rows ? d->nrows - d->next : max_rows;
-        t->nrows = 0;
-        if (!m)
-                return t;
-        table_reserve(t, m);
-        for (size_t i = 0; i < d->n; i++)
-                if (d->cols[i].text && !t->str[d->cols[i].c])
-                        t->str[d->cols[i].c] = xcalloc(t->cap_rows, sizeof(char *));
-        /* rows a table lacks stay empty, as in rd_pass */
-        for (size_t c = 0; c < t->ncols; c++)
-                for (size_t r = 0; r < m; r++)
-                        t->num[c][r] = NAN;
-        memset(t->line, 0, m * sizeof *t->line);
-        t->nrows = m;
-        for (size_t k = 0; k < d->nparts; k++) {
-                sqlite3_stmt *st = d->parts[k].st;
-                int s;
-                if (d->parts[k].dp) {
-                        if (part_direct_rows(d, &d->parts[k], d->next, m, t))
-                                return NULL;
-                        continue;
-                }
-                sqlite3_bind_int64(st, 1, (sqlite3_int64)d->next);
-                sqlite3_bind_int64(st, 2, (sqlite3_int64)(d->next + m));
-                while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                        sqlite3_int64 r = sqlite3_column_int64(st, 0) - (sqlite3_int64)d->next;
-                        if (r >= 0 && (size_t)r < m)
-                                part_cells(st, d->cols, d->parts[k].c0, d->parts[k].c1, t,
-                                           (size_t)r);
-                }
-                sqlite3_reset(st);
-                if (s != SQLITE_DONE) {
-                        rd_step_fail(d->rd, d->src, s);
-                        return NULL;
-                }
-        }
-        d->next += m;
-        return t;
-}
-
-static size_t dbc_row0(void *p)
-{
-        return ((struct dbchunk *)p)->row0;
-}
-
-/* how rd_workload streams (db_open_streamed), or NULL */
-struct dbstreaming {
-        table_col_fn keep;
-        void *keep_ctx;
-        struct wspill **spill;
-};
-
-/* one pass into the spill as table ti: the columns want accepts to the spill, those keep
- * accepts (keep NULL: none) also into t with every row; t->nrows the pass's rows */
-static int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nrows,
-                         table_col_fn want, void *ctx, const struct dbstreaming *ds,
-                         table_col_fn keep, size_t ti, struct table *t)
-{
-        struct dbchunk d = {.rd = rd, .src = src, .nrows = nrows};
-        table_init(&d.t);
-        int rc = rd_cols(rd, src, pass_id, want, ctx, &d.cols, &d.n);
-        if (!rc)
-                rcols_table(d.cols, d.n, &d.t);
-        for (size_t i = 0; i < d.n && !rc;) {
-                size_t j = i + 1;
-                while (j < d.n && !strcmp(d.cols[j].tbl, d.cols[i].tbl))
-                        j++;
-                d.parts = xrealloc(d.parts, (d.nparts + 1) * sizeof *d.parts);
-                struct dbpart *pt = &d.parts[d.nparts++];
-                *pt = (struct dbpart){.c0 = i, .c1 = j};
-                char *sql = part_sql(src, d.cols, i, j, 1);
-                rc = rd_prep(rd, &pt->st, sql, src);
-                free(sql);
-                if (!rc && !getenv("PRISM_DB_SQL"))
-                        rc = part_direct(rd, src, &d, pt);
-                i = j;
-        }
-        if (!rc) {
-                struct spill_src ss = {&d.t, dbc_next, dbc_row0, &d, 1};
-                rc = spill_load_src(ds->spill, ti, rd->paths[src], &ss, keep, ds->keep_ctx, t,
-                                    rd->err);
-        } else {
-                table_init(t);
-        }
-        for (size_t k = 0; k < d.nparts; k++) {
-                sqlite3_finalize(d.parts[k].st);
-                sqlite3_finalize(d.parts[k].row);
-                dbp_close(d.parts[k].dp);
-                free(d.parts[k].cids);
-                sb_free(&d.parts[k].text);
-        }
-        free(d.parts);
-        rcols_free(d.cols, d.n);
-        table_free(&d.t);
         return rc;
 }
 
