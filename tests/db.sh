@@ -81,11 +81,13 @@ if command -v sqlite3 >/dev/null; then
         # a database of schema version 1 (a row per cell): one line naming the version
         cp "$T/vcopy_MI200.db" "$T/v1.db"
         sqlite3 "$T/v1.db" "UPDATE meta SET value = '1' WHERE key = 'schema_version'"
-        e=$("$P" analyze -p "$T/v1.db" 2>&1); r=$?
-        if [ $r -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] &&
-           printf '%s' "$e" | grep -q "schema version 1, this prism reads version 2 (import"; then
-                ok "old schema: $e"
-        else bad "old schema: $e ($r)"; fi
+        for mb in 32 0; do # in memory, and streamed as a large one is
+                e=$(PRISM_STREAM_MB=$mb "$P" analyze -p "$T/v1.db" 2>&1); r=$?
+                if [ $r -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] &&
+                   printf '%s' "$e" | grep -q "schema version 1, this prism reads version 2 (import"; then
+                        ok "old schema (PRISM_STREAM_MB=$mb): $e"
+                else bad "old schema (PRISM_STREAM_MB=$mb): $e ($r)"; fi
+        done
 else
         skip=$((skip + 1)); echo "SKIP views: no sqlite3 command"
 fi
