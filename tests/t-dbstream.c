@@ -4,8 +4,9 @@
  * file's pages decoded directly (db_pages.c) and SQL (PRISM_DB_SQL), on a workload with
  * interior b-tree pages, kernel names on overflow pages, every integer width, -0.0, inf,
  * NaN, text columns with numbers; then with cells prism never writes (text in a counter
- * column, a blob, a number in a text column), a missing row, a WAL database, and damaged
- * pages (an error naming the file, never a crash). */
+ * column, a blob, a number in a text column), a missing row, a table whose rowid is not
+ * its row number, a WAL database, and damaged pages (an error naming the file, never a
+ * crash). */
 /* cmocka needs these first */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,6 +179,15 @@ static void test_same(void **state)
                     "DELETE FROM SQ_LEVEL_WAVES WHERE dispatch BETWEEN 4000 AND 4200;");
         check_same(p, 0);
         check_same(p, 1);
+        /* a table whose rowid is not its row number: SQL reads it (rows stored backwards) */
+        char *q = xasprintf("%s/w2.db", dir);
+        make_db(q);
+        sql_exec(q, "ALTER TABLE pmc_perf RENAME TO old;"
+                    "CREATE TABLE pmc_perf AS SELECT * FROM old ORDER BY dispatch DESC;"
+                    "DROP TABLE old");
+        check_same(q, 0);
+        unlink(q);
+        free(q);
         /* a WAL database: its pages may be in the log, so SQL reads it */
         sql_exec(p, "PRAGMA journal_mode = WAL; UPDATE pmc_perf SET \"B\" = -7 WHERE "
                     "dispatch < 100");

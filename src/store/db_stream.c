@@ -105,19 +105,20 @@ static int part_direct_rows(struct dbchunk *d, struct dbpart *pt, size_t next, s
 }
 
 /* pt read from the file where that applies (db_pages.c): its table's root page and its
- * columns' numbers; a column with a default value (added later: rows before hold none) is
- * left to SQL */
+ * columns' numbers. Left to SQL: a table whose row number is not its rowid (dispatch
+ * INTEGER PRIMARY KEY, as prism writes it), a column with a default value (added later:
+ * rows before hold none). */
 static int part_direct(struct reader *rd, size_t src, struct dbchunk *d, struct dbpart *pt)
 {
         const char *tbl = d->cols[pt->c0].tbl;
         char *schema = xasprintf("s%zu", src);
         char *sql = xasprintf("SELECT (SELECT rootpage FROM s%zu.sqlite_master WHERE type = "
-                              "'table' AND name = ?1), cid, name, dflt_value FROM "
-                              "pragma_table_info(?1, '%s')",
+                              "'table' AND name = ?1), cid, name, dflt_value, pk, "
+                              "upper(type) FROM pragma_table_info(?1, '%s')",
                               src, schema);
         sqlite3_stmt *st = NULL;
         struct smap cid = {0};
-        int rc = rd_prep(rd, &st, sql, src), s, plain = 1;
+        int rc = rd_prep(rd, &st, sql, src), s, plain = 1, key = 0;
         sqlite3_int64 root = 0;
         free(sql);
         if (!rc) {
@@ -127,7 +128,16 @@ static int part_direct(struct reader *rd, size_t src, struct dbchunk *d, struct 
                         if (db_col_text(st, 2))
                                 smap_put(&cid, db_col_text(st, 2), sqlite3_column_int(st, 1));
                         plain = plain && sqlite3_column_type(st, 3) == SQLITE_NULL;
+                        /* dispatch INTEGER PRIMARY KEY, the only key: the rowid itself */
+                        const char *name = db_col_text(st, 2), *type = db_col_text(st, 5);
+                        if (sqlite3_column_int(st, 4))
+                                key += name && type && !strcmp(name, "dispatch") &&
+                                               !strcmp(type, "INTEGER") &&
+                                               sqlite3_column_int(st, 4) == 1
+                                           ? 1
+                                           : 2;
                 }
+                plain = plain && key == 1;
                 rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
         }
         sqlite3_finalize(st);
