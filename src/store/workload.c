@@ -3,15 +3,11 @@
  * prism database or a multi-rank tree to src/store (db.c, multi.c). */
 #include "workload.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "columns.h"
 #include "db.h"
@@ -339,26 +335,6 @@ static size_t row_line(const struct table *t, size_t r, size_t row0)
         return t->line ? t->line[r] : row0 + r + 2;
 }
 
-/* every value finite and >= 0 (NaN fails both tests), checked without a branch a value */
-static int all_counts(const double *v, size_t n)
-{
-        size_t i = 0;
-        int ok = 1;
-#if defined(__SSE2__)
-        const __m128d zero = _mm_setzero_pd(), max = _mm_set1_pd(DBL_MAX);
-        __m128d a = _mm_cmpeq_pd(zero, zero), b = a; /* all ones */
-        for (; i + 4 <= n; i += 4) {
-                __m128d x = _mm_loadu_pd(v + i), y = _mm_loadu_pd(v + i + 2);
-                a = _mm_and_pd(a, _mm_and_pd(_mm_cmpge_pd(x, zero), _mm_cmple_pd(x, max)));
-                b = _mm_and_pd(b, _mm_and_pd(_mm_cmpge_pd(y, zero), _mm_cmple_pd(y, max)));
-        }
-        ok = _mm_movemask_pd(_mm_and_pd(a, b)) == 3;
-#endif
-        for (; i < n; i++)
-                ok &= (v[i] >= 0) & (v[i] <= DBL_MAX);
-        return ok;
-}
-
 void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0)
 {
         char desc[100];
@@ -375,8 +351,6 @@ void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, si
         }
         for (size_t c = 0; c < t->ncols; c++) {
                 if (!strcmp(t->names[c], COL_KERNEL_NAME))
-                        continue;
-                if (all_counts(t->num[c], t->nrows))
                         continue;
                 for (size_t r = 0; r < t->nrows; r++) {
                         double v = t->num[c][r];
