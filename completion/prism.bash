@@ -43,7 +43,7 @@ _prism()
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "kernels dispatches" -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
-                --mem-level) COMPREPLY=($(compgen -W "HBM L2 vL1D LDS" -- "$cur")); return ;;
+                --mem-level) COMPREPLY=($(compgen -W "HBM L2 vL1D L1 LDS DRAM Shared" -- "$cur")); return ;;
                 esac
                 # inside -b, offer ids
                 local i

@@ -44,7 +44,7 @@ static const char usage_text[] =
     "      --cols N...         columns of metric tables to show, by index\n"
     "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
     "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
-    "      --mem-level L...    roofline levels shown: HBM L2 vL1D LDS (default all)\n"
+    "      --mem-level L...    roofline memory levels shown, by name (default all)\n"
     "      --sort kernels|dispatches  roofline points per kernel (default) or per dispatch\n"
     "      --device N          roofline ceilings of device N of roofline.csv (default: mean)\n"
     "      --plot-dir DIR      write the memory chart and the roofline as SVG into DIR\n"
@@ -188,13 +188,9 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                                 return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
                                             a->sort);
                 } else if (!strcmp(o, "--mem-level")) {
+                        /* names of the workload's roofline levels: checked once it is open */
                         if (!take_values(argc, argv, &i, &a->mem_levels))
                                 return fail("option '%s' needs at least one level", o);
-                        for (size_t k = 0; k < a->mem_levels.n; k++)
-                                if (roof_level_parse(a->mem_levels.v[k]) < 0)
-                                        return fail("unknown memory level '%s' (HBM, L2, vL1D, "
-                                                    "LDS)",
-                                                    a->mem_levels.v[k]);
                 } else if (!strcmp(o, "--device")) {
                         NEED_VAL();
                         if (parse_long(argv[i], &a->device) || a->device < 0)
@@ -488,8 +484,9 @@ int cmd_analyze(int argc, char **argv)
         /* the roofline's tables and plot: a single workload's report (or view) */
         struct roof_opts rop = {.device = args.device,
                                 .by_dispatch = args.sort && !strcmp(args.sort, "dispatches")};
-        for (size_t i = 0; i < args.mem_levels.n; i++)
-                rop.levels |= 1u << roof_level_parse(args.mem_levels.v[i]);
+        if (roof_levels_mask(&a[0].roof, args.mem_levels.v, args.mem_levels.n, &rop.levels,
+                             &err))
+                goto fail;
         if (nopen == 1)
                 o.roof = &rop;
         for (size_t i = 0; i < nopen; i++, nan_++)

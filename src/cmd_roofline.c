@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "cmds.h"
 #include "util/util.h"
 
@@ -22,8 +23,8 @@
 static const char *const bench_names[] = {"prism-roofline-cuda", "prism-roofline-hip"};
 #define NBENCH (sizeof bench_names / sizeof bench_names[0])
 
-/* The first columns a benchmark's header must start with (rocprof-compute's layout). */
-static const char csv_head[] = "device,HBMBw,HBMBwLow,hbmBwHigh,";
+/* The first column of a benchmark's header (rocprof-compute's layout: a row per device). */
+static const char csv_head[] = "device,";
 
 static void usage(FILE *f)
 {
@@ -137,6 +138,50 @@ out:
         return rc;
 }
 
+/* 1 if the header line of csv names every column that some family's roofline reads (the
+ * `roofline:` sections of the metric files, which `prism analyze` takes its ceilings from), 0
+ * if none; an error (negative, err filled) when the families cannot be read. */
+static int header_serves_a_family(const char *csv, struct err *err)
+{
+        size_t hl = strcspn(csv, "\r\n");
+        char *head = xasprintf(",%.*s,", (int)hl, csv);
+        char *mdir = data_path("metrics"), **targets = NULL;
+        size_t nt = 0;
+        int fits = 0;
+        if (!mdir) {
+                fits = err_set(err, ERR_INPUT, "cannot find prism's metrics/ (set PRISM_DATA_DIR)");
+                goto out;
+        }
+        if (arch_list(mdir, &targets, &nt, err)) {
+                fits = -1;
+                goto out;
+        }
+        for (size_t t = 0; t < nt && !fits; t++) {
+                struct arch a;
+                if (arch_load(mdir, targets[t], &a, err)) {
+                        fits = -1;
+                        break;
+                }
+                const struct roof_spec *rs = &a.roof;
+                fits = rs->file != NULL;
+                for (size_t k = 0; fits && k < rs->nlevels + rs->nceilings; k++) {
+                        const char *col = k < rs->nlevels ? rs->levels[k].column
+                                                          : rs->ceilings[k - rs->nlevels].column;
+                        char *want = col ? xasprintf(",%s,", col) : NULL;
+                        fits = !want || strstr(head, want) != NULL;
+                        free(want);
+                }
+                arch_free(&a);
+        }
+out:
+        for (size_t t = 0; t < nt; t++)
+                free(targets[t]);
+        free(targets);
+        free(mdir);
+        free(head);
+        return fits;
+}
+
 /* Write text to dir/roofline.csv through a temporary file in the same directory. */
 static int write_atomic(const char *dir, const char *text, struct err *err)
 {
@@ -243,6 +288,17 @@ int cmd_roofline(int argc, char **argv)
         }
         if (!csv || strncmp(csv, csv_head, sizeof csv_head - 1) != 0 || !strchr(csv, '\n')) {
                 char *m = xasprintf("roofline benchmark '%s' printed no roofline.csv header", used);
+                ret = cmd_fail(m);
+                free(m);
+                goto out;
+        }
+        int fits = header_serves_a_family(csv, &err);
+        if (fits <= 0) {
+                char *m = fits < 0 ? xstrdup(err.msg)
+                                   : xasprintf("roofline benchmark '%s' printed a roofline.csv "
+                                               "header without the columns of any family's "
+                                               "roofline (metrics/*.yaml roofline:)",
+                                               used);
                 ret = cmd_fail(m);
                 free(m);
                 goto out;

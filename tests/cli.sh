@@ -167,5 +167,49 @@ elif part_missing "rocprof-compute 3.3 recordings at $R"; then
 else
         skip=$((skip + 1))
 fi
+
+# the roofline's levels and ceilings are the family's data (metrics/*.yaml `roofline:`): a
+# prism beside a data tree whose section is malformed or missing says so in one line, exit 2;
+# --mem-level takes the workload family's level names
+R=${PRISM_SHARED:-../shared}/rocprof-workloads-3.3/vcopy/MI200
+if [ -d "$R" ]; then
+        P0=$P
+        P=$T/pb/prism
+        mkdir -p "$T/pb"
+        cp "$P0" "$P"
+        cp -r metrics panels rules "$T/pb/"
+        sed -i 's/kind: matrix, ops: roof.mfma_flops_f16/kind: tensor, ops: roof.mfma_flops_f16/' \
+                "$T/pb/metrics/cdna.yaml"
+        check 2 "pb/metrics/cdna\.yaml:[0-9]+:[0-9]+: roofline: a ceiling's kind is vector or matrix, not 'tensor'" \
+                analyze -p "$R" -b 4
+        cp metrics/cdna.yaml "$T/pb/metrics/"
+        sed -i 's/^roofline:/unused_roofline:/' "$T/pb/metrics/cdna.yaml"
+        check 2 "pb/metrics/cdna\.yaml: family cdna2 < cdna has no 'roofline:' section" \
+                analyze -p "$R" -b 4
+        check 0 "Speed-of-Light" analyze -p "$R" -b 2
+        P=$P0
+        check 2 "unknown memory level 'L3' \(HBM, L2, vL1D, LDS\)" analyze -p "$R" --mem-level L3
+        check 0 "points: 2 L2, S LDS;" analyze -p "$R" -b 4 --mem-level lds l2
+        check 2 "unknown memory level 'vL1X' \(DRAM, L2, L1, Shared\)" \
+                analyze -p workloads-sample/stream/H100 --mem-level vL1X
+        check 0 "points: H DRAM, 1 L1;" analyze -p workloads-sample/stream/H100 -b 4 --mem-level HBM vl1d
+elif part_missing "rocprof-compute 3.3 recordings at $R"; then
+        fail=$((fail + 1))
+else
+        skip=$((skip + 1))
+fi
+
+# prism roofline: the benchmark's roofline.csv is written when its header names the columns
+# of a family's roofline (metrics/*.yaml roofline:), refused in one line when it does not
+printf '#!/bin/sh\ncat "%s"\n' "$T/bench.csv" >"$T/fakebench"
+chmod +x "$T/fakebench"
+cp workloads-sample/stream/H100/roofline.csv "$T/bench.csv"
+export PRISM_ROOFLINE_BIN=$T/fakebench
+check 0 "wrote $T/rf/roofline.csv" roofline -o "$T/rf"
+if cmp -s "$T/bench.csv" "$T/rf/roofline.csv"; then pass=$((pass + 1)); echo "ok   roofline.csv as printed";
+else fail=$((fail + 1)); echo "FAIL roofline.csv differs from what the benchmark printed"; fi
+sed -i '1s/,LDSBw,/,SharedBw,/' "$T/bench.csv"
+check 2 "printed a roofline.csv header without the columns of any family's roofline" roofline -o "$T/rf2"
+unset PRISM_ROOFLINE_BIN
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

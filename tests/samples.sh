@@ -40,19 +40,19 @@ stream/H100||4.2.2|Avg|134217728|one FFMA (2 flop) per element
 stream/H100||10.2.8|Avg|32|FFMA thread instructions per warp
 stream/H100||4.2.11|Avg|805306368|L1 bytes: 12 per element
 stream/H100||2.1.7|Avg|132|every SM works
-stream/H100||4.2.9|Avg|807628864|DRAM bytes per dispatch (recorded; 12 per element + 0.3%)
-stream/H100||2.1.22|Avg|1824.7426515076986|DRAM read GB/s (recorded)
+stream/H100||4.2.9|Avg|794164992|DRAM bytes per dispatch (recorded with the L2 flushed: 12 per element - 1.4%, the last writes still in the L2 when the kernel ends)
+stream/H100||2.1.22|Avg|1849.6258656022032|DRAM read GB/s (recorded)
 compute/H100|-d 0 2|4.2.2|Avg|17722417152|fma_chains: 2 * 8 chains * 4096 iters * 270336 threads + the FADDs
 compute/H100|-d 0 2|10.2.8|Avg|1048576|fma_chains: 8 * 4096 * 32 FFMA per warp
 compute/H100|-d 0 2|2.1.7|Avg|132|fma_chains: every SM works
-compute/H100|-d 0 2|2.1.0|Avg|55810.241719069396|fma_chains: FP32 FLOP/s (recorded; the HFMA2.MMA moves are FP16)
+compute/H100|-d 0 2|2.1.0|Avg|55767.268056051835|fma_chains: FP32 FLOP/s (recorded; the HFMA2.MMA moves are FP16)
 compute/H100|-d 1 3|4.2.4|Avg|283467841536|mma_f16: 8192 flop * 4096 iters * 8448 warps
 compute/H100|-d 1 3|3.1.16|Value|8448|mma_f16: warps
-compute/H100|-d 1 3|2.1.3|Avg|628618.2179981808|mma_f16: tensor FP16 FLOP/s (recorded)
+compute/H100|-d 1 3|2.1.3|Avg|628237.8874785309|mma_f16: tensor FP16 FLOP/s (recorded)
 kinds/H100|-d 0|7.1.0|Avg|131072|copy: 2^25 floats in blocks of 256
 kinds/H100|-d 0|7.1.5|Avg|16|copy: 8 registers, CUDA allocates at least 16 (ncu says 16)
-kinds/H100|-d 2|2.1.33|Avg|98.3753320538534|fma64: the FP64 pipe is the limiter (recorded; ncu 97-98)
-kinds/H100|-d 2|2.1.31|Avg|31959.31188193798|fma64: FP64 FLOP/s against the FP64 peak (recorded)
+kinds/H100|-d 2|2.1.33|Avg|98.7027059567167|fma64: the FP64 pipe is the limiter (recorded; ncu 97-98)
+kinds/H100|-d 2|2.1.31|Avg|32048.773543963198|fma64: FP64 FLOP/s against the FP64 peak (recorded)
 kinds/H100|-d 3|6.3.1|Avg|6|smem_s1: 32 KiB + 1 KiB per block in 228 KiB
 kinds/H100|-d 3|6.3.5|Avg|75|smem_s1: 6 blocks of 8 warps of 64
 kinds/H100|-d 5|6.3.1|Avg|4|smem_lowocc: 48 KiB + 1 KiB per block

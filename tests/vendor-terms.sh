@@ -7,10 +7,9 @@
 #   - every counter and formula name of metrics/ (SQ_WAVES, dram__bytes_read.sum,
 #     $GRBM_GUI_ACTIVE_PER_XCD, ...) and every block of their block_limits (SQ, TCC, ...);
 #   - architecture names (gfx90a, sm_90, MI300X, H100, CDNA, Hopper) and vendor unit and
-#     interface words (SALU, SMEM, VMEM, GWS, wavefront, CUPTI, NVML, SASS and the
-#     instrumented metrics' name prefixes of metrics/' instrumented:). MFMA, VALU and LDS
-#     are not yet in the list: the roofline's levels and ceilings (src/analyze/roofline.c)
-#     still name them.
+#     interface words (SALU, SMEM, VMEM, VALU, MFMA..., LDS, LDSBw..., vL1D, GWS,
+#     wavefront, CUPTI, NVML, SASS and the instrumented metrics' name prefixes of metrics/'
+#     instrumented:); the roofline's levels and ceilings are the families' `roofline:` data.
 # Every hit fails ("FAIL file:line: term"). Prints "N passed, N failed, 0 skipped".
 set -u
 cd "$(dirname "$0")/.."
@@ -45,7 +44,8 @@ with open(out, "w") as o:
         o.write(r"\b" + re.escape(w) + r"\b" + "\n")
     for p in [r"\bgfx[0-9][0-9a-f]*\b", r"\bsm_[0-9]+\b", r"\bMI[0-9]{3}[A-Z]?\b", r"\bG?H100\b",
               r"\bCDNA[0-9]*\b", r"\bHopper\b", r"\bSALU\b", r"\bSMEM\b",
-              r"\bVMEM\b", r"\bGWS\b", r"\b[Ww]avefronts?\b", r"\bCUPTI\b", r"\bNVML\b",
+              r"\bVMEM\b", r"\bVALU\b", r"\bMFMA", r"\bLDS(\b|[A-Z])", r"\bvL1D\b",
+              r"\bGWS\b", r"\b[Ww]avefronts?\b", r"\bCUPTI\b", r"\bNVML\b",
               r"\b[Ss][Aa][Ss][Ss]\b", r"_sass_"]:
         o.write(p + "\n")
 PY
@@ -61,10 +61,16 @@ for f in $files; do
                 pass=$((pass + 1))
         fi
 done
-# the scan itself finds a term where one is
+# the scan itself finds a term where one is: each planted line alone
 probe=$(mktemp)
-printf '/* SQ_WAVES on gfx90a */\n' >"$probe"
-if grep -qE -f "$pats" "$probe"; then pass=$((pass + 1)); else echo "FAIL: the scan misses a planted term"; fail=$((fail + 1)); fi
+for planted in '/* SQ_WAVES on gfx90a */' 'x = "VALU FP32";' '{"MFMAF16Flops"}' 'bw("LDSBw")' \
+        '"vL1D"'; do
+        printf '%s\n' "$planted" >"$probe"
+        if grep -qE -f "$pats" "$probe"; then pass=$((pass + 1)); else echo "FAIL: the scan misses a planted term: $planted"; fail=$((fail + 1)); fi
+done
+# and not in words that only contain one, nor in the workload format's LDS_Per_Workgroup
+printf 'INSERT INTO t VALUES (?); SLDS; LDS_Per_Workgroup\n' >"$probe"
+if grep -qE -f "$pats" "$probe"; then echo "FAIL: the scan flags VALUES, SLDS or LDS_Per_Workgroup"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 rm -f "$probe"
 echo "$pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 /* The roofline view model: ceilings from roofline.csv, and per top kernel (or dispatch) the
- * arithmetic intensity at each memory level and the achieved FLOP/s. The FLOP and byte
- * formulas are data (metric keys roof.* in metrics/); here they are only divided. */
+ * arithmetic intensity at each memory level and the achieved FLOP/s. The levels, ceilings,
+ * their roofline.csv columns and the FLOP and byte formulas are the family's data (its
+ * `roofline:` section and the metrics it names); here they are only read and divided. */
 #include "roofline.h"
 #include "build.h"
 
@@ -12,36 +13,36 @@
 
 #include "../store/columns.h"
 
-/* The roofline.csv columns are rocprof-compute's (prism's benchmarks write the same). */
-const struct roof_level_def roof_levels[ROOF_NLEVELS] = {
-    [ROOF_HBM] = {"HBM", "roof.hbm_bytes", "HBMBw"},
-    [ROOF_L2] = {"L2", "roof.l2_bytes", "L2Bw"},
-    [ROOF_L1] = {"vL1D", "roof.l1_bytes", "L1Bw"},
-    [ROOF_LDS] = {"LDS", "roof.lds_bytes", "LDSBw"},
-};
-
-const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES] = {
-    [ROOF_VALU_F16] = {"VALU FP16", "roof.valu_flops_f16", NULL, 0, 0, "VALU", "FP16"},
-    [ROOF_VALU_F32] = {"VALU FP32", "roof.valu_flops_f32", "FP32Flops", 0, 0, "VALU", "FP32"},
-    [ROOF_VALU_F64] = {"VALU FP64", "roof.valu_flops_f64", "FP64Flops", 0, 0, "VALU", "FP64"},
-    [ROOF_MFMA_F16] = {"MFMA FP16", "roof.mfma_flops_f16", "MFMAF16Flops", 0, 1, "MFMA", "FP16"},
-    [ROOF_MFMA_BF16] = {"MFMA BF16", "roof.mfma_flops_bf16", "MFMABF16Flops", 0, 1, "MFMA", "BF16"},
-    [ROOF_MFMA_F32] = {"MFMA FP32", "roof.mfma_flops_f32", "MFMAF32Flops", 0, 1, "MFMA", "FP32"},
-    [ROOF_MFMA_F64] = {"MFMA FP64", "roof.mfma_flops_f64", "MFMAF64Flops", 0, 1, "MFMA", "FP64"},
-    [ROOF_MFMA_I8] = {"MFMA I8", "roof.mfma_iops_i8", "MFMAI8Ops", 1, 1, "MFMA", "I8"},
-};
-
 /* rocprof-compute plots the ten longest-running kernels */
 #define ROOF_TOP_DEFAULT 10
 
-int roof_level_parse(const char *s)
+int roof_level_parse(const struct roof_spec *spec, const char *s)
 {
-        for (int i = 0; i < ROOF_NLEVELS; i++)
-                if (!strcasecmp(s, roof_levels[i].name))
-                        return i;
-        if (!strcasecmp(s, "L1")) /* rocprof-compute's own name for vL1D in its tables */
-                return ROOF_L1;
+        for (size_t i = 0; i < spec->nlevels; i++)
+                if (roof_level_names(&spec->levels[i], s))
+                        return (int)i;
         return -1;
+}
+
+int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n, unsigned *mask,
+                     struct err *err)
+{
+        *mask = 0;
+        for (size_t i = 0; i < n; i++) {
+                int l = roof_level_parse(spec, names[i]);
+                if (l >= 0) {
+                        *mask |= 1u << l;
+                        continue;
+                }
+                struct strbuf sb = {0};
+                for (size_t k = 0; k < spec->nlevels; k++)
+                        sb_addf(&sb, "%s%s", k ? ", " : "", spec->levels[k].name);
+                int rc = err_set(err, ERR_USAGE, "unknown memory level '%s' (%s)", names[i],
+                                 sb.len ? sb.buf : "the architecture has no roofline");
+                sb_free(&sb);
+                return rc;
+        }
+        return 0;
 }
 
 double roof_ai(double flops, double bytes)
@@ -64,13 +65,14 @@ double roof_attainable(double bw, double peak, double ai)
         return m < peak ? m : peak;
 }
 
-int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c, struct err *err)
+int roof_ceilings_read(const struct table *t, const struct roof_spec *spec, long device,
+                       struct roof_ceilings *c, struct err *err)
 {
         memset(c, 0, sizeof *c);
         c->device = device;
-        for (int i = 0; i < ROOF_NLEVELS; i++)
+        for (int i = 0; i < ROOF_MAX_LEVELS; i++)
                 c->bw[i] = NAN;
-        for (int i = 0; i < ROOF_NDTYPES; i++)
+        for (int i = 0; i < ROOF_MAX_CEILINGS; i++)
                 c->peak[i] = NAN;
         if (!t || !t->nrows)
                 return err_set(err, ERR_INPUT, "roofline.csv has no rows");
@@ -92,9 +94,9 @@ int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings 
         c->have = 1;
         c->ndevices = n;
         /* the mean over the devices measured (rows with n/a are left out) */
-        for (int k = 0; k < ROOF_NLEVELS + ROOF_NDTYPES; k++) {
-                const char *name = k < ROOF_NLEVELS ? roof_levels[k].bw_col
-                                                    : roof_dtypes[k - ROOF_NLEVELS].peak_col;
+        size_t nl = spec->nlevels;
+        for (size_t k = 0; k < nl + spec->nceilings; k++) {
+                const char *name = k < nl ? spec->levels[k].column : spec->ceilings[k - nl].column;
                 int col = name ? table_col(t, name) : -1;
                 double s = 0, v;
                 size_t m = 0;
@@ -104,10 +106,10 @@ int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings 
                                 m++;
                         }
                 double mean = m ? s / (double)m : NAN;
-                if (k < ROOF_NLEVELS)
+                if (k < nl)
                         c->bw[k] = mean;
                 else
-                        c->peak[k - ROOF_NLEVELS] = mean;
+                        c->peak[k - nl] = mean;
         }
         free(rows);
         return 0;
@@ -115,7 +117,18 @@ int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings 
 
 /* ---- reading evaluated counts ---- */
 
-/* the counts table of panel p: its metric table listing roof.* metrics the arch has */
+/* 1 if key is one of the metrics spec names */
+static int spec_names(const struct roof_spec *spec, const char *key)
+{
+        int hit = !strcmp(key, spec->total) || !strcmp(key, spec->duration);
+        for (size_t i = 0; !hit && i < spec->nlevels; i++)
+                hit = !strcmp(key, spec->levels[i].bytes);
+        for (size_t i = 0; !hit && i < spec->nceilings; i++)
+                hit = !strcmp(key, spec->ceilings[i].ops);
+        return hit;
+}
+
+/* the counts table of panel p: its metric table listing metrics of the roofline */
 static const struct panel_table *counts_pt(const struct arch *a, const struct panel *p)
 {
         for (size_t i = 0; i < p->ntables; i++) {
@@ -123,7 +136,7 @@ static const struct panel_table *counts_pt(const struct arch *a, const struct pa
                 if (pt->source || !panel_table_for(pt, a->target))
                         continue;
                 for (size_t r = 0; r < pt->nrows; r++)
-                        if (!strncmp(pt->rows[r], "roof.", 5) && arch_metric(a, pt->rows[r]))
+                        if (spec_names(&a->roof, pt->rows[r]) && arch_metric(a, pt->rows[r]))
                                 return pt;
         }
         return NULL;
@@ -147,18 +160,19 @@ static double count_of(const struct rtable *t, const char *key)
         return NAN;
 }
 
-static void point_fill(struct roof_point *p, const struct rtable *t, size_t calls)
+static void point_fill(struct roof_point *p, const struct roof_spec *spec, const struct rtable *t,
+                       size_t calls)
 {
         p->calls = calls;
-        p->flops = count_of(t, ROOF_TOTAL_KEY);
-        p->duration = count_of(t, ROOF_DURATION_KEY);
+        p->flops = count_of(t, spec->total);
+        p->duration = count_of(t, spec->duration);
         p->perf = roof_gflops(p->flops, p->duration);
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
-                p->bytes[l] = count_of(t, roof_levels[l].bytes_key);
+        for (size_t l = 0; l < spec->nlevels; l++) {
+                p->bytes[l] = count_of(t, spec->levels[l].bytes);
                 p->ai[l] = roof_ai(p->flops, p->bytes[l]);
         }
-        for (int d = 0; d < ROOF_NDTYPES; d++)
-                p->dtype_perf[d] = roof_gflops(count_of(t, roof_dtypes[d].flops_key), p->duration);
+        for (size_t d = 0; d < spec->nceilings; d++)
+                p->dtype_perf[d] = roof_gflops(count_of(t, spec->ceilings[d].ops), p->duration);
 }
 
 /* The counts table evaluated over rows[0..n): one point's values. */
@@ -170,7 +184,7 @@ static int eval_point(const struct build_ctx *bc, const struct panel *p,
         int rc = eval_table(bc, p, cpt, rows, n, &t, err);
         if (rc)
                 return rc;
-        point_fill(pt, &t, n);
+        point_fill(pt, &bc->a->roof, &t, n);
         rtable_free(&t);
         return 0;
 }
@@ -293,13 +307,14 @@ static int model_build(const struct build_ctx *bc, const struct panel *p,
 {
         const struct workload *w = bc->w;
         memset(r, 0, sizeof *r);
-        r->levels = ro->levels ? ro->levels : (1u << ROOF_NLEVELS) - 1;
+        r->spec = &bc->a->roof;
+        r->levels = ro->levels ? ro->levels : (1u << r->spec->nlevels) - 1;
         r->by_dispatch = ro->by_dispatch;
         r->c.device = ro->device;
         r->panel = p;
         int rc = 0;
         if (w->has_roofline && w->roofline.nrows) {
-                rc = roof_ceilings_read(&w->roofline, ro->device, &r->c, err);
+                rc = roof_ceilings_read(&w->roofline, r->spec, ro->device, &r->c, err);
                 if (rc)
                         return rc;
         } else {
@@ -313,15 +328,6 @@ static int model_build(const struct build_ctx *bc, const struct panel *p,
         if (rc) {
                 roofline_free(r);
                 return rc;
-        }
-        /* the labels in the family's words */
-        for (int l = 0; l < ROOF_NLEVELS; l++)
-                r->level_name[l] = xstrdup(arch_title(bc->a, roof_levels[l].name, roof_levels[l].name));
-        for (int d = 0; d < ROOF_NDTYPES; d++) {
-                const struct roof_dtype_def *dt = &roof_dtypes[d];
-                if (!r->unit_name[dt->matrix])
-                        r->unit_name[dt->matrix] = xstrdup(arch_title(bc->a, dt->unit, dt->unit));
-                r->dtype_name[d] = xasprintf("%s %s", r->unit_name[dt->matrix], dt->dtype);
         }
         return 0;
 }
@@ -339,23 +345,23 @@ static void add_ceilings(struct analysis *an, const struct roofline *r, const st
                          const struct panel_table *pt)
 {
         const char *cols[] = {"Ceiling", "Value", "Unit"};
+        const struct roof_spec *s = r->spec;
         struct rtable *t = analysis_add_table(an, p, pt, "index", 3, rtable_titles(cols, 3));
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
-                struct cell *row = rtable_add_row(
-                    t, arch_title(an->arch, roof_levels[l].bw_col, roof_levels[l].bw_col), NULL);
-                row[0].text = xasprintf("%s Bandwidth", r->level_name[l]);
+        for (size_t l = 0; l < s->nlevels; l++) {
+                const struct roof_level_def *lv = &s->levels[l];
+                struct cell *row = rtable_add_row(t, lv->row ? lv->row : lv->column, NULL);
+                row[0].text = xasprintf("%s Bandwidth", lv->name);
                 row[1].v = r->c.bw[l];
                 row[2].text = xstrdup("GB/s");
         }
-        for (int d = 0; d < ROOF_NDTYPES; d++) {
-                if (!roof_dtypes[d].peak_col)
+        for (size_t d = 0; d < s->nceilings; d++) {
+                const struct roof_ceiling_def *cd = &s->ceilings[d];
+                if (!cd->column)
                         continue;
-                struct cell *row = rtable_add_row(
-                    t, arch_title(an->arch, roof_dtypes[d].peak_col, roof_dtypes[d].peak_col),
-                    NULL);
-                row[0].text = xasprintf("Peak %s", r->dtype_name[d]);
+                struct cell *row = rtable_add_row(t, cd->row ? cd->row : cd->column, NULL);
+                row[0].text = xasprintf("Peak %s", cd->name);
                 row[1].v = r->c.peak[d];
-                row[2].text = xstrdup(roof_dtypes[d].integer ? "GIOP/s" : "GFLOP/s");
+                row[2].text = xstrdup(cd->integer ? "GIOP/s" : "GFLOP/s");
         }
 }
 
@@ -363,17 +369,18 @@ static void add_ceilings(struct analysis *an, const struct roofline *r, const st
 static void add_points(struct analysis *an, const struct roofline *r, const struct panel *p,
                        const struct panel_table *pt)
 {
-        const char *cols[4 + ROOF_NLEVELS];
-        char *owned[ROOF_NLEVELS] = {0};
+        const struct roof_spec *s = r->spec;
+        const char *cols[3 + ROOF_MAX_LEVELS];
+        char *owned[ROOF_MAX_LEVELS] = {0};
         size_t nc = 0;
         cols[nc++] = COL_KERNEL_NAME;
         cols[nc++] = "Dispatches";
-        for (int l = 0; l < ROOF_NLEVELS; l++)
+        for (size_t l = 0; l < s->nlevels; l++)
                 if (r->levels & (1u << l))
-                        cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", r->level_name[l]);
+                        cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", s->levels[l].name);
         cols[nc++] = "Performance (GFLOP/s)";
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
-        for (int l = 0; l < ROOF_NLEVELS; l++)
+        for (size_t l = 0; l < s->nlevels; l++)
                 free(owned[l]);
         for (size_t i = 0; i < r->npts; i++) {
                 const struct roof_point *pp = &r->pts[i];
@@ -383,7 +390,7 @@ static void add_points(struct analysis *an, const struct roofline *r, const stru
                 size_t c = 0;
                 row[c++].text = point_label(pp);
                 row[c++].v = (double)pp->calls;
-                for (int l = 0; l < ROOF_NLEVELS; l++)
+                for (size_t l = 0; l < s->nlevels; l++)
                         if (r->levels & (1u << l))
                                 row[c++].v = pp->ai[l];
                 row[c++].v = pp->perf;
@@ -394,16 +401,17 @@ static void add_points(struct analysis *an, const struct roofline *r, const stru
 static void add_dtypes(struct analysis *an, const struct roofline *r, const struct panel *p,
                        const struct panel_table *pt)
 {
-        const char *cols[2 + ROOF_NDTYPES];
+        const struct roof_spec *s = r->spec;
+        const char *cols[1 + ROOF_MAX_CEILINGS];
+        char *owned[ROOF_MAX_CEILINGS];
         size_t nc = 0;
         cols[nc++] = COL_KERNEL_NAME;
-        char *owned[ROOF_NDTYPES];
-        for (int d = 0; d < ROOF_NDTYPES; d++)
-                cols[nc++] = owned[d] = roof_dtypes[d].integer
-                                            ? xasprintf("%s (GIOP/s)", r->dtype_name[d])
-                                            : xstrdup(r->dtype_name[d]);
+        for (size_t d = 0; d < s->nceilings; d++)
+                cols[nc++] = owned[d] = s->ceilings[d].integer
+                                            ? xasprintf("%s (GIOP/s)", s->ceilings[d].name)
+                                            : xstrdup(s->ceilings[d].name);
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
-        for (int d = 0; d < ROOF_NDTYPES; d++)
+        for (size_t d = 0; d < s->nceilings; d++)
                 free(owned[d]);
         for (size_t i = 0; i < r->npts; i++) {
                 const struct roof_point *pp = &r->pts[i];
@@ -411,7 +419,7 @@ static void add_dtypes(struct analysis *an, const struct roofline *r, const stru
                 snprintf(key, sizeof key, "%zu", i);
                 struct cell *row = rtable_add_row(t, key, NULL);
                 row[0].text = point_label(pp);
-                for (int d = 0; d < ROOF_NDTYPES; d++)
+                for (size_t d = 0; d < s->nceilings; d++)
                         row[1 + d].v = pp->dtype_perf[d];
         }
 }
@@ -423,8 +431,15 @@ int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
                 return 0;
         struct analysis *an = bc->an;
         if (!an->roof) {
-                /* the model once, for the first of the roofline's tables */
-                const struct panel_table *cpt = counts_pt(bc->a, p);
+                /* the model once, for the first of the roofline's tables; the error names the
+                 * chain's base file, where a family's roofline usually is */
+                const struct arch *a = bc->a;
+                if (!a->roof.file)
+                        return err_set(err, ERR_INPUT,
+                                       "%s: family %s has no 'roofline:' section (the levels "
+                                       "and ceilings of panel %d)",
+                                       a->nfiles ? a->files[0] : "metrics", a->chain, p->id);
+                const struct panel_table *cpt = counts_pt(a, p);
                 if (!cpt)
                         return 0; /* the architecture has no roofline counts */
                 struct roofline *r = xcalloc(1, sizeof *r);
@@ -456,11 +471,5 @@ void roofline_free(struct roofline *r)
         free(r->pts);
         free(r->note);
         free(r->points_id);
-        for (int l = 0; l < ROOF_NLEVELS; l++)
-                free(r->level_name[l]);
-        for (int d = 0; d < ROOF_NDTYPES; d++)
-                free(r->dtype_name[d]);
-        free(r->unit_name[0]);
-        free(r->unit_name[1]);
         memset(r, 0, sizeof *r);
 }

@@ -1,56 +1,24 @@
 /* The empirical roofline as a view model: ceilings read from roofline.csv and, for each top
  * kernel (or dispatch), its arithmetic intensity per memory level and its achieved FLOP/s,
- * computed from the per-dispatch amounts the metric files define under the keys `roof.*`. */
+ * computed from the per-dispatch amounts of the metrics the family's `roofline:` section
+ * names (struct roof_spec, src/arch/arch.h). */
 #ifndef PRISM_ROOFLINE_H
 #define PRISM_ROOFLINE_H
 
 #include "../store/table.h"
 #include "analysis.h"
 
-/* Memory levels, in the order rocprof-compute draws them. */
-enum roof_level { ROOF_HBM, ROOF_L2, ROOF_L1, ROOF_LDS, ROOF_NLEVELS };
-
-/* Data types with a compute ceiling (the kernel's own FLOP/s per type is reported too). */
-enum roof_dtype {
-        ROOF_VALU_F16,
-        ROOF_VALU_F32,
-        ROOF_VALU_F64,
-        ROOF_MFMA_F16,
-        ROOF_MFMA_BF16,
-        ROOF_MFMA_F32,
-        ROOF_MFMA_F64,
-        ROOF_MFMA_I8,
-        ROOF_NDTYPES
-};
-
-struct roof_level_def {
-        const char *name;      /* "HBM", "L2", "vL1D", "LDS" (as --mem-level takes them) */
-        const char *bytes_key; /* metric giving the bytes moved per dispatch */
-        const char *bw_col;    /* roofline.csv column, GB/s */
-};
-
-struct roof_dtype_def {
-        const char *name;      /* "VALU FP32" */
-        const char *flops_key; /* metric giving the operations per dispatch */
-        const char *peak_col;  /* roofline.csv column, GFLOP/s; NULL: no measured ceiling */
-        int integer;           /* operations are integer ops (IOP) */
-        int matrix;            /* a matrix unit's ceiling (MFMA, tensor core), else vector */
-        const char *unit;      /* the unit's word: "VALU" or "MFMA" (a family may rename it) */
-        const char *dtype;     /* the data type: "FP32" */
-};
-
-extern const struct roof_level_def roof_levels[ROOF_NLEVELS];
-extern const struct roof_dtype_def roof_dtypes[ROOF_NDTYPES];
-#define ROOF_TOTAL_KEY "roof.total_flops"
-#define ROOF_DURATION_KEY "roof.duration"
+/* The memory levels and compute ceilings are the family's (struct roof_spec, the
+ * `roofline:` section of its metric file): arrays below are indexed as its levels[] and
+ * ceilings[]. */
 
 /* Empirical ceilings: the mean over roofline.csv's rows (devices), or one device's row. */
 struct roof_ceilings {
         int have;    /* a roofline.csv was read */
         long device; /* the device used, -1 for the mean of all */
         size_t ndevices;
-        double bw[ROOF_NLEVELS];   /* GB/s, NaN when the column is absent */
-        double peak[ROOF_NDTYPES]; /* GFLOP/s (GIOP/s), NaN when absent */
+        double bw[ROOF_MAX_LEVELS];     /* GB/s, NaN when the column is absent */
+        double peak[ROOF_MAX_CEILINGS]; /* GFLOP/s (GIOP/s), NaN when absent */
 };
 
 /* One plotted kernel (or dispatch): per-dispatch means over its selected dispatches. */
@@ -60,13 +28,14 @@ struct roof_point {
         size_t calls;       /* dispatches averaged */
         double duration;    /* mean ns */
         double flops;       /* mean total FLOPs */
-        double bytes[ROOF_NLEVELS];
-        double ai[ROOF_NLEVELS]; /* FLOP/byte; NaN when bytes are 0 or n/a */
-        double perf;             /* GFLOP/s (FLOP per ns) */
-        double dtype_perf[ROOF_NDTYPES];
+        double bytes[ROOF_MAX_LEVELS];
+        double ai[ROOF_MAX_LEVELS]; /* FLOP/byte; NaN when bytes are 0 or n/a */
+        double perf;                /* GFLOP/s (FLOP per ns) */
+        double dtype_perf[ROOF_MAX_CEILINGS];
 };
 
 struct roofline {
+        const struct roof_spec *spec; /* the family's levels and ceilings */
         struct roof_ceilings c;
         struct roof_point *pts;
         size_t npts;
@@ -75,11 +44,6 @@ struct roofline {
         char *note;                /* why there is no plot (no roofline.csv), or NULL */
         const struct panel *panel; /* the panel the roofline tables belong to */
         char *points_id;           /* the id of the plot points' table, or NULL */
-        /* labels in the family's words (metrics/<family>.yaml `words:`; default the names
-         * above): "HBM" or "DRAM", "MFMA FP16" or "Tensor FP16" */
-        char *level_name[ROOF_NLEVELS];
-        char *dtype_name[ROOF_NDTYPES];
-        char *unit_name[2]; /* vector, matrix */
 };
 
 struct roof_opts {
@@ -89,9 +53,13 @@ struct roof_opts {
         size_t top;      /* points at most (0: 10, as rocprof-compute) */
 };
 
-/* Parse a --mem-level name (HBM, L2, vL1D or L1, LDS; case-insensitive). Returns the level
- * or -1. */
-int roof_level_parse(const char *s);
+/* The level of spec that a --mem-level name names (its name or another of its names, any
+ * case), or -1. */
+int roof_level_parse(const struct roof_spec *spec, const char *s);
+/* The level mask of --mem-level names (none: 0, all levels). An unknown name, or a family
+ * without a roofline, is a usage error naming the levels there are. */
+int roof_levels_mask(const struct roof_spec *spec, char *const *names, size_t n, unsigned *mask,
+                     struct err *err);
 
 /* Arithmetic intensity (FLOP/byte): NaN unless bytes > 0 and both are numbers. */
 double roof_ai(double flops, double bytes);
@@ -101,10 +69,11 @@ double roof_gflops(double flops, double ns);
  * min(bw * ai, peak). */
 double roof_attainable(double bw, double peak, double ai);
 
-/* Ceilings from a loaded roofline.csv: the mean over its rows, or the row whose `device`
- * column is `device` (>= 0). An unknown device is an error naming the devices present. */
-int roof_ceilings_read(const struct table *t, long device, struct roof_ceilings *c,
-                       struct err *err);
+/* Ceilings of spec's levels and ceilings from a loaded roofline.csv: the mean over its
+ * rows, or the row whose `device` column is `device` (>= 0). An unknown device is an error
+ * naming the devices present. */
+int roof_ceilings_read(const struct table *t, const struct roof_spec *spec, long device,
+                       struct roof_ceilings *c, struct err *err);
 
 /* The roofline itself is built by analysis (src/analyze/build.h) when its options are
  * given (analysis_opts.roof) and a roofline_* table of panel 4 is shown: ceilings from

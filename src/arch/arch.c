@@ -10,6 +10,7 @@
 #include "models.h"
 #include "counters.h"
 #include "words.h"
+#include "roofspec.h"
 #include "yamldoc.h"
 
 /* ---- merging ---- */
@@ -271,6 +272,8 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
         if ((rc = arch_merge_models(a, &y, root, path, err)))
                 goto out;
         if ((rc = arch_merge_counters(a, &y, root, path, err)))
+                goto out;
+        if ((rc = arch_merge_roofline(a, &y, root, path, err)))
                 goto out;
         if ((sec = ydoc_get(&y, root, "chip"))) {
                 free(a->chip);
@@ -534,6 +537,8 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
         compact(a);
         if (!(rc = resolve_same_as(a, err)))
                 rc = parse_all(a, err);
+        if (!rc)
+                rc = arch_check_roofline(a, err);
 out:
         family_files_free(ff, nf);
         if (rc)
@@ -546,6 +551,7 @@ void arch_free(struct arch *a)
         arch_free_words(a);
         arch_free_models(a);
         arch_free_counters(a);
+        roof_spec_free(&a->roof);
         for (size_t i = 0; i < a->nmetrics; i++)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);

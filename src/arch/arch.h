@@ -77,6 +77,44 @@ struct counter_def {
         long event;     /* COUNTER_EVENT */
 };
 
+/* The empirical roofline of a family (`roofline:`, roofspec.c): its memory levels and compute
+ * ceilings in drawing order; the roofline code knows them only by index and properties. */
+#define ROOF_MAX_LEVELS 8
+#define ROOF_MAX_CEILINGS 16
+
+struct roof_level_def {
+        char *name;             /* label, and the name --mem-level takes */
+        char **also; size_t nalso; /* other names --mem-level takes for it */
+        char mark;              /* the text plot's letter for points at this level */
+        char *column;           /* roofline.csv column of its bandwidth (GB/s) */
+        char *row;              /* row key in the ceilings table; NULL: column */
+        char *bytes;            /* metric key: bytes moved at this level per dispatch */
+};
+
+struct roof_ceiling_def {
+        char *unit;             /* the unit's word ("Tensor") */
+        char *type;             /* the data type ("FP16") */
+        char *name;             /* "<unit> <type>" */
+        int matrix;             /* kind: matrix (1) or vector (0) unit */
+        int integer;            /* its operations are integer ops (OP/s, not FLOP/s) */
+        char *ops;              /* metric key: operations of this unit and type per dispatch */
+        char *column;           /* roofline.csv column of its peak; NULL: none measured */
+        char *row;              /* row key in the ceilings table; NULL: column */
+};
+
+struct roof_spec {
+        char *file;             /* the metric file that gave it; NULL: the family has none */
+        int line;
+        char *total;            /* metric key: all FLOPs per dispatch */
+        char *duration;         /* metric key: ns per dispatch */
+        struct roof_level_def *levels; size_t nlevels;
+        struct roof_ceiling_def *ceilings; size_t nceilings;
+};
+
+/* 1 if name (any case) is level l's name or one of its other names */
+int roof_level_names(const struct roof_level_def *l, const char *name);
+void roof_spec_free(struct roof_spec *s);
+
 struct arch {
         char *target;       /* the gfx/sm name asked for */
         char *family;       /* leaf family file name */
@@ -115,6 +153,8 @@ struct arch {
         char *accum_value;
         /* the family's `counters:` (merged name by name, a null entry drops the parent's) */
         struct counter_def *counter_defs; size_t ncounter_defs;
+        /* the family's roofline (`roofline:`); file NULL when it has none */
+        struct roof_spec roof;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by

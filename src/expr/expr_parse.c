@@ -18,9 +18,13 @@
 struct func_def {
         const char *name;
         int fn;       /* with one argument */
-        int fn2;      /* with two arguments */
+        int fn2;      /* with two arguments (MIN and MAX: with two or more, folded in pairs) */
         int min, max; /* argument counts */
 };
+
+/* MIN and MAX of two or more arguments are element-wise: MAX(a, b, c, d) is built as
+ * MAX(MAX(a, b), MAX(c, d)), so the parse tree stays shallow for long lists */
+enum { VARIADIC = EXPR_MAX_KIDS * 64 };
 
 static const struct func_def funcs[] = {
     {"AVG", EF_AVG, EF_AVG, 1, 1},
@@ -28,8 +32,8 @@ static const struct func_def funcs[] = {
     {"STD", EF_STD, EF_STD, 1, 1},
     {"SUM", EF_SUM, EF_SUM, 1, 1},
     {"QUANTILE", EF_QUANTILE, EF_QUANTILE, 2, 2},
-    {"MIN", EF_MIN, EF_MIN2, 1, 2},
-    {"MAX", EF_MAX, EF_MAX2, 1, 2},
+    {"MIN", EF_MIN, EF_MIN2, 1, VARIADIC},
+    {"MAX", EF_MAX, EF_MAX2, 1, VARIADIC},
     {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
     {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
     {"MOD", EF_MOD, EF_MOD, 2, 2},
@@ -291,12 +295,44 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
         }
         advance(p); /* ')' */
         if (nargs < (size_t)f->min || nargs > (size_t)f->max) {
-                if (f->min == f->max)
+                if (f->max == VARIADIC)
+                        perr(p, ft->pos, "'%s' takes at least %d argument%s, got %zu", f->name,
+                             f->min, f->min == 1 ? "" : "s", nargs);
+                else if (f->min == f->max)
                         perr(p, ft->pos, "'%s' takes %d argument%s, got %zu", f->name, f->min,
                              f->min == 1 ? "" : "s", nargs);
                 else
                         perr(p, ft->pos, "'%s' takes %d or %d arguments, got %zu", f->name, f->min,
                              f->max, nargs);
+                goto out;
+        }
+        if (nargs > 2) {
+                /* fold pairs in place until one node is left */
+                while (nargs > 1) {
+                        size_t w = 0;
+                        for (k = 0; k + 1 < nargs; k += 2) {
+                                struct expr_node *m = node_new(p, EK_CALL, ft->pos);
+                                m->op = f->fn2;
+                                m->nkids = 2;
+                                m->kids[0] = args[k];
+                                m->kids[1] = args[k + 1];
+                                args[k] = args[k + 1] = NULL;
+                                if (node_height(p, m, ft->pos)) {
+                                        node_free(m);
+                                        goto out;
+                                }
+                                args[w++] = m;
+                        }
+                        if (k < nargs) {
+                                args[w++] = args[k];
+                                args[k] = NULL;
+                        }
+                        for (k = w; k < nargs; k++)
+                                args[k] = NULL;
+                        nargs = w;
+                }
+                n = args[0];
+                nargs = 0;
                 goto out;
         }
         n = node_new(p, EK_CALL, ft->pos);

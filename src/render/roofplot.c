@@ -12,9 +12,16 @@
 #define AI_MIN 0.01
 #define AI_MAX 1000.0
 
-static const char level_mark[ROOF_NLEVELS] = {'H', '2', '1', 'S'};
-static const int level_style[ROOF_NLEVELS] = {CV_S1, CV_S2, CV_S3, CV_S4};
-static const char *const level_color[ROOF_NLEVELS] = {"#c0392b", "#1f6fb5", "#1e8449", "#8e44ad"};
+/* the memory levels' styles and colours, by their place in the family's order */
+static const int styles[] = {CV_S1, CV_S2, CV_S3, CV_S4};
+static const char *const colors[] = {"#c0392b", "#1f6fb5", "#1e8449", "#8e44ad"};
+#define NSTYLES (int)(sizeof styles / sizeof *styles)
+#define level_style(l) styles[(l) % NSTYLES]
+#define level_color(l) colors[(l) % NSTYLES]
+#define NLEVELS(r) ((int)(r)->spec->nlevels)
+#define NCEIL(r) ((int)(r)->spec->nceilings)
+#define CEIL(r, k) (&(r)->spec->ceilings[k])
+#define LEVEL(r, l) (&(r)->spec->levels[l])
 
 const char *roof_si(double v, char *buf, size_t len)
 {
@@ -61,7 +68,7 @@ static int usable(double v)
 static double top_peak(const struct roofline *r)
 {
         double m = NAN;
-        for (int d = 0; d < ROOF_NDTYPES; d++)
+        for (int d = 0; d < NCEIL(r); d++)
                 if (usable(r->c.peak[d]) && !(r->c.peak[d] <= m))
                         m = r->c.peak[d];
         return m;
@@ -70,7 +77,7 @@ static double top_peak(const struct roofline *r)
 static double top_bw(const struct roofline *r)
 {
         double m = NAN;
-        for (int l = 0; l < ROOF_NLEVELS; l++)
+        for (int l = 0; l < NLEVELS(r); l++)
                 if (shown(r, l) && usable(r->c.bw[l]) && !(r->c.bw[l] <= m))
                         m = r->c.bw[l];
         return m;
@@ -79,7 +86,7 @@ static double top_bw(const struct roofline *r)
 void roofplot_axes(const struct roofline *r, struct roof_axes *ax)
 {
         double xmin = AI_MIN, xmax = AI_MAX, ymin = INFINITY, ymax = -INFINITY;
-        for (int l = 0; l < ROOF_NLEVELS; l++)
+        for (int l = 0; l < NLEVELS(r); l++)
                 if (shown(r, l) && usable(r->c.bw[l]) && r->c.bw[l] * AI_MIN < ymin)
                         ymin = r->c.bw[l] * AI_MIN;
         double tp = top_peak(r);
@@ -91,7 +98,7 @@ void roofplot_axes(const struct roofline *r, struct roof_axes *ax)
                         continue;
                 ymin = p->perf < ymin ? p->perf : ymin;
                 ymax = p->perf > ymax ? p->perf : ymax;
-                for (int l = 0; l < ROOF_NLEVELS; l++) {
+                for (int l = 0; l < NLEVELS(r); l++) {
                         if (!shown(r, l) || !usable(p->ai[l]))
                                 continue;
                         xmin = p->ai[l] < xmin ? p->ai[l] : xmin;
@@ -178,14 +185,15 @@ static void ceiling_names(const struct roofline *r, const int *row, int target, 
          * ceilings first, then matrix ones */
         buf[0] = 0;
         for (int k = 0; k < 2; k++) {
-                int first = 1;
-                for (int d = 0; d < ROOF_NDTYPES; d++) {
-                        if (row[d] != target || roof_dtypes[d].matrix != k)
+                const char *unit = NULL; /* of the ceiling before, in this kind */
+                for (int d = 0; d < NCEIL(r); d++) {
+                        if (row[d] != target || CEIL(r, d)->matrix != k)
                                 continue;
                         size_t n = strlen(buf);
-                        snprintf(buf + n, len - n, "%s%s", first ? (n ? ", " : "") : "/",
-                                 first ? r->dtype_name[d] : roof_dtypes[d].dtype);
-                        first = 0;
+                        int same = unit && !strcmp(unit, CEIL(r, d)->unit);
+                        snprintf(buf + n, len - n, "%s%s", same ? "/" : (n ? ", " : ""),
+                                 same ? CEIL(r, d)->type : CEIL(r, d)->name);
+                        unit = CEIL(r, d)->unit;
                 }
         }
 }
@@ -243,13 +251,13 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         /* the compute ceilings' rows decide the label margin */
         const int left = 8;
         p.h = width >= 100 ? 22 : 18;
-        int crow[ROOF_NDTYPES];
-        for (int d = 0; d < ROOF_NDTYPES; d++)
+        int crow[ROOF_MAX_CEILINGS];
+        for (int d = 0; d < NCEIL(r); d++)
                 crow[d] =
                     usable(r->c.peak[d]) ? (int)lround(py_of(&p, r->c.peak[d], p.h * 4)) / 4 : -1;
         int margin = 0;
         char names[128];
-        for (int d = 0; d < ROOF_NDTYPES; d++) {
+        for (int d = 0; d < NCEIL(r); d++) {
                 if (crow[d] < 0)
                         continue;
                 ceiling_names(r, crow, crow[d], names, sizeof names);
@@ -270,7 +278,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         d.st = xcalloc((size_t)d.w * d.h, 1);
         double tp = top_peak(r), tb = top_bw(r);
         double xl = pow(10, p.ax.lx0), xr = pow(10, p.ax.lx1);
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
+        for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
                         continue;
                 double bw = r->c.bw[l];
@@ -278,9 +286,9 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 x1 = x1 > xr ? xr : x1;
                 dot_line(&d, (int)lround(px_of(&p, xl, d.w)), (int)lround(py_of(&p, bw * xl, d.h)),
                          (int)lround(px_of(&p, x1, d.w)), (int)lround(py_of(&p, bw * x1, d.h)),
-                         level_style[l]);
+                         level_style(l));
         }
-        for (int k = 0; k < ROOF_NDTYPES; k++) {
+        for (int k = 0; k < NCEIL(r); k++) {
                 if (!usable(r->c.peak[k]))
                         continue;
                 double x0 = usable(tb) ? r->c.peak[k] / tb : xl;
@@ -308,15 +316,15 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         draw_axes(cv, &p);
 
         /* labels: memory roofs where they enter the plot, compute roofs in the margin */
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
+        for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
                         continue;
                 int row = (int)floor(py_of(&p, r->c.bw[l] * xl, p.h * 4) / 4.0) - 1;
                 if (row < 0 || row >= p.h)
                         continue;
-                canvas_text(cv, p.x0 + 1, p.y0 + row, r->level_name[l], level_style[l]);
+                canvas_text(cv, p.x0 + 1, p.y0 + row, LEVEL(r, l)->name, level_style(l));
         }
-        for (int k = 0; k < ROOF_NDTYPES; k++) {
+        for (int k = 0; k < NCEIL(r); k++) {
                 if (crow[k] < 0 || crow[k] >= p.h)
                         continue;
                 int first = 1;
@@ -335,12 +343,12 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 if (!usable(pt->perf))
                         continue;
                 int row = (int)lround(py_of(&p, pt->perf, p.h * 4)) / 4, right = -1;
-                for (int l = 0; l < ROOF_NLEVELS; l++) {
+                for (int l = 0; l < NLEVELS(r); l++) {
                         if (!shown(r, l) || !usable(pt->ai[l]))
                                 continue;
                         int col = (int)lround(px_of(&p, pt->ai[l], p.w * 2)) / 2;
-                        char m[2] = {level_mark[l], 0};
-                        canvas_text(cv, p.x0 + col, p.y0 + row, m, level_style[l]);
+                        char m[2] = {LEVEL(r, l)->mark, 0};
+                        canvas_text(cv, p.x0 + col, p.y0 + row, m, level_style(l));
                         right = col > right ? col : right;
                 }
                 if (right >= 0) {
@@ -361,9 +369,9 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         struct strbuf sb = {0};
         const char *pts_id = r->points_id;
         sb_add(&sb, "points:");
-        for (int l = 0; l < ROOF_NLEVELS; l++)
+        for (int l = 0; l < NLEVELS(r); l++)
                 if (shown(r, l))
-                        sb_addf(&sb, " %c %s,", level_mark[l], r->level_name[l]);
+                        sb_addf(&sb, " %c %s,", LEVEL(r, l)->mark, LEVEL(r, l)->name);
         sb.buf[--sb.len] = 0;
         sb_addf(&sb, "; kN: row N of %s%s", pts_id ? "table " : "",
                 pts_id ? pts_id : "the plot points");
@@ -377,18 +385,18 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 sb_addf(&sb, "ceilings (mean of %zu device%s):", r->c.ndevices,
                         r->c.ndevices == 1 ? "" : "s");
         int first = 1;
-        for (int k = 0; k < ROOF_NLEVELS + ROOF_NDTYPES; k++) {
-                if (k < ROOF_NLEVELS) {
+        for (int k = 0; k < NLEVELS(r) + NCEIL(r); k++) {
+                if (k < NLEVELS(r)) {
                         if (!shown(r, k) || !usable(r->c.bw[k]))
                                 continue;
-                        snprintf(item, sizeof item, "%s %s", r->level_name[k],
+                        snprintf(item, sizeof item, "%s %s", LEVEL(r, k)->name,
                                  si_unit(r->c.bw[k] * 1e9, "B/s", v, sizeof v));
                 } else {
-                        const struct roof_dtype_def *dt = &roof_dtypes[k - ROOF_NLEVELS];
-                        double pk = r->c.peak[k - ROOF_NLEVELS];
+                        const struct roof_ceiling_def *dt = CEIL(r, k - NLEVELS(r));
+                        double pk = r->c.peak[k - NLEVELS(r)];
                         if (!usable(pk))
                                 continue;
-                        snprintf(item, sizeof item, "%s %s", r->dtype_name[k - ROOF_NLEVELS],
+                        snprintf(item, sizeof item, "%s %s", dt->name,
                                  si_unit(pk * 1e9, dt->integer ? "OP/s" : "FLOP/s", v, sizeof v));
                 }
                 if (!first)
@@ -406,7 +414,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         for (size_t i = 0; i < r->npts; i++) {
                 const struct roof_point *pt = &r->pts[i];
                 int any = 0;
-                for (int l = 0; l < ROOF_NLEVELS; l++)
+                for (int l = 0; l < NLEVELS(r); l++)
                         any |= shown(r, l) && usable(pt->ai[l]);
                 if (usable(pt->perf) && any)
                         continue;
@@ -558,7 +566,7 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 s.x0, s.y0, s.w, s.h);
         double tp = top_peak(r), tb = top_bw(r);
         double xl = pow(10, s.ax.lx0), xr = pow(10, s.ax.lx1);
-        for (int k = 0; k < ROOF_NDTYPES; k++) {
+        for (int k = 0; k < NCEIL(r); k++) {
                 if (!usable(r->c.peak[k]))
                         continue;
                 double x0 = usable(tb) ? r->c.peak[k] / tb : xl;
@@ -566,10 +574,9 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555555\" "
                         "stroke-width=\"1.5\" stroke-dasharray=\"%s\"/>\n",
                         sx(&s, x0 < xl ? xl : x0), sy(&s, r->c.peak[k]), s.x0 + s.w,
-                        sy(&s, r->c.peak[k]),
-                        roof_dtypes[k].matrix ? "2 3" : "6 3");
+                        sy(&s, r->c.peak[k]), CEIL(r, k)->matrix ? "2 3" : "6 3");
         }
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
+        for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
                         continue;
                 double x1 = usable(tp) ? ridge(r, l) : xr;
@@ -577,14 +584,14 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                         "stroke-width=\"2.2\"/>\n",
                         sx(&s, xl), sy(&s, r->c.bw[l] * xl), sx(&s, x1), sy(&s, r->c.bw[l] * x1),
-                        level_color[l]);
+                        level_color(l));
         }
         sb_add(&sb, "</g>\n");
         /* labels of the roofs: compute at the right end, memory along their start */
         double last_y = -1e9;
         {
-                int order[ROOF_NDTYPES], n = 0;
-                for (int k = 0; k < ROOF_NDTYPES; k++)
+                int order[ROOF_MAX_CEILINGS], n = 0;
+                for (int k = 0; k < NCEIL(r); k++)
                         if (usable(r->c.peak[k]))
                                 order[n++] = k;
                 for (int i = 1; i < n; i++)
@@ -600,26 +607,26 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         if (y < last_y + 14)
                                 y = last_y + 14;
                         last_y = y;
-                        snprintf(buf, sizeof buf, "%s %s", r->dtype_name[k],
+                        snprintf(buf, sizeof buf, "%s %s", CEIL(r, k)->name,
                                  si_unit(r->c.peak[k] * 1e9,
-                                         roof_dtypes[k].integer ? "OP/s" : "FLOP/s", v, sizeof v));
+                                         CEIL(r, k)->integer ? "OP/s" : "FLOP/s", v, sizeof v));
                         svg_text(&sb, s.x0 + s.w + 8, y + 4, "start", "fill=\"#444444\"", buf);
                 }
         }
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
+        for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
                         continue;
                 /* along the line, a little right of where it enters the plot */
                 double x = xl * pow(10, 0.15 * (s.ax.lx1 - s.ax.lx0) / 5.0);
                 double ang =
                     -atan2(s.h / (s.ax.ly1 - s.ax.ly0), s.w / (s.ax.lx1 - s.ax.lx0)) * 180 / M_PI;
-                snprintf(buf, sizeof buf, "%s %s", r->level_name[l],
+                snprintf(buf, sizeof buf, "%s %s", LEVEL(r, l)->name,
                          si_unit(r->c.bw[l] * 1e9, "B/s", v, sizeof v));
                 double px = sx(&s, x), py = sy(&s, r->c.bw[l] * x) - 6;
                 sb_addf(&sb,
                         "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" transform=\"rotate(%.1f %.1f "
                         "%.1f)\">",
-                        px, py, level_color[l], ang, px, py);
+                        px, py, level_color(l), ang, px, py);
                 svg_escape(&sb, buf);
                 sb_add(&sb, "</text>\n");
         }
@@ -628,19 +635,19 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 const struct roof_point *pt = &r->pts[i];
                 if (!usable(pt->perf))
                         continue;
-                for (int l = 0; l < ROOF_NLEVELS; l++)
+                for (int l = 0; l < NLEVELS(r); l++)
                         if (shown(r, l) && usable(pt->ai[l]))
                                 marker(&sb, (int)i, sx(&s, pt->ai[l]), sy(&s, pt->perf),
-                                       level_color[l]);
+                                       level_color(l));
         }
         /* legend: levels, then kernels with their marker shape */
         double ly = s.y0 + s.h + 70;
         double lx = s.x0;
-        for (int l = 0; l < ROOF_NLEVELS; l++) {
+        for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l))
                         continue;
-                marker(&sb, 0, lx + 5, ly - 4, level_color[l]);
-                snprintf(buf, sizeof buf, "AI %s", r->level_name[l]);
+                marker(&sb, 0, lx + 5, ly - 4, level_color(l));
+                snprintf(buf, sizeof buf, "AI %s", LEVEL(r, l)->name);
                 svg_text(&sb, lx + 14, ly, "start", NULL, buf);
                 lx += 110;
         }

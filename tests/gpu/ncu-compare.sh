@@ -6,29 +6,11 @@
 # then: tests/gpu/ncu-compare.sh OUTDIR   (OUTDIR gets workloads/, ncu-*.csv, logs, a tar)
 # CLOCK (none) is both tools' clock control; CACHE (none) is ncu's --cache-control and, when
 # "all", prism's too; PRISM_FLAGS adds prism profile options (e.g. --replay application).
-set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PRISM=$ROOT/prism
-W=${1:?usage: ncu-compare.sh OUTDIR}
-mkdir -p "$W/work"
-W=$(cd "$W" && pwd)
-export PRISM_DATA_DIR=$ROOT
+. "$(dirname "$0")/ncu-lib.sh" "${1:-}"
 CLOCK=${CLOCK:-none}
 CACHE=${CACHE:-none}
 read -r -a PFLAGS <<<"${PRISM_FLAGS:-}"
 [ "$CACHE" = all ] && PFLAGS+=(--cache-control all)
-cd "$W/work" || exit 1
-nvidia-smi --query-gpu=name,compute_cap,clocks.max.sm,clocks.max.mem,driver_version \
-        --format=csv,noheader >device.txt 2>&1
-ncu --version >>device.txt 2>&1
-step() { # name timeout command...
-        local n=$1 t=$2
-        shift 2
-        local t0=$(date +%s.%N)
-        timeout "$t" "$@" >"$n.out" 2>"$n.err"
-        local rc=$?
-        echo "$n rc=$rc wall=$(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}")" | tee -a steps.txt
-}
 step query 60 ncu --query-metrics --chip gh100
 for s in kinds stream compute; do
         case $s in
