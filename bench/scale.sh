@@ -5,7 +5,8 @@
 #   - 100k dispatches, every panel (streamed: read once into a temporary file of column
 #     blocks, evaluated block by block), and the same in memory (PRISM_STREAM_MB=100000);
 #   - `database --import` of the 100k workload: time, file size against the CSV files';
-#     `analyze -p FILE.db` against the directory, and whether --save-dfs is identical;
+#     `analyze -p FILE.db` (streamed: pages decoded directly; through SQL; in memory)
+#     against the directory, and whether --save-dfs is identical;
 #   - 1M dispatches, 50 kernels (about 4.5 GB of CSV; generated, analyzed, deleted) unless
 #     SKIP_1M is set or the disk has less than 12 GB free.
 # Usage: bench/scale.sh [BASE_WORKLOAD_DIR]   (default ../shared/rocprof-workloads/vcopy/MI200)
@@ -60,8 +61,13 @@ read -r t c r < <(run1 database --import "$W/w100k" --db "$W/w100k.db")
 db=$(mb "$W/w100k.db")
 printf '| %s | %s | %s | %s |\n' "100k dispatches: database --import ($db MB; the CSV files: $csv MB)" \
         "$t" "$c" "$((r / 1024))" | tee -a "$W/rows"
-measure "100k dispatches from the database, every panel" analyze -p "$W/w100k.db"
+measure "100k dispatches from the database, every panel (streamed, its pages decoded)" \
+        analyze -p "$W/w100k.db"
 db_t=$(cat "$W/last")
+PRISM_DB_SQL=1 measure "100k dispatches from the database, every panel (streamed, through SQL)" \
+        analyze -p "$W/w100k.db"
+PRISM_STREAM_MB=100000 measure "100k dispatches from the database, every panel, in memory" \
+        analyze -p "$W/w100k.db"
 "$P" analyze -p "$W/w100k" --save-dfs "$W/dfs.dir" >/dev/null 2>&1
 "$P" analyze -p "$W/w100k.db" --save-dfs "$W/dfs.db" >/dev/null 2>&1
 same=$(diff -r -q "$W/dfs.dir" "$W/dfs.db" >/dev/null && echo identical || echo DIFFERENT)

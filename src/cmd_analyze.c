@@ -288,20 +288,23 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct pa
         return panels_load(*pdir, ps, err);
 }
 
-/* Stream a workload directory whose pmc_perf.csv has at least $PRISM_STREAM_MB megabytes
- * (default 32, about 7,000 dispatches of 400 counters): its columns then go to a temporary file and
- * only those of selection and the built-in tables stay in memory. */
+/* Stream a workload directory whose pmc_perf.csv, or a database (FILE.db, DIR/prism.db)
+ * of at least $PRISM_STREAM_MB megabytes (default 32, about 7,000 dispatches of 400
+ * counters): its columns then go to a temporary file and only those of selection and the
+ * built-in tables stay in memory. */
 static int stream_it(const char *path)
 {
         const char *v = getenv("PRISM_STREAM_MB");
         double mb = 32;
         if (v && parse_double(v, &mb))
                 mb = 32;
-        char *pmc = xasprintf("%s/pmc_perf.csv", path);
+        char *pmc = xasprintf("%s/pmc_perf.csv", path), *db = xasprintf("%s/prism.db", path);
         struct stat st;
-        int big = stat(pmc, &st) == 0 && S_ISREG(st.st_mode) &&
-                  (double)st.st_size >= mb * 1024 * 1024;
+        int big = (stat(pmc, &st) == 0 || (!is_file(pmc) && is_file(db) && stat(db, &st) == 0) ||
+                   (is_file(path) && stat(path, &st) == 0)) &&
+                  S_ISREG(st.st_mode) && (double)st.st_size >= mb * 1024 * 1024;
         free(pmc);
+        free(db);
         return big;
 }
 

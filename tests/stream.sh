@@ -6,7 +6,9 @@
 # a temporary file, evaluated block by block, values on disk), and the loaded columns
 # evaluated in chunks of 777 rows (chunks that cut numpy's pairwise blocks). Also with
 # filters (-k, -d), another normalization, two panels, and damaged cells, a dispatch that
-# ends before it starts and a repeated Dispatch_ID (warnings in the same order).
+# ends before it starts and a repeated Dispatch_ID (warnings in the same order). The same
+# workload imported into a database gives the same tables streamed (its pages decoded
+# directly, and through SQL: PRISM_DB_SQL) and in memory, and the same warnings both ways.
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
@@ -40,9 +42,20 @@ run() { # run NAME WORKLOAD OPTS...: --save-dfs into $T/NAME, stderr into $T/NAM
         "$P" analyze -p "$wl" "$@" --save-dfs "$T/$name" >/dev/null 2>"$T/$name.err"
         sed -i "s|$wl|WL|g" "$T/$name.err"
 }
+for w in w bad; do
+        "$P" database --import "$T/$w" --db "$T/$w.db" >/dev/null 2>&1 ||
+                { fail=$((fail + 1)); echo "FAIL database --import $w"; }
+done
 for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18" BAD; do
         wl=$T/w
         [ "$opts" = BAD ] && { wl=$T/bad; opts=""; }
+        # the database: streamed (by pages, by SQL) and in memory, tables as the directory's
+        # shellcheck disable=SC2086
+        PRISM_STREAM_MB=0 run dbs "$wl.db" $opts
+        # shellcheck disable=SC2086
+        PRISM_STREAM_MB=0 PRISM_DB_SQL=1 run dbsql "$wl.db" $opts
+        # shellcheck disable=SC2086
+        PRISM_STREAM_MB=100000 run dbm "$wl.db" $opts
         # shellcheck disable=SC2086
         PRISM_STREAM_MB=100000 PRISM_EVAL_CHUNK=100000000 PRISM_EVAL_VALUES_MB=100000 run ref "$wl" $opts
         # shellcheck disable=SC2086
@@ -57,6 +70,15 @@ for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18" BAD; d
                 else
                         fail=$((fail + 1)); echo "FAIL $what"
                         diff -r "$T/ref" "$T/$v" | head -5; diff "$T/ref.err" "$T/$v.err" | head -5
+                fi
+        done
+        for v in dbs dbsql dbm; do
+                what="$v = in memory: $(basename "$wl").db ${opts:-every panel}"
+                if diff -r "$T/ref" "$T/$v" >/dev/null && cmp -s "$T/dbm.err" "$T/$v.err"; then
+                        pass=$((pass + 1)); echo "ok   $what"
+                else
+                        fail=$((fail + 1)); echo "FAIL $what"
+                        diff -r "$T/ref" "$T/$v" | head -5; diff "$T/dbm.err" "$T/$v.err" | head -5
                 fi
         done
 done

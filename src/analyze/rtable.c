@@ -19,6 +19,26 @@ void rtable_init(struct rtable *t, const struct panel *p, const struct panel_tab
         t->cols = cols;
 }
 
+#define KBLK 65536
+
+/* a key's text in the table's blocks: a million row numbers cost their bytes, not a
+ * malloc'd block each (32 bytes) */
+static char *key_copy(struct rtable *t, const char *s)
+{
+        size_t n = strlen(s) + 1;
+        if (n > t->kleft) {
+                size_t sz = n > KBLK ? n : KBLK;
+                t->kblk = xrealloc(t->kblk, (t->nkblk + 1) * sizeof *t->kblk);
+                t->kcur = t->kblk[t->nkblk++] = xmalloc(sz);
+                t->kleft = sz;
+        }
+        char *p = t->kcur;
+        memcpy(p, s, n);
+        t->kcur += n;
+        t->kleft -= n;
+        return p;
+}
+
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
 {
         if (t->nrows == t->caprows) {
@@ -29,8 +49,8 @@ struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
                 t->cells = xrealloc(t->cells, t->caprows * (t->ncols ? t->ncols : 1) *
                                                   sizeof *t->cells);
         }
-        t->keys[t->nrows] = xstrdup(key);
-        t->rkeys[t->nrows] = rkey ? xstrdup(rkey) : t->keys[t->nrows];
+        t->keys[t->nrows] = key_copy(t, key);
+        t->rkeys[t->nrows] = rkey ? key_copy(t, rkey) : t->keys[t->nrows];
         struct cell *row = &t->cells[t->nrows * t->ncols];
         for (size_t i = 0; i < t->ncols; i++) {
                 row[i].v = NAN;
@@ -45,13 +65,12 @@ void rtable_free(struct rtable *t)
         for (size_t k = 0; k < t->ncols; k++)
                 free(t->cols[k]);
         free(t->cols);
-        for (size_t r = 0; r < t->nrows; r++) {
-                if (t->rkeys[r] != t->keys[r])
-                        free(t->rkeys[r]);
-                free(t->keys[r]);
-                for (size_t k = 0; k < t->ncols && !t->pool; k++)
+        for (size_t r = 0; r < t->nrows && !t->pool; r++)
+                for (size_t k = 0; k < t->ncols; k++)
                         free(t->cells[r * t->ncols + k].text);
-        }
+        for (size_t i = 0; i < t->nkblk; i++)
+                free(t->kblk[i]);
+        free(t->kblk);
         for (size_t i = 0; i < t->npool; i++)
                 free(t->pool[i]);
         free(t->pool);

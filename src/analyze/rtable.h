@@ -28,6 +28,9 @@ struct rtable {
         const struct arch *arch; /* the architecture evaluated (its words label charts) */
         size_t nhidden;          /* rows the family hides (no counterpart; ids kept) */
         size_t caprows;      /* rows the arrays have room for */
+        char **kblk;          /* the keys' texts, packed in blocks (no malloc per row) */
+        size_t nkblk, kleft;
+        char *kcur;
         struct smap pool_idx; /* rtable_pool_text: texts kept once */
         char **pool;
         size_t npool, cappool;

@@ -49,6 +49,12 @@ int db_import_dir(const char *dir, const char *path, const char *accum_value,
 int db_open_workload(const char *path, table_col_fn want, void *ctx, struct workload *w,
                      struct err *err);
 
+/* db_open_workload streamed (workload_open_streamed): pmc_perf and the accumulate passes
+ * are read a chunk of rows at a time into w->spill (the columns want accepts), and only
+ * the columns keep accepts stay in w->pmc; w->acc hold the rows' counts. */
+int db_open_streamed(const char *path, table_col_fn keep, void *keep_ctx, table_col_fn want,
+                     void *want_ctx, struct workload *w, struct err *err);
+
 /* Load n databases together: each is attached read-only to one connection and read through
  * temporary views that union them, never copied. out[i] receives paths[i]'s workload; on
  * error none is left open. n must not exceed db_attach_limit(). */

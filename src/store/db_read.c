@@ -3,6 +3,7 @@
 #include "columns.h"
 #include "db.h"
 #include "db_int.h"
+#include "db_rd.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,13 +18,6 @@
 
 /* ---- reading ---- */
 
-struct reader {
-        sqlite3 *db;
-        sqlite3_stmt *cols;
-        const char *const *paths;
-        size_t n;
-        struct err *err;
-};
 
 /* "file:" URI of a path, opened read-only (percent-encoding what a URI reserves) */
 static char *ro_uri(const char *path)
@@ -41,7 +35,7 @@ static char *ro_uri(const char *path)
         return sb_detach(&sb);
 }
 
-static int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
+int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
 {
         int rc = sqlite3_prepare_v2(rd->db, sql, -1, st, NULL);
         if (rc != SQLITE_OK)
@@ -147,23 +141,17 @@ static void rd_close(struct reader *rd)
         sqlite3_close(rd->db);
 }
 
-static int rd_step_fail(struct reader *rd, size_t src, int rc)
+int rd_step_fail(struct reader *rd, size_t src, int rc)
 {
         return err_set(rd->err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "cannot read '%s': %s",
                        rd->paths[src], sqlite3_errmsg(rd->db));
 }
 
-/* a kept column of a pass: where its values are */
-struct rcol {
-        char *name, *tbl, *col, *num_col;
-        int text;
-        int c; /* its column in the table read */
-};
 
-/* The columns c0..c1 of cols, all in table cols[c0].tbl, into t: one query over the
- * table's rows, only the columns kept. */
-static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, size_t c1,
-                   struct table *t)
+/* The query reading the columns c0..c1 of cols, all in table cols[c0].tbl: the row
+ * number, then each column (and its numbers' column, where it has one); ranged 1: only the
+ * rows ?1 <= dispatch < ?2, 2: the row ?1. */
+char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1, int ranged)
 {
         struct strbuf sb = {0};
         sb_add(&sb, "SELECT dispatch");
@@ -177,44 +165,72 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         }
         sb_addf(&sb, " FROM s%zu.", src);
         db_sql_ident(&sb, cols[c0].tbl);
+        if (ranged)
+                sb_add(&sb, ranged == 1 ? " WHERE dispatch >= ?1 AND dispatch < ?2"
+                                        : " WHERE dispatch = ?1");
         sb_add(&sb, " ORDER BY dispatch");
+        return sb_detach(&sb);
+}
+
+/* The row st holds into row r of t: the columns c0..c1 of cols (in t's columns cols[i].c) */
+void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
+                       struct table *t, size_t r)
+{
+        int k = 1;
+        for (size_t i = c0; i < c1; i++) {
+                int c = cols[i].c;
+                if (!cols[i].text) {
+                        t->num[c][r] = db_col_num(st, k++);
+                        continue;
+                }
+                const char *v = db_col_text(st, k++);
+                if (v)
+                        table_set_str(t, c, r, v);
+                t->num[c][r] = cols[i].num_col ? db_col_num(st, k++) : v ? table_text_num(v) : NAN;
+        }
+}
+
+/* The columns c0..c1 of cols, all in table cols[c0].tbl, into t: one query over the
+ * table's rows, only the columns kept. */
+static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, size_t c1,
+                   struct table *t)
+{
+        char *sql = part_sql(src, cols, c0, c1, 0);
         sqlite3_stmt *st = NULL;
-        int rc = rd_prep(rd, &st, sb.buf, src), s;
-        sb_free(&sb);
+        int rc = rd_prep(rd, &st, sql, src), s;
+        free(sql);
         if (rc)
                 return rc;
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 sqlite3_int64 r = sqlite3_column_int64(st, 0);
                 if (r < 0 || (size_t)r >= t->nrows)
                         continue; /* outside the pass's recorded row count */
-                int k = 1;
-                for (size_t i = c0; i < c1; i++) {
-                        int c = cols[i].c;
-                        if (!cols[i].text) {
-                                t->num[c][r] = db_col_num(st, k++);
-                                continue;
-                        }
-                        const char *v = db_col_text(st, k++);
-                        if (v)
-                                table_set_str(t, c, (size_t)r, v);
-                        t->num[c][r] = cols[i].num_col ? db_col_num(st, k++)
-                                                       : v ? table_text_num(v) : NAN;
-                }
+                part_cells(st, cols, c0, c1, t, (size_t)r);
         }
         rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
         sqlite3_finalize(st);
         return rc;
 }
 
-/* one pass as a table: its columns in recorded order, those want accepts */
-static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, table_col_fn want,
-                   void *ctx, struct table *t)
+void rcols_free(struct rcol *cols, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(cols[i].name);
+                free(cols[i].tbl);
+                free(cols[i].col);
+                free(cols[i].num_col);
+        }
+        free(cols);
+}
+
+/* the columns of a pass in recorded order, those want accepts (and Kernel_Name) */
+int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void *ctx,
+                   struct rcol **out, size_t *nout)
 {
         sqlite3_stmt *st = rd->cols;
         struct rcol *cols = NULL;
         size_t n = 0, cap = 0;
-        int rc = 0, s;
-        table_init(t);
+        int s;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -232,16 +248,40 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
                 n++;
         }
         sqlite3_reset(st);
-        if (s != SQLITE_DONE)
-                rc = rd_step_fail(rd, src, s);
-        for (size_t r = 0; r < nrows && !rc; r++)
-                table_add_row(t);
-        for (size_t i = 0; i < n && !rc; i++) {
+        *out = cols;
+        *nout = n;
+        if (s != SQLITE_DONE) {
+                rcols_free(cols, n);
+                *out = NULL;
+                *nout = 0;
+                return rd_step_fail(rd, src, s);
+        }
+        return 0;
+}
+
+/* t's columns: those of cols (text columns with their texts' slots) */
+void rcols_table(struct rcol *cols, size_t n, struct table *t)
+{
+        for (size_t i = 0; i < n; i++) {
                 cols[i].c = table_add_col(t, cols[i].name);
                 if (cols[i].text && !t->str[cols[i].c])
                         t->str[cols[i].c] = xcalloc(t->cap_rows ? t->cap_rows : 1,
                                                     sizeof(char *));
         }
+}
+
+/* one pass as a table: its columns in recorded order, those want accepts */
+static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, table_col_fn want,
+                   void *ctx, struct table *t)
+{
+        struct rcol *cols = NULL;
+        size_t n = 0;
+        table_init(t);
+        int rc = rd_cols(rd, src, pass_id, want, ctx, &cols, &n);
+        for (size_t r = 0; r < nrows && !rc; r++)
+                table_add_row(t);
+        if (!rc)
+                rcols_table(cols, n, t);
         /* a query per table: the kept columns of a pass in one table come in one read */
         for (size_t i = 0; i < n && !rc;) {
                 size_t j = i + 1;
@@ -250,13 +290,7 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
                 rc = rd_part(rd, src, cols, i, j, t);
                 i = j;
         }
-        for (size_t i = 0; i < n; i++) {
-                free(cols[i].name);
-                free(cols[i].tbl);
-                free(cols[i].col);
-                free(cols[i].num_col);
-        }
-        free(cols);
+        rcols_free(cols, n);
         if (rc)
                 table_free(t);
         return rc;
@@ -287,13 +321,19 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
 }
 
 static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *ctx,
-                       struct workload *w)
+                       const struct dbstreaming *ds, struct workload *w)
 {
         const char *path = rd->paths[src];
         sqlite3_stmt *st = NULL;
         int rc, s, have_pmc = 0;
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
+        struct dbstreaming ds1;
+        if (ds) { /* into this workload's spill */
+                ds1 = *ds;
+                ds1.spill = &w->spill;
+                ds = &ds1;
+        }
         if ((rc = rd_sysinfo(rd, src, &w->sysinfo)))
                 goto out;
         const char *arch = workload_sys_str(w, "gpu_arch");
@@ -319,13 +359,18 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                 sqlite3_int64 nr = sqlite3_column_int64(st, 3);
                 size_t nrows = nr > 0 ? (size_t)nr : 0;
                 if (!strcmp(kind, "counters") && !have_pmc) {
-                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, ds->keep,
+                                                     0, &w->pmc)
+                                     : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
                                 goto out;
                         have_pmc = 1;
                 } else if (!strcmp(kind, "accumulate")) {
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
                         w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
-                        if ((rc = rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
+                        /* streamed: nothing of an accumulate pass stays but its rows' count */
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, NULL,
+                                                     1 + w->nacc, &w->acc[w->nacc])
+                                     : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
                                 goto out;
                         w->acc_names[w->nacc++] = xstrdup(name);
                 } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
@@ -365,7 +410,7 @@ int db_open_many(const char *const *paths, size_t n, table_col_fn want, void *ct
         size_t done = 0;
         int rc = rd_attach(&rd);
         for (; !rc && done < n; done++)
-                rc = rd_workload(&rd, done, want, ctx, &out[done]);
+                rc = rd_workload(&rd, done, want, ctx, NULL, &out[done]);
         if (rc)
                 for (size_t i = 0; i + 1 < done; i++)
                         workload_close(&out[i]);
@@ -377,6 +422,24 @@ int db_open_workload(const char *path, table_col_fn want, void *ctx, struct work
                      struct err *err)
 {
         return db_open_many(&path, 1, want, ctx, w, err);
+}
+
+int db_open_streamed(const char *path, table_col_fn keep, void *keep_ctx, table_col_fn want,
+                     void *want_ctx, struct workload *w, struct err *err)
+{
+        struct reader rd = {.paths = &path, .n = 1, .err = err};
+        struct dbstreaming ds = {keep, keep_ctx, NULL};
+        /* one read transaction: the file's pages read directly (db_pages.c) are those of
+         * the database SQLite reads, unchanged while it lasts */
+        int rc = rd_attach(&rd);
+        if (!rc && sqlite3_exec(rd.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+                rc = err_set(err, ERR_INPUT, "cannot read '%s': %s", path, sqlite3_errmsg(rd.db));
+        if (!rc) {
+                rc = rd_workload(&rd, 0, want, want_ctx, &ds, w);
+                sqlite3_exec(rd.db, "COMMIT", NULL, NULL, NULL);
+        }
+        rd_close(&rd);
+        return rc;
 }
 
 int db_read_arch(const char *path, char **arch, struct err *err)

@@ -116,10 +116,16 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
 {
         char *db = NULL;
         int kind = other_store(path, &db);
+        struct keep k = {keep, keep_ctx};
+        if (kind == 1) { /* a database, streamed alike */
+                struct keep wk = {want, want_ctx};
+                int rc = db_open_streamed(db, keep_col, &k, want ? keep_col : NULL, &wk, w, err);
+                free(db);
+                return rc;
+        }
         free(db);
         if (kind)
                 return workload_open_cols(path, want, want_ctx, w, err);
-        struct keep k = {keep, keep_ctx};
         struct streaming st = {keep_col, &k};
         return open_dir(path, want, want_ctx, 0, &st, w, err);
 }

@@ -27,9 +27,11 @@ struct spill_table {
 
 /* A column of a block is stored as doubles, or, where every value is a whole number from
  * 0 to 2^32 - 1 (most counter values), in 1, 2 or 4 bytes each: less to write and read
- * back, and the same doubles when read. */
-enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32 };
-static const size_t kind_width[] = {8, 1, 2, 4};
+ * back, and the same doubles when read. A block whose values are all the same (bit for
+ * bit: a counter of a unit the kernels leave idle stays 0) is that value alone, kept in
+ * its offset's place: nothing written, nothing read back. */
+enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32, SK_CONST };
+static const size_t kind_width[] = {8, 1, 2, 4, 0};
 
 struct wspill {
         FILE *f;
@@ -63,6 +65,21 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
 {
         if (!s->wbuf)
                 s->wbuf = xmalloc(WBUF);
+        /* one value throughout? (a differing one usually comes at once) */
+        uint64_t v0 = 0, x0;
+        if (n)
+                memcpy(&v0, v, sizeof v0);
+        size_t same = 1;
+        for (; same < n; same++) {
+                memcpy(&x0, v + same, sizeof x0);
+                if (x0 != v0)
+                        break;
+        }
+        if (n && same == n) {
+                memcpy(off, &v0, sizeof *off);
+                *kind = SK_CONST;
+                return 0;
+        }
         if (n > s->capu) {
                 s->capu = n;
                 s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
@@ -110,6 +127,7 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
                 }
                 break;
         case SK_U32:
+        case SK_CONST: /* (not here) */
                 memcpy(d, u, bytes);
                 break;
         }
@@ -124,40 +142,61 @@ static void head_of(struct table *h, const struct table *t)
                 table_add_col(h, t->names[c]);
 }
 
-/* the rows of chunk t into resident: the columns it keeps */
+/* the rows of chunk t into resident: the columns it keeps, column by column */
 static void keep_rows(struct table *res, const int *map, const struct table *t)
 {
-        for (size_t r = 0; r < t->nrows; r++) {
-                size_t rr = table_add_row(res);
-                res->line[rr] = t->line ? t->line[r] : 0;
-                for (size_t c = 0; c < t->ncols; c++) {
-                        if (map[c] < 0)
-                                continue;
-                        res->num[map[c]][rr] = t->num[c][r];
-                        if (t->str[c] && t->str[c][r])
-                                table_set_str(res, map[c], rr, t->str[c][r]);
-                }
+        size_t r0 = res->nrows, n = t->nrows;
+        table_reserve(res, r0 + n); /* text slots past nrows are NULL */
+        for (size_t r = 0; r < n; r++)
+                res->line[r0 + r] = t->line ? t->line[r] : 0;
+        res->nrows = r0 + n;
+        for (size_t c = 0; c < t->ncols; c++) {
+                if (map[c] < 0)
+                        continue;
+                memcpy(res->num[map[c]] + r0, t->num[c], n * sizeof *t->num[c]);
+                for (size_t r = 0; t->str[c] && r < n; r++)
+                        if (t->str[c][r])
+                                table_set_str(res, map[c], r0 + r, t->str[c][r]);
         }
+}
+
+static const struct table *csv_next(void *ctx, size_t max_rows, struct err *err)
+{
+        return table_stream_next(ctx, max_rows, err);
+}
+
+static size_t csv_row0(void *ctx)
+{
+        return table_stream_row0(ctx);
 }
 
 int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn keep,
                void *keep_ctx, table_col_fn want, void *want_ctx, struct table *resident,
                struct err *err)
 {
+        struct tstream *ts = table_stream_open(path, want, want_ctx, err);
+        if (!ts) {
+                table_init(resident);
+                return ERR_INPUT;
+        }
+        struct spill_src src = {table_stream_table(ts), csv_next, csv_row0, ts, 0};
+        int rc = spill_load_src(sp, ti, path, &src, keep, keep_ctx, resident, err);
+        table_stream_close(ts);
+        return rc;
+}
+
+int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill_src *src,
+                   table_col_fn keep, void *keep_ctx, struct table *resident, struct err *err)
+{
         table_init(resident);
         table_pool(resident); /* a kernel name once, not once per dispatch */
-        struct tstream *ts = table_stream_open(path, want, want_ctx, err);
-        if (!ts)
-                return ERR_INPUT;
         if (!*sp) {
                 *sp = xcalloc(1, sizeof **sp);
                 (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
         }
         struct wspill *s = *sp;
-        if (!s->f && !(s->f = tmp_file())) {
-                table_stream_close(ts);
+        if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
-        }
         if (ti >= s->nt) {
                 s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
                 memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
@@ -172,20 +211,21 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         }
         memset(st, 0, sizeof *st);
         st->used = 1;
-        const struct table *h = table_stream_table(ts);
+        const struct table *h = src->head;
         head_of(&st->head, h);
         /* the resident columns, in file order */
         int *map = xcalloc(h->ncols + 1, sizeof *map);
         for (size_t c = 0; c < h->ncols; c++)
                 map[c] = keep && keep(keep_ctx, h->names[c]) ? table_add_col(resident, h->names[c])
                                                              : -1;
-        struct cellcheck *cc = cellcheck_new();
+        struct cellcheck *cc = src->checked ? NULL : cellcheck_new();
         int rc = 0;
         const struct table *t;
-        while ((t = table_stream_next(ts, SPILL_CHUNK, err)) && t->nrows) {
-                size_t row0 = table_stream_row0(ts);
-                /* checked as a loaded table is (the chunk is the stream's own) */
-                cellcheck_chunk(cc, (struct table *)t, path, row0);
+        while ((t = src->next(src->ctx, SPILL_CHUNK, err)) && t->nrows) {
+                size_t row0 = src->row0(src->ctx);
+                /* checked as a loaded table is (the chunk is the source's own) */
+                if (cc)
+                        cellcheck_chunk(cc, (struct table *)t, path, row0);
                 if (keep)
                         keep_rows(resident, map, t);
                 size_t nc = t->ncols + 1;
@@ -217,7 +257,11 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
         if (!rc && spill_flush(s))
                 rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
         free(map);
-        if (!rc && keep) {
+        if (!rc && !cc) {
+                /* values checked before (a database): the rows' count only */
+                if (!keep)
+                        resident->nrows = st->nrows;
+        } else if (!rc && keep) {
                 resident->dup = h->dup ? xstrdup(h->dup) : NULL;
                 cellcheck_report(cc, resident, h->dup, path);
         } else if (!rc) {
@@ -246,10 +290,10 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                 cellcheck_report(cc, &ids, h->dup, path);
                 table_free(&ids);
         } else {
-                cellcheck_discard(cc);
+                if (cc)
+                        cellcheck_discard(cc);
                 table_free(resident);
         }
-        table_stream_close(ts);
         return rc;
 }
 
@@ -319,6 +363,13 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         size_t at = k * (st->head.ncols + 1) + (size_t)c;
         enum spill_kind kd = (enum spill_kind)st->kind[at];
         size_t m = *n, bytes = m * kind_width[kd];
+        if (kd == SK_CONST) {
+                double x;
+                memcpy(&x, &st->off[at], sizeof x);
+                for (size_t i = 0; i < m; i++)
+                        out[i] = x;
+                return 0;
+        }
         /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
          * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
         unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4

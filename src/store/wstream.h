@@ -21,6 +21,21 @@ int spill_load(struct wspill **sp, size_t ti, const char *path, table_col_fn kee
                void *keep_ctx, table_col_fn want, void *want_ctx, struct table *resident,
                struct err *err);
 
+/* spill_load from another source of rows (a database, db_read.c): head holds the columns,
+ * next(ctx, max_rows, err) the next rows (a table with those columns, at most max_rows
+ * rows, nrows 0 at the end, NULL with err filled on error), row0(ctx) the rows before
+ * them. checked: the values were checked before (no damaged-cell warnings, no repeated-id
+ * check). */
+struct spill_src {
+        const struct table *head;
+        const struct table *(*next)(void *ctx, size_t max_rows, struct err *err);
+        size_t (*row0)(void *ctx);
+        void *ctx;
+        int checked;
+};
+int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill_src *src,
+                   table_col_fn keep, void *keep_ctx, struct table *resident, struct err *err);
+
 /* The columns of table ti (NULL when the spill has no such table), and its rows. */
 const struct table *spill_head(const struct wspill *s, size_t ti);
 size_t spill_rows(const struct wspill *s, size_t ti);
