@@ -246,8 +246,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 }
         }
 out:
-        for (size_t i = 0; i < ntop; i++)
-                free(top[i]);
+        free_all((void *const *)top, ntop);
         free(top);
         free(knames);
         free(sel);

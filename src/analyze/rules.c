@@ -481,19 +481,15 @@ static int check(struct ruleset *rs, struct err *err)
         return 0;
 }
 
-int rules_load_family(const char *dir, const char *family, struct ruleset *rs, struct err *err)
+/* family's chain of the scanned files f, merged into rs */
+static int load_chain(const char *dir, const struct rfile *f, size_t nf, const char *family,
+                      struct ruleset *rs, struct err *err)
 {
         memset(rs, 0, sizeof *rs);
-        struct rfile *f;
-        size_t nf;
-        int rc = scan(dir, &f, &nf, err);
-        if (rc)
-                return rc;
+        int rc = 0;
         const struct rfile *leaf = find_family(f, nf, family);
-        if (!leaf) {
-                rfiles_free(f, nf);
+        if (!leaf)
                 return err_set(err, ERR_INPUT, "%s: no rules file has family '%s'", dir, family);
-        }
         /* the chain, leaf first; a loop or a missing parent is an error */
         struct strbuf chain = {0};
         for (const struct rfile *c = leaf; c;) {
@@ -523,9 +519,21 @@ int rules_load_family(const char *dir, const char *family, struct ruleset *rs, s
                 rc = check(rs, err);
         if (!rc)
                 rules_apply_terms(rs);
-        rfiles_free(f, nf);
         if (rc)
                 rules_free(rs);
+        return rc;
+}
+
+int rules_load_family(const char *dir, const char *family, struct ruleset *rs, struct err *err)
+{
+        memset(rs, 0, sizeof *rs);
+        struct rfile *f;
+        size_t nf;
+        int rc = scan(dir, &f, &nf, err);
+        if (rc)
+                return rc;
+        rc = load_chain(dir, f, nf, family, rs, err);
+        rfiles_free(f, nf);
         return rc;
 }
 
@@ -548,8 +556,8 @@ int rules_load(const char *dir, const struct arch *a, struct ruleset *rs, struct
                         free(name);
                 s = e ? e + 3 : NULL;
         }
+        rc = load_chain(dir, f, nf, fam ? fam : "base", rs, err);
         rfiles_free(f, nf);
-        rc = rules_load_family(dir, fam ? fam : "base", rs, err);
         free(fam);
         return rc;
 }

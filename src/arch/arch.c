@@ -296,8 +296,7 @@ static int merge_file(struct arch *a, const char *path, struct err *err)
                 if (!(sec = ydoc_get(&y, root, lists[j].sec)))
                         continue;
                 char **arr = *lists[j].arr;
-                for (size_t i = 0; i < *lists[j].n; i++)
-                        free(arr[i]);
+                free_all((void *const *)arr, *lists[j].n);
                 free(arr);
                 *lists[j].arr = NULL;
                 *lists[j].n = 0;
@@ -569,18 +568,12 @@ void arch_free(struct arch *a)
         for (size_t i = 0; i < a->nlimits; i++)
                 free(a->limits[i].block);
         free(a->limits);
-        for (size_t i = 0; i < a->nfiles; i++)
-                free(a->files[i]);
-        free(a->files);
-        for (size_t i = 0; i < a->nper_pass; i++)
-                free(a->per_pass[i]);
-        free(a->per_pass);
-        for (size_t i = 0; i < a->nip_blocks; i++)
-                free(a->ip_blocks[i]);
-        free(a->ip_blocks);
-        for (size_t i = 0; i < a->ninstrumented; i++)
-                free(a->instrumented[i]);
-        free(a->instrumented);
+        char **const strs[] = {a->files, a->per_pass, a->ip_blocks, a->instrumented};
+        const size_t nstrs[] = {a->nfiles, a->nper_pass, a->nip_blocks, a->ninstrumented};
+        for (size_t j = 0; j < sizeof strs / sizeof *strs; j++) {
+                free_all((void *const *)strs[j], nstrs[j]);
+                free(strs[j]);
+        }
         free(a->chip);
         free(a->accum_value);
         free(a->target);

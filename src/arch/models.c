@@ -41,8 +41,7 @@ static void facts_set(struct arch_facts *f, const char *key, double v)
 
 static void facts_free(struct arch_facts *f)
 {
-        for (size_t i = 0; i < f->n; i++)
-                free(f->keys[i]);
+        free_all((void *const *)f->keys, f->n);
         free(f->keys);
         free(f->vals);
         memset(f, 0, sizeof *f);

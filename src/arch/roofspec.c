@@ -12,8 +12,7 @@
 static void level_clear(struct roof_level_def *l)
 {
         free(l->name);
-        for (size_t i = 0; i < l->nalso; i++)
-                free(l->also[i]);
+        free_all((void *const *)l->also, l->nalso);
         free(l->also);
         free(l->column);
         free(l->row);

@@ -327,9 +327,7 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
                                 args[w++] = args[k];
                                 args[k] = NULL;
                         }
-                        for (k = w; k < nargs; k++)
-                                args[k] = NULL;
-                        nargs = w;
+                        nargs = w; /* what lies past w was taken (NULL) */
                 }
                 n = args[0];
                 nargs = 0;

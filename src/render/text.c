@@ -55,8 +55,11 @@ static void add_run(struct strbuf *sb, const char *c, size_t n)
         size_t cl = strlen(c);
         xgrow(&sb->buf, &sb->cap, sb->len + n * cl + 1, 1);
         char *p = sb->buf + sb->len;
-        size_t total = n * cl, done = total ? cl : 0;
-        memcpy(p, c, done);
+        size_t total = n * cl, done = cl == 1 ? total : total ? cl : 0;
+        if (cl == 1) /* a one-byte character (a space): set at once */
+                memset(p, *c, total);
+        else
+                memcpy(p, c, done);
         while (done < total) { /* doubling what is there */
                 size_t k = done < total - done ? done : total - done;
                 memcpy(p + done, p, k);
@@ -84,15 +87,6 @@ static void put_hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols,
 {
         hline(sb, w, ncols, l, m, r, fill);
         fwrite(sb->buf, 1, sb->len, f);
-}
-
-/* n spaces */
-static void add_spaces(struct strbuf *sb, size_t n)
-{
-        xgrow(&sb->buf, &sb->cap, sb->len + n + 1, 1);
-        memset(sb->buf + sb->len, ' ', n);
-        sb->len += n;
-        sb->buf[sb->len] = 0;
 }
 
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
@@ -145,9 +139,9 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                 }
                                 size_t pad = w[c] - cw;
                                 int right = align[c] == 'r' && r > 0;
-                                add_spaces(&sb, 1 + (right ? pad : 0));
+                                add_run(&sb, " ", 1 + (right ? pad : 0));
                                 sb_addn(&sb, ln, len);
-                                add_spaces(&sb, right ? 0 : pad);
+                                add_run(&sb, " ", right ? 0 : pad);
                                 sb_add(&sb, " │");
                         }
                         sb_addc(&sb, '\n');
