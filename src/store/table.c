@@ -353,10 +353,11 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
         s->parser_ok = 1;
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        int found = stat(path, &st) == 0;
+        if (found && S_ISDIR(st.st_mode))
                 return err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
         /* a pipe or a device would block or never end (hostile inputs, issue 10) */
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        if (found && !S_ISREG(st.st_mode))
                 return err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
         s->f = fopen(path, "rb");
         if (!s->f)
