@@ -164,16 +164,10 @@ static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
         struct dbchunk *d = p;
         struct table *t = &d->t;
         (void)err; /* rd->err, the same */
-        /* the previous chunk's texts go; the columns and their capacity stay */
-        for (size_t c = 0; c < t->ncols; c++)
-                if (t->str[c])
-                        for (size_t r = 0; r < t->nrows; r++) {
-                                free(t->str[c][r]);
-                                t->str[c][r] = NULL;
-                        }
+        /* the previous chunk's rows go; the columns and their capacity stay */
+        table_clear_rows(t);
         d->row0 = d->next;
         size_t m = d->nrows - d->next < max_rows ? d->nrows - d->next : max_rows;
-        t->nrows = 0;
         if (!m)
                 return t;
         table_reserve(t, m);

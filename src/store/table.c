@@ -644,13 +644,7 @@ const struct table *table_stream_next(struct tstream *s, size_t max_rows, struct
         struct table *t = &s->t;
         /* the previous chunk's rows go; the columns and their capacity stay */
         s->row0 += t->nrows;
-        for (size_t c = 0; c < t->ncols; c++)
-                if (t->str[c])
-                        for (size_t r = 0; r < t->nrows; r++) {
-                                free(t->str[c][r]);
-                                t->str[c][r] = NULL;
-                        }
-        t->nrows = 0;
+        table_clear_rows(t);
         if (stream_read(s, max_rows ? max_rows : 1, err))
                 return NULL;
         /* a file of blank lines or a byte order mark: empty, as table_load_csv says */
