@@ -430,27 +430,26 @@ static void fast_row(struct tstream *s, char *b)
         for (size_t k = 0; k < s->nkeep; k++) {
                 size_t i = s->keep[k];
                 char *f = b + at[i];
-                int c;
+                int c = s->kcol[k];
                 /* digits, digits and ".0" (how rocprof writes some counters), or the rest */
                 size_t l = len[i];
                 if ((num_digits8(f, l, &row[k]) ||
                      (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' &&
                       num_digits8(f, l - 2, &row[k])) ||
                      num_fast(f, l, &row[k])) &&
-                    !t->str[c = s->kcol[k]])
+                    !t->str[c])
                         continue;
                 /* text, an empty cell, or a number for strtod: put_cell stores it; where
                  * the column's first text comes, it reads the column's earlier rows, so
                  * they go first (this row's cells so far stay staged) */
-                c = s->kcol[k];
-                if (s->nstage && !t->str[c] && len[i]) {
+                if (s->nstage && !t->str[c] && l) {
                         stage_flush(s);
                         memmove(s->stage, row, k * sizeof *row);
                         row = s->stage;
                         s->stage_r0 = r;
                 }
-                f[len[i]] = '\0';
-                put_cell(t, c, r, f, len[i]);
+                f[l] = '\0';
+                put_cell(t, c, r, f, l);
                 row[k] = t->num[c][r];
         }
         if (++s->nstage == STAGE)
