@@ -174,11 +174,8 @@ static int header_serves_a_family(const char *csv, struct err *err)
                 arch_free(&a);
         }
 out:
-        for (size_t t = 0; t < nt; t++)
-                free(targets[t]);
-        free(targets);
-        free(mdir);
-        free(head);
+        free_all((void *const *)targets, nt);
+        FREE_ALL(targets, mdir, head);
         return fits;
 }
 

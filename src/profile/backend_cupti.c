@@ -446,38 +446,29 @@ static void read_progress(void *ctx)
                 pp->p->progress(pp->p->progress_ctx, last, name);
 }
 
-static void child_exec(const struct backend_pass *p, const char *lib, const char *metrics,
-                       const char *csv, int errfd, int progfd)
+/* The collector's settings, as proc_spawn's env list (set the named, remove the rest);
+ * the strings go in *keep, freed by the caller. */
+static void collector_env(const struct backend_pass *p, const char *lib, const char *metrics,
+                          const char *csv, int progfd, char **env, char **keep)
 {
-        setpgid(0, 0);
-        char fd[32];
-        snprintf(fd, sizeof fd, "%d", progfd);
-        if (progfd >= 0)
-                setenv("PRISM_CUPTI_PROGRESS_FD", fd, 1);
-        else
-                unsetenv("PRISM_CUPTI_PROGRESS_FD");
-        if (p->replay == REPLAY_KERNEL)
-                setenv("PRISM_CUPTI_REPLAY", "kernel", 1);
-        else
-                unsetenv("PRISM_CUPTI_REPLAY");
-        if (p->flush_caches)
-                setenv("PRISM_CUPTI_FLUSH", "1", 1);
-        else
-                unsetenv("PRISM_CUPTI_FLUSH");
-        if (setenv("CUDA_INJECTION64_PATH", lib, 1) == 0 &&
-            setenv("PRISM_CUPTI_METRICS", metrics, 1) == 0 &&
-            setenv("PRISM_CUPTI_OUT", csv, 1) == 0)
-                execvp(p->argv[0], p->argv);
-        int e = errno;
-        ssize_t w = write(errfd, &e, sizeof e);
-        (void)w;
-        _exit(127);
+        size_t n = 0;
+        env[n++] = keep[0] =
+            progfd >= 0 ? xasprintf("PRISM_CUPTI_PROGRESS_FD=%d", progfd) : NULL;
+        if (!env[0])
+                env[0] = (char *)"PRISM_CUPTI_PROGRESS_FD";
+        env[n++] = (char *)(p->replay == REPLAY_KERNEL ? "PRISM_CUPTI_REPLAY=kernel"
+                                                       : "PRISM_CUPTI_REPLAY");
+        env[n++] = (char *)(p->flush_caches ? "PRISM_CUPTI_FLUSH=1" : "PRISM_CUPTI_FLUSH");
+        env[n++] = keep[1] = xasprintf("CUDA_INJECTION64_PATH=%s", lib);
+        env[n++] = keep[2] = xasprintf("PRISM_CUPTI_METRICS=%s", metrics);
+        env[n++] = keep[3] = xasprintf("PRISM_CUPTI_OUT=%s", csv);
+        env[n] = NULL;
 }
 
 static int cupti_run_pass(const struct backend_pass *p, struct table *out, struct err *err)
 {
         int num = p->index, /* 0-based, as perfmon/pmc_perf_N.txt and the AMD backend */
-            ret = 0, fds[2] = {-1, -1}, prog[2] = {-1, -1}, status = 0;
+            ret = 0, efd = -1, prog[2] = {-1, -1}, status = 0;
         char *lib = NULL, *csv = NULL, *errpath = NULL, *errtext = NULL;
         struct strbuf metrics = {0};
 
@@ -498,28 +489,22 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
                 fcntl(prog[0], F_SETFL, O_NONBLOCK);
                 fcntl(prog[1], F_SETFL, O_NONBLOCK);
         }
-        if (pipe2(fds, O_CLOEXEC) != 0) {
-                ret = err_set(err, ERR_SYS, "pass %d: pipe: %s", num, strerror(errno));
-                goto out;
-        }
-        fflush(NULL);
-        pid_t pid = fork();
+        char *env[7], *keep[4];
+        collector_env(p, lib, metrics.buf, csv, prog[1], env, keep);
+        pid_t pid = proc_spawn(p->argv, -1, env, &efd);
+        free_all((void *const *)keep, 4);
         if (pid < 0) {
-                ret = err_set(err, ERR_SYS, "pass %d: fork: %s", num, strerror(errno));
+                ret = err_set(err, ERR_SYS, "pass %d: cannot start '%s': %s", num, p->argv[0],
+                              strerror(errno));
                 goto out;
         }
-        if (pid == 0)
-                child_exec(p, lib, metrics.buf, csv, fds[1], prog[1]);
-        setpgid(pid, pid); /* also in the child: whichever runs first */
-        close(fds[1]);
-        fds[1] = -1;
         if (prog[1] >= 0) {
                 close(prog[1]);
                 prog[1] = -1;
         }
         int exec_errno;
         struct progress_pipe pp = {.fd = prog[0], .p = p};
-        int timed_out = proc_wait_exec_tick(pid, fds[0], p->timeout_s, &status, &exec_errno,
+        int timed_out = proc_wait_exec_tick(pid, efd, p->timeout_s, &status, &exec_errno,
                                             prog[0] >= 0 ? read_progress : NULL, &pp);
         if (exec_errno) {
                 ret = err_set(err, ERR_INPUT, "pass %d: cannot run '%s': %s", num, p->argv[0],
@@ -569,10 +554,8 @@ out:
         for (int k = 0; k < 2; k++)
                 if (prog[k] >= 0)
                         close(prog[k]);
-        if (fds[0] >= 0)
-                close(fds[0]);
-        if (fds[1] >= 0)
-                close(fds[1]);
+        if (efd >= 0)
+                close(efd);
         free(lib);
         free(csv);
         free(errpath);

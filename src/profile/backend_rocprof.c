@@ -156,7 +156,7 @@ static int run_rocprof(const struct backend_pass *p, char **argv, const char *lo
         int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (logfd < 0)
                 return err_set(err, ERR_SYS, "cannot write '%s': %s", logpath, strerror(errno));
-        pid_t pid = proc_spawn(argv, logfd, &efd);
+        pid_t pid = proc_spawn(argv, logfd, NULL, &efd);
         if (pid < 0) {
                 rc = err_set(err, ERR_SYS, "pass %d: cannot start '%s': %s", p->index, tool,
                              strerror(errno));

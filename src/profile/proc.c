@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,7 +67,7 @@ int proc_wait_exec_tick(pid_t pid, int fd, int timeout_s, int *status, int *exec
         return wait_tick(pid, *exec_errno ? 0 : timeout_s, status, tick, ctx);
 }
 
-pid_t proc_spawn(char *const *argv, int outfd, int *errfd)
+pid_t proc_spawn(char *const *argv, int outfd, char *const *env, int *errfd)
 {
         int fds[2];
         if (pipe2(fds, O_CLOEXEC) != 0)
@@ -85,7 +87,11 @@ pid_t proc_spawn(char *const *argv, int outfd, int *errfd)
                         dup2(outfd, 1);
                         dup2(outfd, 2);
                 }
-                execvp(argv[0], argv);
+                int ok = 1;
+                for (size_t i = 0; ok && env && env[i]; i++)
+                        ok = (strchr(env[i], '=') ? putenv(env[i]) : unsetenv(env[i])) == 0;
+                if (ok)
+                        execvp(argv[0], argv);
                 int e = errno;
                 ssize_t w = write(fds[1], &e, sizeof e);
                 (void)w;

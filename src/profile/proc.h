@@ -5,10 +5,11 @@
 #include <sys/types.h>
 
 /* Start argv[0] (searched in PATH unless it names a path) with argv in a process group of
- * its own, its stdout and stderr going to outfd (-1: inherited). *errfd gets the read end
- * of a close-on-exec pipe for proc_wait_exec (close it after). Returns the pid, or -1 with
- * errno set and nothing left open. */
-pid_t proc_spawn(char *const *argv, int outfd, int *errfd);
+ * its own, its stdout and stderr going to outfd (-1: inherited), and its environment changed
+ * by env (NULL, or a NULL-terminated list: "NAME=VALUE" sets NAME, "NAME" removes it).
+ * *errfd gets the read end of a close-on-exec pipe for proc_wait_exec (close it after).
+ * Returns the pid, or -1 with errno set and nothing left open. */
+pid_t proc_spawn(char *const *argv, int outfd, char *const *env, int *errfd);
 
 /* Wait for pid; past timeout_s (0: none) end its process group (TERM, then KILL after 3 s).
  * Fills *status as waitpid does. Returns 1 if it timed out, else 0. */

@@ -404,7 +404,7 @@ int runs_plain(char *const *argv, int timeout_s, size_t times, struct err *err)
 {
         for (size_t k = 0; k < times; k++) {
                 int efd;
-                pid_t pid = proc_spawn(argv, -1, &efd);
+                pid_t pid = proc_spawn(argv, -1, NULL, &efd);
                 if (pid < 0)
                         return err_set(err, ERR_SYS, "cannot start '%s': %s", argv[0],
                                        strerror(errno));

@@ -89,6 +89,22 @@ def num(s):
         return None
 
 
+def diff_pct(v, ref, raw=""):
+    """Signed percent difference of v from ref. raw is ref as ncu printed it: a difference
+    within half of its last printed digit counts as none. None when v is None."""
+    if v is None:
+        return None
+    if raw:
+        dec = len(raw.split(".")[1]) if "." in raw else 0
+        if abs(v - ref) <= 0.5 * 10 ** -dec * 1.0001:
+            return 0.0
+    elif v == ref:
+        return 0.0
+    if ref == 0:
+        return float("inf")
+    return 100 * (v - ref) / abs(ref)
+
+
 def prism_tables(prism, wl, disp):
     d = tempfile.mkdtemp(prefix="ncu-compare.")
     subprocess.run([prism, "analyze", "-p", wl, "-d", str(disp), "--save-dfs", d],
@@ -133,21 +149,11 @@ def main():
         for sec, name, tid, pname, fac in PAIRS:
             raw = ncu.get((kid, sec, name), "")
             nv = num(raw)
-            # ncu prints rounded values: a difference within half its last digit is none
-            dec = len(raw.split(".")[1]) if "." in raw else 0
-            half = 0.5 * 10 ** -dec
             pv = pt.get((tid, pname))
             if nv is None:
                 continue
             pvs = "n/a" if pv is None else pv * fac
-            if pv is None:
-                diff = None
-            elif abs(pv * fac - nv) <= half * 1.0001:
-                diff = 0.0
-            elif nv == 0:
-                diff = float("inf")
-            else:
-                diff = 100 * (pv * fac - nv) / abs(nv)
+            diff = diff_pct(None if pv is None else pv * fac, nv, raw)
             worst.append((abs(diff) if diff is not None else float("inf"), kname[kid], name))
             ds = "n/a" if diff is None else f"{diff:+.2f}"
             if md:

@@ -21,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ncu_compare import PAIRS, num, prism_tables  # noqa: E402
+from ncu_compare import PAIRS, diff_pct, num, prism_tables  # noqa: E402
 
 
 def ncu_rows(path):
@@ -35,15 +35,9 @@ def ncu_rows(path):
 
 
 def rel(a, b, raw_b=""):
-    """Percent difference of a from b; 0 within half of b's last printed digit."""
-    if a is None or b is None:
-        return None
-    dec = len(raw_b.split(".")[1]) if "." in raw_b else 0
-    if abs(a - b) <= 0.5 * 10 ** -dec * 1.0001 if raw_b else a == b:
-        return 0.0
-    if b == 0:
-        return float("inf")
-    return 100 * abs(a - b) / abs(b)
+    """|percent difference| of a from b (ncu_compare.diff_pct), None when a or b is None."""
+    d = None if b is None else diff_pct(a, b, raw_b)
+    return None if d is None else abs(d)
 
 
 def main():

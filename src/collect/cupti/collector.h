@@ -100,6 +100,14 @@ struct pc_cuda {
         CUresult (*ctx_get_device)(CUdevice *);
         CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
         CUresult (*kernel_get_attribute)(int *, CUfunction_attribute, CUkernel, CUdevice);
+        /* for the cache flush (flush.c) */
+        CUresult (*ctx_create)(CUcontext *, unsigned, CUdevice);
+        CUresult (*module_load_data)(CUmodule *, const void *);
+        CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+        CUresult (*mem_alloc)(CUdeviceptr *, size_t);
+        CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, CUstream, void **, void **);
+        CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
 };
 extern struct pc_cuda pc_cu;
 int pc_cuda_load(void);
@@ -133,8 +141,9 @@ void pc_ctx_forget(CUcontext ctx);
  * decode its range, release the counters and the GPU lock. */
 void pc_ctx_after_launch(struct pc_ctx *c);
 
-/* flush.c: read a buffer of four times the L2's size in the collector's own context on the
- * current context's device and wait for it; -1 when that cannot be done (said once).
+/* flush.c: write a buffer of four times the L2's size and discard it from the L2, in the
+ * collector's own context on the current context's device, and wait for it; -1 when that
+ * cannot be done (said once).
  * pc_flushing is set on this thread meanwhile: the callbacks ignore the collector's calls. */
 int pc_l2_flush(void);
 extern __thread int pc_flushing;

@@ -12,15 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dlfcn.h>
-
 #include "collector.h"
 
-/* Two kernels over the buffer: prism_l2_fill writes every word of it (the L2 keeps dirty
- * lines before clean ones, so only writes push the program's dirty lines out: they are
- * written back now, not during the next kernel), then prism_l2_discard drops every 128-byte
- * line of it from the L2 without writing it back (discard.global.L2, sm_80 and later), which
- * leaves no dirty line behind. */
 /* Each thread starts at its global index (d8) and steps by the grid's size (d9) up to the
  * second parameter n (d2); d1 is the buffer. */
 #define PTX_KERNEL(name)                                                                           \
@@ -86,39 +79,14 @@ struct flush_dev {
 static struct flush_dev *devs;
 static size_t ndevs;
 
-static struct {
-        CUresult (*ctx_create)(CUcontext *, unsigned, CUdevice);
-        CUresult (*module_load_data)(CUmodule *, const void *);
-        CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
-        CUresult (*mem_alloc)(CUdeviceptr *, size_t);
-        CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, CUstream, void **, void **);
-        CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
-        int loaded;
-} drv;
-
 __thread int pc_flushing;
 
-static int load_driver(void)
+/* the driver entry points the flush needs beyond the collector's own (pc_cu) */
+static int have_driver(void)
 {
-        if (drv.loaded)
-                return drv.loaded > 0 ? 0 : -1;
-        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-        drv.loaded = -1;
-        if (!h)
-                return -1;
-        *(void **)(&drv.ctx_create) = dlsym(h, "cuCtxCreate_v2");
-        *(void **)(&drv.module_load_data) = dlsym(h, "cuModuleLoadData");
-        *(void **)(&drv.module_get_function) = dlsym(h, "cuModuleGetFunction");
-        *(void **)(&drv.mem_alloc) = dlsym(h, "cuMemAlloc_v2");
-        *(void **)(&drv.launch) = dlsym(h, "cuLaunchKernel");
-        *(void **)(&drv.device_attribute) = dlsym(h, "cuDeviceGetAttribute");
-        if (!drv.ctx_create || !drv.module_load_data || !drv.module_get_function ||
-            !drv.mem_alloc || !drv.launch || !drv.device_attribute || !pc_cu.ctx_pop ||
-            !pc_cu.ctx_push || !pc_cu.ctx_synchronize)
-                return -1;
-        drv.loaded = 1;
-        return 0;
+        return pc_cu.ctx_create && pc_cu.module_load_data && pc_cu.module_get_function &&
+               pc_cu.mem_alloc && pc_cu.launch && pc_cu.device_attribute && pc_cu.ctx_pop &&
+               pc_cu.ctx_push && pc_cu.ctx_synchronize && pc_cu.ctx_get_device;
 }
 
 /* Set up d (its context is current on return when this returns 0). */
@@ -127,22 +95,22 @@ static int setup(struct flush_dev *d, char *why, size_t len)
         CUresult r;
         int l2 = 0, sms = 0;
         CUmodule mod;
-        if ((r = drv.device_attribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d->dev)) ||
-            (r = drv.device_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->dev))) {
+        if ((r = pc_cu.device_attribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d->dev)) ||
+            (r = pc_cu.device_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->dev))) {
                 snprintf(why, len, "cannot read the L2 size (CUDA error %d)", (int)r);
                 return -1;
         }
         if (l2 <= 0)
                 l2 = 64 << 20;
-        if ((r = drv.ctx_create(&d->ctx, 0, d->dev))) {
+        if ((r = pc_cu.ctx_create(&d->ctx, 0, d->dev))) {
                 snprintf(why, len, "cannot create a context (CUDA error %d)", (int)r);
                 return -1;
         }
         size_t bytes = (size_t)l2 * 4;
-        if ((r = drv.module_load_data(&mod, flush_ptx)) ||
-            (r = drv.module_get_function(&d->fill, mod, "prism_l2_fill")) ||
-            (r = drv.module_get_function(&d->discard, mod, "prism_l2_discard")) ||
-            (r = drv.mem_alloc(&d->buf, bytes))) {
+        if ((r = pc_cu.module_load_data(&mod, flush_ptx)) ||
+            (r = pc_cu.module_get_function(&d->fill, mod, "prism_l2_fill")) ||
+            (r = pc_cu.module_get_function(&d->discard, mod, "prism_l2_discard")) ||
+            (r = pc_cu.mem_alloc(&d->buf, bytes))) {
                 snprintf(why, len, "cannot load the flush kernels (sm_80 or later) or their "
                          "%zu-byte buffer (CUDA error %d)", bytes, (int)r);
                 return -1;
@@ -156,7 +124,7 @@ static int setup(struct flush_dev *d, char *why, size_t len)
 int pc_l2_flush(void)
 {
         CUdevice dev;
-        if (load_driver() < 0 || !pc_cu.ctx_get_device || pc_cu.ctx_get_device(&dev))
+        if (!have_driver() || pc_cu.ctx_get_device(&dev))
                 return -1;
         struct flush_dev *d = NULL;
         for (size_t i = 0; i < ndevs; i++)
@@ -196,9 +164,9 @@ int pc_l2_flush(void)
                 if (pc_cu.ctx_push(d->ctx) != CUDA_SUCCESS) {
                         rc = -1;
                 } else {
-                        if (drv.launch(d->fill, d->blocks, 1, 1, 256, 1, 1, 0, NULL, fill_args,
+                        if (pc_cu.launch(d->fill, d->blocks, 1, 1, 256, 1, 1, 0, NULL, fill_args,
                                        NULL) != CUDA_SUCCESS ||
-                            drv.launch(d->discard, d->blocks, 1, 1, 256, 1, 1, 0, NULL,
+                            pc_cu.launch(d->discard, d->blocks, 1, 1, 256, 1, 1, 0, NULL,
                                        discard_args, NULL) != CUDA_SUCCESS ||
                             pc_cu.ctx_synchronize() != CUDA_SUCCESS)
                                 rc = -1;

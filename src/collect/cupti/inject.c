@@ -130,6 +130,13 @@ int pc_cuda_load(void)
         LOAD(h, ctx_get_device, cuCtxGetDevice);
         LOAD(h, func_get_attribute, cuFuncGetAttribute);
         LOAD(h, kernel_get_attribute, cuKernelGetAttribute);
+        /* by their versioned names: cuda.h maps cuCtxCreate to a later signature */
+        *(void **)(&pc_cu.ctx_create) = dlsym(h, "cuCtxCreate_v2");
+        *(void **)(&pc_cu.mem_alloc) = dlsym(h, "cuMemAlloc_v2");
+        LOAD(h, module_load_data, cuModuleLoadData);
+        LOAD(h, module_get_function, cuModuleGetFunction);
+        *(void **)(&pc_cu.launch) = dlsym(h, "cuLaunchKernel");
+        LOAD(h, device_attribute, cuDeviceGetAttribute);
         return 0;
 }
 
