@@ -221,12 +221,23 @@ static void test_layouts(void **state)
                 char *sp = xasprintf("%s/sysinfo.csv", d);
                 assert_int_equal(table_load_csv(&sys, sp, &err), 0);
                 enum wl_layout got = WL_LAYOUT_WIDE;
-                int rc = formats_detect(d, &sys, &got, &err);
+                char **acc = NULL;
+                size_t nacc = 0;
+                int rc = formats_detect(d, &sys, &got, &acc, &nacc, &err);
                 if (c->layout >= 0) {
                         if (rc)
                                 fail_msg("%s: %s", c->what, err.msg);
                         if ((int)got != c->layout)
                                 fail_msg("%s: layout %d, want %d", c->what, (int)got, c->layout);
+                        /* the accumulate file listed: the wide layout's, by its header */
+                        int listed = c->layout == WL_LAYOUT_WIDE && c->sq &&
+                                     strstr(c->sq, "SQ_LEVEL_WAVES");
+                        assert_int_equal(nacc, listed);
+                        if (listed)
+                                assert_string_equal(acc[0], "SQ_LEVEL_WAVES");
+                        for (size_t k = 0; k < nacc; k++)
+                                free(acc[k]);
+                        free(acc);
                 } else {
                         char *file = xasprintf("%s/%s", d, c->file);
                         if (rc != ERR_INPUT || !strstr(err.msg, file) ||
@@ -260,7 +271,7 @@ static void test_zero_clocks(void **state)
         int saved = dup(2);
         assert_non_null(freopen(log, "w", stderr));
         enum wl_layout got;
-        int rc = formats_detect(d, &sys, &got, &err);
+        int rc = formats_detect(d, &sys, &got, NULL, NULL, &err);
         fflush(stderr);
         dup2(saved, 2);
         close(saved);

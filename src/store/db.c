@@ -169,13 +169,10 @@ static int is_info_column(const char *name)
         static const char *const raw[] = {
             "queue-id",   "queue-index",    "pid",    "tid",    "sig", "obj", "DispatchNs",
             "CompleteNs", COL_CORRELATION_ID, COL_NODE, COL_RANK, NULL};
-        for (size_t i = 0; dispatch_info_cols[i]; i++)
-                if (!strcmp(dispatch_info_cols[i], name))
-                        return 1;
         for (size_t i = 0; raw[i]; i++)
                 if (!strcmp(raw[i], name))
                         return 1;
-        return col_is_timestamp(name);
+        return col_is_dispatch(name);
 }
 
 /* A counter's hardware block (the name's prefix, "CACHE" for CACHE_HIT[3]) and channel. */

@@ -33,6 +33,16 @@ struct dbchunk {
         struct table t; /* the chunk: cols' columns */
 };
 
+/* x, a value of a numbers' column, into *out (NULL: NaN); 1 when it is none (a text, a
+ * blob), *out untouched */
+static inline int val_num(const struct dbp_val *x, double *out)
+{
+        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT && x->type != SQLITE_NULL)
+                return 1;
+        *out = x->type == SQLITE_NULL ? NAN : x->num;
+        return 0;
+}
+
 /* The values of the row dp read into row r of t (part_cells' cells); 1 when one is not
  * as prism writes it (text in a counter's column, a number in a text column, a blob):
  * SQL then reads the row, with its conversions. */
@@ -43,10 +53,8 @@ static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t
                 int c = cols[i].c;
                 const struct dbp_val *x = v++;
                 if (!cols[i].text) {
-                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
-                            x->type != SQLITE_NULL)
+                        if (val_num(x, &t->num[c][r]))
                                 return 1;
-                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
                         continue;
                 }
                 const char *s = NULL;
@@ -59,11 +67,8 @@ static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t
                         return 1;
                 }
                 if (cols[i].num_col) {
-                        x = v++;
-                        if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT &&
-                            x->type != SQLITE_NULL)
+                        if (val_num(v++, &t->num[c][r]))
                                 return 1;
-                        t->num[c][r] = x->type == SQLITE_NULL ? NAN : x->num;
                 } else {
                         t->num[c][r] = s ? table_text_num(s) : NAN;
                 }
@@ -164,16 +169,10 @@ static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
         struct dbchunk *d = p;
         struct table *t = &d->t;
         (void)err; /* rd->err, the same */
-        /* the previous chunk's texts go; the columns and their capacity stay */
-        for (size_t c = 0; c < t->ncols; c++)
-                if (t->str[c])
-                        for (size_t r = 0; r < t->nrows; r++) {
-                                free(t->str[c][r]);
-                                t->str[c][r] = NULL;
-                        }
+        /* the previous chunk's rows go; the columns and their capacity stay */
+        table_clear_rows(t);
         d->row0 = d->next;
         size_t m = d->nrows - d->next < max_rows ? d->nrows - d->next : max_rows;
-        t->nrows = 0;
         if (!m)
                 return t;
         table_reserve(t, m);

@@ -113,26 +113,6 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void formats_accum_files(const char *dir, char ***names, size_t *n)
-{
-        size_t cap = 0;
-        *names = NULL;
-        *n = 0;
-        DIR *d = opendir(dir);
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-                enum accum_kind k = accum_kind(dir, de->d_name);
-                if (k == ACCUM_WIDE || k == ACCUM_UNREADABLE) {
-                        xgrow(names, &cap, *n + 1, sizeof **names);
-                        (*names)[(*n)++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
-                }
-        }
-        if (d)
-                closedir(d);
-        if (*n)
-                qsort(*names, *n, sizeof **names, cmp_str);
-}
-
 /* ---- profiling_config.yaml ---- */
 
 /* The top-level scalar value of key in the YAML file at path (malloc'd), NULL when the
@@ -201,9 +181,11 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
 /* ---- the directory's layout ---- */
 
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
-                   struct err *err)
+                   char ***accum, size_t *naccum, struct err *err)
 {
         int rc = 0;
+        char **names = NULL;
+        size_t nn = 0, cap = 0;
         char *sys = xasprintf("%s/sysinfo.csv", dir);
         char *cfg = xasprintf("%s/profiling_config.yaml", dir);
         char *pmc = xasprintf("%s/pmc_perf.csv", dir);
@@ -273,12 +255,17 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         } else if (stated && !strcmp(stated, "rocpd")) {
                 long_form = 1;
         }
-        /* the accumulate files (accum_kind): wide, beside a wide pmc_perf.csv. rocpd's layout
-         * keeps its accumulate counters in pmc_perf.csv (the _ACCUM columns) and writes none. */
+        /* the accumulate files (accum_kind): wide, beside a wide pmc_perf.csv (listed for
+         * *accum). rocpd's layout keeps its accumulate counters in pmc_perf.csv (the _ACCUM
+         * columns) and writes none. */
         DIR *d = opendir(dir);
         struct dirent *de;
         while (d && !rc && (de = readdir(d))) {
                 enum accum_kind k = accum_kind(dir, de->d_name);
+                if (!long_form && (k == ACCUM_WIDE || k == ACCUM_UNREADABLE)) {
+                        xgrow(&names, &cap, nn + 1, sizeof *names);
+                        names[nn++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
+                }
                 /* an unreadable one warns when it is loaded */
                 if (k == ACCUM_NONE || k == ACCUM_UNREADABLE || (k == ACCUM_WIDE && !long_form))
                         continue;
@@ -304,7 +291,17 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
                 closedir(d);
         if (!rc)
                 *layout = long_form ? WL_LAYOUT_ROCPD : WL_LAYOUT_WIDE;
+        if (!rc && accum) {
+                if (nn)
+                        qsort(names, nn, sizeof *names, cmp_str);
+                *accum = names;
+                *naccum = nn;
+                names = NULL;
+                nn = 0;
+        }
 out:
+        free_all((void *const *)names, nn);
+        free(names);
         free(stated);
         free(sys);
         free(cfg);

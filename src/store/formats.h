@@ -15,24 +15,22 @@ enum wl_layout {
 /* The layout of the workload directory dir, whose sysinfo.csv is loaded in sysinfo: its
  * layout version (rocprof-compute's major version, 1 to 3, or none), profiling_config.yaml's
  * format_rocprof_output when present, and the headers of pmc_perf.csv and of the
- * accumulate files (formats_accum_files; wide, none in the rocpd layout) must agree on one
- * layout. */
+ * accumulate files (wide, none in the rocpd layout) must agree on one layout.
+ * On success, *accum (when not NULL) receives the accumulate files of the wide layout,
+ * sorted, as names without ".csv" (malloc'd; none in the rocpd layout), *naccum their
+ * count: recognised by their shape, never by a counter's name. The run that accumulates
+ * counter X over time writes X.csv, whose header names X among its columns (or only
+ * dispatch columns, where the run recorded no dispatch); an X.csv that cannot be read and
+ * is none of the layout's other files (pmc_perf, sysinfo, roofline, timestamps, ...) is
+ * listed too, so that loading it warns. */
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
-                   struct err *err);
+                   char ***accum, size_t *naccum, struct err *err);
 
 /* Load dir/pmc_perf.csv of the given layout as one row per dispatch, keeping the columns
  * that want accepts (all when want is NULL) and Kernel_Name. The rocpd layout is grouped
  * as rocprof-compute 3.3 groups it (src/store/rocpd.c); its damaged cells warn there. */
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
                      struct table *pmc, struct err *err);
-
-/* The accumulate files of the wide layout in dir, sorted, as names without ".csv"
- * (malloc'd): recognised by their shape, never by a counter's name. The run that
- * accumulates counter X over time writes X.csv, whose header names X among its columns
- * (or only dispatch columns, where the run recorded no dispatch);
- * an X.csv that cannot be read and is none of the layout's other files (pmc_perf,
- * sysinfo, roofline, timestamps, ...) is listed too, so that loading it warns. */
-void formats_accum_files(const char *dir, char ***names, size_t *n);
 
 /* The rocpd layout's accumulate tables: for each column X_ACCUM of pmc a table X, holding
  * pmc's other columns and X_ACCUM, row for row. Replaces the *n_acc tables acc and their

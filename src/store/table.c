@@ -353,10 +353,11 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
         s->parser_ok = 1;
         struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        int found = stat(path, &st) == 0;
+        if (found && S_ISDIR(st.st_mode))
                 return err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
         /* a pipe or a device would block or never end (hostile inputs, issue 10) */
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        if (found && !S_ISREG(st.st_mode))
                 return err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
         s->f = fopen(path, "rb");
         if (!s->f)
@@ -429,27 +430,26 @@ static void fast_row(struct tstream *s, char *b)
         for (size_t k = 0; k < s->nkeep; k++) {
                 size_t i = s->keep[k];
                 char *f = b + at[i];
-                int c;
+                int c = s->kcol[k];
                 /* digits, digits and ".0" (how rocprof writes some counters), or the rest */
                 size_t l = len[i];
                 if ((num_digits8(f, l, &row[k]) ||
                      (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' &&
                       num_digits8(f, l - 2, &row[k])) ||
                      num_fast(f, l, &row[k])) &&
-                    !t->str[c = s->kcol[k]])
+                    !t->str[c])
                         continue;
                 /* text, an empty cell, or a number for strtod: put_cell stores it; where
                  * the column's first text comes, it reads the column's earlier rows, so
                  * they go first (this row's cells so far stay staged) */
-                c = s->kcol[k];
-                if (s->nstage && !t->str[c] && len[i]) {
+                if (s->nstage && !t->str[c] && l) {
                         stage_flush(s);
                         memmove(s->stage, row, k * sizeof *row);
                         row = s->stage;
                         s->stage_r0 = r;
                 }
-                f[len[i]] = '\0';
-                put_cell(t, c, r, f, len[i]);
+                f[l] = '\0';
+                put_cell(t, c, r, f, l);
                 row[k] = t->num[c][r];
         }
         if (++s->nstage == STAGE)
@@ -643,13 +643,7 @@ const struct table *table_stream_next(struct tstream *s, size_t max_rows, struct
         struct table *t = &s->t;
         /* the previous chunk's rows go; the columns and their capacity stay */
         s->row0 += t->nrows;
-        for (size_t c = 0; c < t->ncols; c++)
-                if (t->str[c])
-                        for (size_t r = 0; r < t->nrows; r++) {
-                                free(t->str[c][r]);
-                                t->str[c][r] = NULL;
-                        }
-        t->nrows = 0;
+        table_clear_rows(t);
         if (stream_read(s, max_rows ? max_rows : 1, err))
                 return NULL;
         /* a file of blank lines or a byte order mark: empty, as table_load_csv says */

@@ -80,6 +80,9 @@ int table_col(const struct table *t, const char *name);
 int table_add_col(struct table *t, const char *name);
 /* Room for need rows (capacity only: nrows stays; text slots beyond nrows are NULL). */
 void table_reserve(struct table *t, size_t need);
+/* Drop every row (their texts freed, their slots NULL), keeping the columns and their
+ * capacity: a stream's next chunk of rows goes in their place. */
+void table_clear_rows(struct table *t);
 /* Append an empty row (all NaN), returning its index. */
 size_t table_add_row(struct table *t);
 void table_set_num(struct table *t, int col, size_t row, double v);

@@ -59,6 +59,17 @@ void table_reserve(struct table *t, size_t need)
         t->cap_rows = n;
 }
 
+void table_clear_rows(struct table *t)
+{
+        for (size_t c = 0; c < t->ncols; c++)
+                for (size_t r = 0; t->str[c] && r < t->nrows; r++) {
+                        if (!t->pooled)
+                                free(t->str[c][r]);
+                        t->str[c][r] = NULL;
+                }
+        t->nrows = 0;
+}
+
 int table_add_col(struct table *t, const char *name)
 {
         int have = table_col(t, name);

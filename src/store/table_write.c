@@ -49,19 +49,25 @@ static int same_file(const char *path, const char *text, size_t len)
 int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, csv_cell_fn cell,
              const void *ctx, int keep_same, struct err *err)
 {
+        /* keep_same: the text formatted in memory first, to compare with the file's; else
+         * straight into the temporary file (a large table is not held twice) */
         char *text = NULL;
         size_t len = 0;
-        FILE *m = open_memstream(&text, &len);
-        if (!m)
-                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
-        put_csv(m, names, ncols, nrows, cell, ctx);
-        if (fclose(m) != 0) {
-                free(text);
-                return err_set(err, ERR_SYS, "cannot write '%s': %s", path, strerror(errno));
-        }
-        if (keep_same && same_file(path, text, len)) {
-                free(text);
-                return 0;
+        if (keep_same) {
+                FILE *m = open_memstream(&text, &len);
+                if (!m)
+                        return err_set(err, ERR_SYS, "cannot write '%s': %s", path,
+                                       strerror(errno));
+                put_csv(m, names, ncols, nrows, cell, ctx);
+                if (fclose(m) != 0) {
+                        free(text);
+                        return err_set(err, ERR_SYS, "cannot write '%s': %s", path,
+                                       strerror(errno));
+                }
+                if (same_file(path, text, len)) {
+                        free(text);
+                        return 0;
+                }
         }
         char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
         FILE *f = fopen(tmp, "wb");
@@ -70,8 +76,12 @@ int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, c
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
                 goto out;
         }
-        size_t put = fwrite(text, 1, len, f);
-        if (fclose(f) != 0 || put != len) {
+        if (keep_same)
+                fwrite(text, 1, len, f);
+        else
+                put_csv(f, names, ncols, nrows, cell, ctx);
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad) {
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
                 unlink(tmp);
                 goto out;

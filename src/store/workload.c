@@ -1,6 +1,6 @@
 /* Open a rocprof-compute workload directory: sysinfo.csv, pmc_perf.csv, the accumulate
- * tables (formats_accum_files; aligned with pmc_perf by row), and roofline.csv when present; or hand a
- * prism database or a multi-rank tree to src/store (db.c, multi.c). */
+ * tables (listed by formats_detect; aligned with pmc_perf by row), and roofline.csv when
+ * present; or hand a prism database or a multi-rank tree to src/store (db.c, multi.c). */
 #include "workload.h"
 
 #include <math.h>
@@ -137,7 +137,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                     const struct streaming *st, struct workload *w, struct err *err)
 {
         int rc = 0;
-        char *f = NULL;
+        char *f = NULL, **names = NULL; /* the accumulate files (formats_detect) */
+        size_t nn = 0;
         struct keep keep = {want, want_ctx};
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
@@ -184,7 +185,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 goto out;
         }
         enum wl_layout layout;
-        if ((rc = formats_detect(path, &w->sysinfo, &layout, err)))
+        if ((rc = formats_detect(path, &w->sysinfo, &layout, &names, &nn, err)))
                 goto out;
         /* streamed: a plain pmc_perf.csv read once into the temporary file */
         if (st && layout == WL_LAYOUT_WIDE)
@@ -205,11 +206,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         /* rocpd.c checks its cells as it groups them; spill_load as it streams */
         if (layout == WL_LAYOUT_WIDE && !w->spill)
                 check_cells(&w->pmc, f);
-        /* accumulate tables (none in the rocpd layout: formats_detect refused them) */
-        char **names = NULL;
-        size_t nn = 0;
-        if (layout == WL_LAYOUT_WIDE)
-                formats_accum_files(path, &names, &nn);
+        /* accumulate tables (formats_detect listed them; none in the rocpd layout) */
         w->acc = xcalloc(nn ? nn : 1, sizeof *w->acc);
         w->acc_names = xcalloc(nn ? nn : 1, sizeof *w->acc_names);
         for (size_t i = 0; i < nn; i++) {
@@ -235,6 +232,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 free(p);
         }
         free(names);
+        names = NULL;
+        nn = 0;
         if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv */
                 formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
@@ -247,6 +246,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                         w->has_roofline = 1;
         }
 out:
+        free_all((void *const *)names, nn);
+        free(names);
         free(f);
         if (rc)
                 workload_close(w);
