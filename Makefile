@@ -11,13 +11,23 @@ BUILD    ?= build
 
 PKGS      := yaml-0.1 sqlite3 ncursesw
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# libcsv ships no pkg-config file; STATIC_LIBS=1 links libyaml and libcsv statically
-# (for the device machine, which has neither).
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
+# These libraries are linked statically where their archive (libX.a) is installed: a
+# process start then maps and relocates 3 shared objects (libc, libm, ld.so) instead of 8.
+# `$(CC) -print-file-name=libX.a` prints a path where the archive exists, the bare name
+# otherwise: then that library stays dynamic (-lX). libc, libm, libdl and libpthread always
+# stay dynamic (prism dlopens libcuda, NVML and libstdc++). STATIC_DEPS= links all of them
+# dynamically. Debian 12's libyaml-dev, libcsv-dev, libsqlite3-dev and libncurses-dev ship
+# the archives.
+STATIC_DEPS ?= yaml csv sqlite3 ncursesw tinfo
+static_a    = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
+STATIC_HAVE := $(foreach l,$(STATIC_DEPS),$(if $(call static_a,$(l)),$(l)))
+PKG_LIBS    := $(foreach f,$(PKG_LIBS),$(if $(filter $(STATIC_HAVE:%=-l%),$(f)),-l:lib$(f:-l%=%).a,$(f)))
+# STATIC_LIBS=1 (the device machine, which has neither libyaml nor libcsv installed) links
+# those two statically or fails.
 ifeq ($(STATIC_LIBS),1)
-PKG_LIBS := $(filter-out -lyaml,$(PKG_LIBS)) -Wl,-Bstatic -lyaml -lcsv -Wl,-Bdynamic
-else
-PKG_LIBS += -lcsv
+PKG_LIBS := $(filter-out -lyaml -lcsv -l:libyaml.a -l:libcsv.a,$(PKG_LIBS)) \
+            -Wl,-Bstatic -lyaml -lcsv -Wl,-Bdynamic
 endif
 LDLIBS   += $(PKG_LIBS) -lm -ldl -lpthread
 
