@@ -9,6 +9,9 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch/yamldoc.h"
@@ -114,11 +117,111 @@ static void test_edited_file_parsed(void **state)
         free(text);
 }
 
+/* text with its first key's first letter replaced by c (the same length) */
+static char *variant(const char *text, char c)
+{
+        char *v = xstrdup(text), *k = v;
+        while (*k == '#' || *k == '\n')
+                k = strchr(k, '\n') + 1;
+        *k = c;
+        return v;
+}
+
+static char first_key(struct ydoc *y)
+{
+        const char *key = ydoc_str(ydoc_key(y, ydoc_root(y), 0));
+        assert_non_null(key);
+        return key[0];
+}
+
+/* A packed file whose stat was recorded is taken without reading it while stat shows the
+ * recorded device, inode, size, mtime and ctime; a write of the same size, with a new mtime
+ * or with the old mtime set back by hand (the ctime moves), is read and parsed. The recorded
+ * stat is made here, of a scratch file, so that the file may hold another text than the
+ * packed one: a document from the pack then proves the file was not read. */
+static void test_stat_trusted_and_edits_seen(void **state)
+{
+        (void)state;
+        const struct ypack_doc *base = NULL;
+        for (size_t i = 0; i < ypack_ndocs && !base; i++)
+                if (strstr(ypack_docs[i].text, "family: base") && ypack_docs[i].len > 1000)
+                        base = &ypack_docs[i];
+        assert_non_null(base);
+        char *dir = tmpdir_new("prism-ystat");
+        char *path = xasprintf("%s/base.yaml", dir);
+        const char *k0 = base->text;
+        while (*k0 == '#' || *k0 == '\n')
+                k0 = strchr(k0, '\n') + 1;
+        char orig = *k0, lb = orig == 'x' ? 'v' : 'x', lc = orig == 'y' ? 'w' : 'y';
+        char *b = variant(base->text, lb), *c = variant(base->text, lc);
+        put(dir, "base.yaml", b);
+        struct stat st, st2;
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal((size_t)st.st_size, base->len);
+        struct ypack_doc doc = *base;
+        /* the build's rule: a file changed less than YPACK_SETTLE_S before it is not recorded */
+        assert_int_equal(ypack_stat_record(&st, st.st_ctim.tv_sec + 1, 0, &doc.st), 0);
+        assert_int_equal(doc.st.ino, 0);
+        assert_int_equal(ypack_stat_record(&st, st.st_ctim.tv_sec + YPACK_SETTLE_S,
+                                           st.st_ctim.tv_nsec, &doc.st), 1);
+        assert_int_equal(doc.st.ino, (unsigned long long)st.st_ino);
+        ydoc_use_pack(&doc, 1);
+        struct err err = {0};
+        struct ydoc y;
+        /* stat as recorded: the packed document, although the file holds b */
+        assert_int_equal(ydoc_load(&y, path, &err), 0);
+        assert_int_equal(y.loaded, 2);
+        assert_int_equal(first_key(&y), orig);
+        ydoc_free(&y);
+        /* the same size, a new mtime: read and parsed */
+        struct timespec pause = {0, 30 * 1000 * 1000}; /* past the timestamp tick */
+        nanosleep(&pause, NULL);
+        put(dir, "base.yaml", c);
+        struct timespec later[2] = {{0, UTIME_OMIT}, {st.st_mtim.tv_sec + 10, st.st_mtim.tv_nsec}};
+        assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+        assert_int_equal(stat(path, &st2), 0);
+        assert_int_equal(st2.st_ino, st.st_ino);
+        assert_int_equal(st2.st_size, st.st_size);
+        assert_int_equal(ydoc_load(&y, path, &err), 0);
+        assert_int_equal(y.loaded, 1);
+        assert_int_equal(first_key(&y), lc);
+        ydoc_free(&y);
+        /* b again, with the recorded mtime set back by hand: only the ctime differs */
+        nanosleep(&pause, NULL);
+        put(dir, "base.yaml", b);
+        struct timespec back[2] = {{0, UTIME_OMIT}, st.st_mtim};
+        assert_int_equal(utimensat(AT_FDCWD, path, back, 0), 0);
+        assert_int_equal(stat(path, &st2), 0);
+        assert_int_equal(st2.st_ino, st.st_ino);
+        assert_int_equal(st2.st_size, st.st_size);
+        assert_int_equal(st2.st_mtim.tv_sec, st.st_mtim.tv_sec);
+        assert_int_equal(st2.st_mtim.tv_nsec, st.st_mtim.tv_nsec);
+        assert_true(st2.st_ctim.tv_sec != st.st_ctim.tv_sec ||
+                    st2.st_ctim.tv_nsec != st.st_ctim.tv_nsec);
+        assert_int_equal(ydoc_load(&y, path, &err), 0);
+        assert_int_equal(y.loaded, 1);
+        assert_int_equal(first_key(&y), lb);
+        ydoc_free(&y);
+        /* the packed text itself in a file with another stat: read, compared, the pack's */
+        put(dir, "base.yaml", base->text);
+        assert_int_equal(ydoc_load(&y, path, &err), 0);
+        assert_int_equal(y.loaded, 2);
+        ydoc_free(&y);
+        ydoc_use_pack(ypack_docs, ypack_ndocs);
+        unlink(path);
+        rmdir(dir);
+        free(b);
+        free(c);
+        free(path);
+        free(dir);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_shipped_files_packed),
             cmocka_unit_test(test_edited_file_parsed),
+            cmocka_unit_test(test_stat_trusted_and_edits_seen),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 struct rfile {
         char *path, *family, *inherits;
+        struct ysrc src; /* the text, read once: the header scan and the full load use it */
 };
 
 static void rfiles_free(struct rfile *f, size_t n)
@@ -21,6 +22,7 @@ static void rfiles_free(struct rfile *f, size_t n)
                 free(f[i].path);
                 free(f[i].family);
                 free(f[i].inherits);
+                ysrc_free(&f[i].src);
         }
         free(f);
 }
@@ -43,16 +45,15 @@ static int scan(const char *dir, struct rfile **out, size_t *nout, struct err *e
                 /* a family's file is found by its header: a few lines are parsed here,
                  * the chain's files in full once chosen */
                 static const char *const head[] = {"family", "inherits", "description", NULL};
-                size_t len;
-                char *text = read_file(path, &len, err);
-                if (!text) {
-                        rc = ERR_INPUT;
+                struct ysrc src;
+                if ((rc = ysrc_open(&src, path, err))) {
                         free(path);
                         break;
                 }
-                rc = ydoc_load_mem(&y, path, text, ydoc_prefix_len(text, len, head), err);
-                free(text);
+                rc = ydoc_load_mem(&y, path, src.text, ydoc_prefix_len(src.text, src.len, head),
+                                   err);
                 if (rc) {
+                        ysrc_free(&src);
                         free(path);
                         break;
                 }
@@ -61,12 +62,14 @@ static int scan(const char *dir, struct rfile **out, size_t *nout, struct err *e
                 const char *inh = ydoc_str(ydoc_get(&y, root, "inherits"));
                 if (!root || root->type != YAML_MAPPING_NODE || !fam || !*fam) {
                         rc = err_set(err, ERR_INPUT, "%s: not a rules file (no 'family:')", path);
+                        ysrc_free(&src);
                         free(path);
                 } else {
                         xgrow(&f, &cap, n + 1, sizeof *f);
                         f[n].path = path;
                         f[n].family = xstrdup(fam);
                         f[n].inherits = inh && *inh ? xstrdup(inh) : NULL;
+                        f[n].src = src;
                         n++;
                 }
                 ydoc_free(&y);
@@ -381,10 +384,11 @@ static yaml_node_t *section(struct ydoc *y, yaml_node_t *root, const char *name,
         return s;
 }
 
-static int merge_file(struct ruleset *rs, const char *file, struct err *err)
+static int merge_file(struct ruleset *rs, const char *file, const struct ysrc *src,
+                      struct err *err)
 {
         struct ydoc y;
-        int rc = ydoc_load(&y, file, err);
+        int rc = ydoc_load_src(&y, file, src, err);
         if (rc)
                 return rc;
         yaml_node_t *root = ydoc_root(&y), *s;
@@ -492,11 +496,13 @@ static int load_chain(const char *dir, const struct rfile *f, size_t nf, const c
                 return err_set(err, ERR_INPUT, "%s: no rules file has family '%s'", dir, family);
         /* the chain, leaf first; a loop or a missing parent is an error */
         struct strbuf chain = {0};
+        const struct rfile *cf[17]; /* rs->files[i]'s */
         for (const struct rfile *c = leaf; c;) {
                 if (rs->nfiles > 16) {
                         rc = err_set(err, ERR_INPUT, "%s: inherits: chain loops", c->path);
                         break;
                 }
+                cf[rs->nfiles] = c;
                 rs->files = xrealloc(rs->files, (rs->nfiles + 1) * sizeof *rs->files);
                 rs->files[rs->nfiles++] = xstrdup(c->path);
                 sb_addf(&chain, "%s%s", chain.len ? " < " : "", c->family);
@@ -514,7 +520,7 @@ static int load_chain(const char *dir, const struct rfile *f, size_t nf, const c
         rs->top_kernels = 10;
         rs->norm = xstrdup("per_wave");
         for (size_t i = rs->nfiles; i-- > 0 && !rc;)
-                rc = merge_file(rs, rs->files[i], err);
+                rc = merge_file(rs, rs->files[i], &cf[i]->src, err);
         if (!rc)
                 rc = check(rs, err);
         if (!rc)

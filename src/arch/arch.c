@@ -230,10 +230,11 @@ static void named_merge(struct named_expr **arr, size_t *n, const char *name, co
         (*arr)[j].loc.col = ydoc_col(node);
 }
 
-static int merge_file(struct arch *a, const char *path, struct err *err)
+static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
+                      struct err *err)
 {
         struct ydoc y;
-        int rc = ydoc_load(&y, path, err);
+        int rc = ydoc_load_src(&y, path, src, err);
         if (rc)
                 return rc;
         const char *file = a->files[a->nfiles - 1];
@@ -529,7 +530,7 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 for (size_t o = 0; o <= f->nover; o++) {
                         const char *p = o ? f->over[o - 1] : f->path;
                         a->files[a->nfiles++] = xstrdup(p);
-                        if ((rc = merge_file(a, p, err)))
+                        if ((rc = merge_file(a, p, o ? &f->over_src[o - 1] : &f->src, err)))
                                 goto out;
                 }
         }

@@ -19,9 +19,13 @@ void family_files_free(struct family_file *ff, size_t n)
                 for (size_t j = 0; j < ff[i].narchs; j++)
                         free(ff[i].archs[j]);
                 free(ff[i].archs);
-                for (size_t j = 0; j < ff[i].nover; j++)
+                for (size_t j = 0; j < ff[i].nover; j++) {
                         free(ff[i].over[j]);
+                        ysrc_free(&ff[i].over_src[j]);
+                }
                 free(ff[i].over);
+                free(ff[i].over_src);
+                ysrc_free(&ff[i].src);
         }
         free(ff);
 }
@@ -55,21 +59,19 @@ static int yaml_names(const char *dir, char ***out, size_t *nout)
         return 0;
 }
 
-/* Read one metric file's header into ff (path already set). */
+/* Read one metric file's header into ff (path already set); its text stays in ff->src. */
 static int read_header(struct family_file *ff, struct err *err)
 {
         struct ydoc y;
         int rc;
-        size_t len;
-        char *text = read_file(ff->path, &len, err);
-        if (!text)
-                return ERR_INPUT;
+        if ((rc = ysrc_open(&ff->src, ff->path, err)))
+                return rc;
         /* a family's files are found by their headers: a few lines per file are parsed,
          * not every formula of every family */
         static const char *const head[] = {"family", "inherits", "archs", "description",
                                            NULL};
-        rc = ydoc_load_mem(&y, ff->path, text, ydoc_prefix_len(text, len, head), err);
-        free(text);
+        const char *text = ff->src.text;
+        rc = ydoc_load_mem(&y, ff->path, text, ydoc_prefix_len(text, ff->src.len, head), err);
         if (rc)
                 return rc;
         yaml_node_t *root = ydoc_root(&y);
@@ -132,6 +134,11 @@ int scan_families(const char *dir, struct family_file **out, size_t *nout,
                                         if (j < nf) {
                                                 ff[j].over = xrealloc(ff[j].over, (ff[j].nover + 1) *
                                                                       sizeof *ff[j].over);
+                                                ff[j].over_src = xrealloc(
+                                                    ff[j].over_src,
+                                                    (ff[j].nover + 1) * sizeof *ff[j].over_src);
+                                                ff[j].over_src[ff[j].nover] = t.src;
+                                                memset(&t.src, 0, sizeof t.src);
                                                 ff[j].over[ff[j].nover++] = t.path;
                                                 t.path = NULL;
                                         } else {

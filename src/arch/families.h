@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../util/util.h"
+#include "yamldoc.h"
 
 /* One metric file's header, read to find the chain. */
 struct family_file {
@@ -16,11 +17,17 @@ struct family_file {
         size_t narchs;
         char **over;        /* version overlays of this family, applied after it in order */
         size_t nover;
+        /* the texts of the file and of its overlays, read once: the header scan and the
+         * full load (arch_load) use the same */
+        struct ysrc src;
+        struct ysrc *over_src;
 };
 
 /* Read the headers of every .yaml file in dir, then of the version overlays in force
  * (dir/<version>/, versions.h): a file there naming a family of dir overlays it (its path
- * goes to that family's `over`), any other is a family of its own. */
+ * goes to that family's `over`), any other is a family of its own. Each file is read at
+ * most once (ysrc_open: not at all where stat shows the packed file unchanged). Uses no
+ * state shared between calls: safe from several threads. */
 int scan_families(const char *dir, struct family_file **out, size_t *nout, struct err *err);
 void family_files_free(struct family_file *ff, size_t n);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A key given twice in one mapping is an error: YAML readers disagree on which one wins,
  * and a metric written twice would otherwise merge silently. */
@@ -113,23 +114,90 @@ static int load_packed(struct ydoc *d, const struct ypack_doc *pd, const char *p
         return 0;
 }
 
+int ypack_stat_record(const struct stat *st, long long now_s, long long now_ns,
+                      struct ypack_stat *out)
+{
+        memset(out, 0, sizeof *out);
+        long long newest_s = st->st_mtim.tv_sec, newest_ns = st->st_mtim.tv_nsec;
+        if (st->st_ctim.tv_sec > newest_s ||
+            (st->st_ctim.tv_sec == newest_s && st->st_ctim.tv_nsec > newest_ns)) {
+                newest_s = st->st_ctim.tv_sec;
+                newest_ns = st->st_ctim.tv_nsec;
+        }
+        /* newest + YPACK_SETTLE_S <= now, and a real inode */
+        newest_s += YPACK_SETTLE_S;
+        if (!st->st_ino || !S_ISREG(st->st_mode) || newest_s > now_s ||
+            (newest_s == now_s && newest_ns > now_ns))
+                return 0;
+        out->dev = (unsigned long long)st->st_dev;
+        out->ino = (unsigned long long)st->st_ino;
+        out->size = (unsigned long long)st->st_size;
+        out->mtime_s = st->st_mtim.tv_sec;
+        out->mtime_ns = st->st_mtim.tv_nsec;
+        out->ctime_s = st->st_ctim.tv_sec;
+        out->ctime_ns = st->st_ctim.tv_nsec;
+        return 1;
+}
+
+/* The packed document recorded with exactly this stat, or NULL. */
+static const struct ypack_doc *pack_by_stat(const struct stat *st)
+{
+        for (size_t i = 0; i < npack; i++) {
+                const struct ypack_stat *r = &pack[i].st;
+                if (r->ino && r->ino == (unsigned long long)st->st_ino &&
+                    r->dev == (unsigned long long)st->st_dev &&
+                    r->size == (unsigned long long)st->st_size && r->size == pack[i].len &&
+                    r->mtime_s == st->st_mtim.tv_sec && r->mtime_ns == st->st_mtim.tv_nsec &&
+                    r->ctime_s == st->st_ctim.tv_sec && r->ctime_ns == st->st_ctim.tv_nsec)
+                        return &pack[i];
+        }
+        return NULL;
+}
+
+int ysrc_open(struct ysrc *s, const char *path, struct err *err)
+{
+        memset(s, 0, sizeof *s);
+        struct stat st;
+        if (npack && stat(path, &st) == 0 && (s->pack = pack_by_stat(&st))) {
+                s->text = s->pack->text;
+                s->len = s->pack->len;
+                return 0;
+        }
+        if (!(s->owned = read_file(path, &s->len, err)))
+                return ERR_INPUT;
+        s->text = s->owned;
+        for (size_t i = 0; i < npack && !s->pack; i++)
+                if (pack[i].len == s->len && !memcmp(pack[i].text, s->text, s->len))
+                        s->pack = &pack[i];
+        return 0;
+}
+
+void ysrc_free(struct ysrc *s)
+{
+        free(s->owned);
+        memset(s, 0, sizeof *s);
+}
+
+int ydoc_load_src(struct ydoc *d, const char *path, const struct ysrc *s, struct err *err)
+{
+        memset(d, 0, sizeof *d);
+        if (s->pack)
+                return load_packed(d, s->pack, path);
+        return load_text(d, path, s->text, s->len, 1, err);
+}
+
 int ydoc_load(struct ydoc *d, const char *path, struct err *err)
 {
         memset(d, 0, sizeof *d);
         if (npack) {
-                /* the whole text: the packed document of the same text, or libyaml's parse */
-                size_t len;
-                char *text = read_file(path, &len, NULL);
-                if (text) {
-                        int rc = -1;
-                        for (size_t i = 0; i < npack && rc; i++)
-                                if (pack[i].len == len && !memcmp(pack[i].text, text, len))
-                                        rc = load_packed(d, &pack[i], path);
-                        if (rc)
-                                rc = load_text(d, path, text, len, 1, err);
-                        free(text);
+                /* the packed document of the same file or text, or libyaml's parse */
+                struct ysrc s;
+                if (!ysrc_open(&s, path, NULL)) {
+                        int rc = ydoc_load_src(d, path, &s, err);
+                        ysrc_free(&s);
                         return rc;
                 }
+                /* unreadable: the message of libyaml's own reading below */
         }
         yaml_parser_t p;
         FILE *f = fopen(path, "rb");

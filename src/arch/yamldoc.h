@@ -21,6 +21,12 @@ struct ypack_node {
         unsigned at, n;            /* scalar: offset in strs, length; sequence: first of items,
                                       count; mapping: first of pairs, count */
 };
+/* The file a document was packed from as stat(2) saw it at build time; ino 0: not recorded
+ * (then the file's bytes are always compared). */
+struct ypack_stat {
+        unsigned long long dev, ino, size;
+        long long mtime_s, mtime_ns, ctime_s, ctime_ns;
+};
 struct ypack_doc {
         const char *text;
         size_t len, nnodes;
@@ -28,13 +34,44 @@ struct ypack_doc {
         const char *strs;
         const yaml_node_item_t *items;
         const yaml_node_pair_t *pairs;
+        struct ypack_stat st;
 };
-/* Documents ydoc_load takes instead of parsing a file whose text is byte for byte one of
- * theirs (any other text, e.g. an edited data file, is parsed as before). */
+/* Documents ydoc_load takes instead of parsing a file whose text is one of theirs (any other
+ * text, e.g. an edited data file, is parsed as before). Call it before any thread starts. */
 void ydoc_use_pack(const struct ypack_doc *docs, size_t n);
 /* The data files as built (build/gen/ydata.c, in libprism.a). */
 extern const struct ypack_doc ypack_docs[];
 extern const size_t ypack_ndocs;
+
+/* A packed file is known unchanged, and is not read, when stat(2) gives the recorded device,
+ * inode, size, mtime and ctime to the nanosecond; otherwise it is read and its bytes are
+ * compared with the packed text. The build records a file's stat only when its mtime and
+ * ctime are at least YPACK_SETTLE_S seconds older than the build's start: a write in the same
+ * timestamp tick as the recorded one could not move them ("racy" timestamps). A write,
+ * chmod, rename onto the path, or an mtime set back by hand (touch -d) sets the ctime to the
+ * current time, which no user can set, so any change after the build is seen. docs/FORMATS.md
+ * ("Data files and the binary") has the rule. Fills *out and returns 1 when st may be
+ * recorded at a build that started at now (seconds, nanoseconds), else 0. */
+#define YPACK_SETTLE_S 2
+struct stat;
+int ypack_stat_record(const struct stat *st, long long now_s, long long now_ns,
+                      struct ypack_stat *out);
+
+/* A data file's text for one load: the packed text itself where the file is that one (by
+ * stat, or read and compared), else the file's bytes. Every field is read-only to callers. */
+struct ysrc {
+        const char *text; /* NUL-terminated */
+        size_t len;
+        char *owned;                   /* the bytes read from the file, or NULL */
+        const struct ypack_doc *pack;  /* the packed document of this text, or NULL */
+};
+/* Open path's text (at most one read of the file); an unreadable file: err, nonzero. Safe
+ * from several threads (nothing shared is written). */
+int ysrc_open(struct ysrc *s, const char *path, struct err *err);
+void ysrc_free(struct ysrc *s);
+/* ydoc_load of a text ysrc_open gave: the packed document, or libyaml's parse of the text
+ * with ydoc_load's checks; path is the file named in messages. */
+int ydoc_load_src(struct ydoc *d, const char *path, const struct ysrc *s, struct err *err);
 
 /* Load the first document of a file. An empty file gives an empty root (NULL). */
 int ydoc_load(struct ydoc *d, const char *path, struct err *err);

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -360,26 +361,44 @@ int parse_double(const char *s, double *out)
 
 char *read_file(const char *path, size_t *len, struct err *err)
 {
-        FILE *f = fopen(path, "rb");
-        if (!f) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
                 err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
                 return NULL;
         }
-        struct strbuf sb = {0};
-        char buf[65536];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-                sb_addn(&sb, buf, n);
-        int bad = ferror(f);
-        fclose(f);
+        /* one buffer of the file's size and one read where the size is known; a short
+         * read of a regular file is its end, anything else is read to the end */
+        struct stat st;
+        int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+        size_t cap = reg ? (size_t)st.st_size + 1 : 65536, n = 0;
+        char *buf = xmalloc(cap + 1);
+        int bad = 0;
+        for (;;) {
+                if (n == cap) {
+                        cap *= 2;
+                        buf = xrealloc(buf, cap + 1);
+                }
+                ssize_t r = read(fd, buf + n, cap - n);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0) {
+                        bad = 1;
+                        break;
+                }
+                n += (size_t)r;
+                if (r == 0 || (reg && n < cap))
+                        break;
+        }
+        close(fd);
         if (bad) {
-                sb_free(&sb);
+                free(buf);
                 err_set(err, ERR_INPUT, "cannot read '%s'", path);
                 return NULL;
         }
+        buf[n] = 0;
         if (len)
-                *len = sb.len;
-        return sb_detach(&sb);
+                *len = n;
+        return buf;
 }
 
 int make_dir(const char *dir, struct err *err)
