@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch/yamldoc.h"
 #include "util/util.h"
@@ -77,6 +78,13 @@ int main(int argc, char **argv)
                 for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                         if (!strcmp(name, commands[i].name))
                                 return commands[i].fn(2, hargv);
+        }
+        /* analyze writes its report at the end: into a file or a pipe 64 KiB at a time, not
+         * in stdio's 4 KiB pieces (a terminal stays line-buffered; profile's progress is
+         * not held back) */
+        if (!strcmp(name, "analyze") && !isatty(STDOUT_FILENO)) {
+                static char outbuf[1 << 16];
+                setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
         }
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 if (!strcmp(name, commands[i].name))

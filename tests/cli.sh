@@ -211,5 +211,24 @@ else fail=$((fail + 1)); echo "FAIL roofline.csv differs from what the benchmark
 sed -i '1s/,LDSBw,/,SharedBw,/' "$T/bench.csv"
 check 2 "printed a roofline.csv header without the columns of any family's roofline" roofline -o "$T/rf2"
 unset PRISM_ROOFLINE_BIN
+
+# --save-dfs into a directory holding the same tables keeps each file (same inode); a file
+# of the same size with other bytes is written anew
+tcheck() { if eval "$2"; then pass=$((pass + 1)); echo "ok   $1"; else fail=$((fail + 1)); echo "FAIL $1"; fi; }
+"$P" analyze -p "$S/vcopy/MI200" -b 2 --save-dfs "$T/dfs" >/dev/null 2>&1
+f=$(ls "$T"/dfs/2.1_*.csv 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+        cp "$f" "$T/dfs-orig.csv"
+        ino=$(stat -c %i "$f")
+        "$P" analyze -p "$S/vcopy/MI200" -b 2 --save-dfs "$T/dfs" >/dev/null 2>&1
+        tcheck "--save-dfs keeps an identical file" '[ "$(stat -c %i "$f")" = "$ino" ] && cmp -s "$f" "$T/dfs-orig.csv"'
+        # the same size, one digit changed
+        sed -i '2s/[0-9]/X/' "$f"
+        tcheck "the damaged copy has the same size" '[ "$(stat -c %s "$f")" = "$(stat -c %s "$T/dfs-orig.csv")" ] && ! cmp -s "$f" "$T/dfs-orig.csv"'
+        "$P" analyze -p "$S/vcopy/MI200" -b 2 --save-dfs "$T/dfs" >/dev/null 2>&1
+        tcheck "--save-dfs rewrites a file of the same size with other bytes" 'cmp -s "$f" "$T/dfs-orig.csv"'
+else
+        fail=$((fail + 1)); echo "FAIL --save-dfs wrote no 2.1 table"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -103,10 +103,13 @@ static int read_header(struct family_file *ff, struct err *err)
 int scan_families(const char *dir, struct family_file **out, size_t *nout,
                          struct err *err)
 {
-        char **names;
-        size_t nn;
-        if (yaml_names(dir, &names, &nn))
+        char **names, **ov = NULL;
+        size_t nn, nov = 0;
+        /* one listing: the files and the overlay directories */
+        if (data_dir_list(dir, &names, &nn, &ov, &nov))
                 return err_set(err, ERR_INPUT, "cannot open metrics directory '%s'", dir);
+        if (nn) /* qsort(NULL, 0) is undefined */
+                qsort(names, nn, sizeof *names, cmp_str);
         struct family_file *ff = xcalloc(nn ? nn : 1, sizeof *ff);
         size_t nf = 0, cap = nn ? nn : 1;
         int rc = 0;
@@ -117,10 +120,6 @@ int scan_families(const char *dir, struct family_file **out, size_t *nout,
         for (size_t i = 0; i < nn; i++)
                 free(names[i]);
         free(names);
-        char **ov = NULL;
-        size_t nov = 0;
-        if (!rc)
-                data_overlays(dir, &ov, &nov);
         for (size_t o = 0; o < nov; o++) {
                 if (!rc && !yaml_names(ov[o], &names, &nn)) {
                         for (size_t i = 0; i < nn; i++) {

@@ -250,31 +250,27 @@ out:
 int panels_load(const char *dir, struct panel_set *ps, struct err *err)
 {
         memset(ps, 0, sizeof *ps);
-        DIR *d = opendir(dir);
-        if (!d)
+        /* one listing: the panel files (in the directory's order) and the version
+         * overlays in force, oldest first */
+        char **files, **ov = NULL;
+        size_t nfiles, nov = 0;
+        if (data_dir_list(dir, &files, &nfiles, &ov, &nov))
                 return err_set(err, ERR_INPUT, "cannot open panels directory '%s'", dir);
         struct dirent *de;
         size_t cap = 0;
         int rc = 0;
-        while ((de = readdir(d))) {
-                size_t l = strlen(de->d_name);
-                if (l <= 5 || strcmp(de->d_name + l - 5, ".yaml"))
-                        continue;
-                xgrow(&ps->panels, &cap, ps->npanels + 1, sizeof *ps->panels);
-                struct panel *p = &ps->panels[ps->npanels++];
-                memset(p, 0, sizeof *p);
-                char *path = xasprintf("%s/%s", dir, de->d_name);
-                rc = load_panel(path, p, err);
-                free(path);
-                if (rc)
-                        break;
+        for (size_t i = 0; i < nfiles; i++) {
+                if (!rc) {
+                        xgrow(&ps->panels, &cap, ps->npanels + 1, sizeof *ps->panels);
+                        struct panel *p = &ps->panels[ps->npanels++];
+                        memset(p, 0, sizeof *p);
+                        char *path = xasprintf("%s/%s", dir, files[i]);
+                        rc = load_panel(path, p, err);
+                        free(path);
+                }
+                free(files[i]);
         }
-        closedir(d);
-        /* the version overlays in force, oldest first */
-        char **ov = NULL;
-        size_t nov = 0;
-        if (!rc)
-                data_overlays(dir, &ov, &nov);
+        free(files);
         for (size_t o = 0; o < nov; o++) {
                 DIR *od = rc ? NULL : opendir(ov[o]);
                 char **names = NULL;

@@ -34,20 +34,9 @@ static int cmp_ver(const void *a, const void *b)
         return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-void data_overlays(const char *dir, char ***paths, size_t *n)
+/* the overlay names collected (nn of them) as sorted paths under dir */
+static void overlay_paths(const char *dir, char **names, size_t nn, char ***paths, size_t *n)
 {
-        char **names = NULL;
-        size_t nn = 0, cap = 0;
-        DIR *d = opendir(dir);
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-                if (!is_version(de->d_name) || (cur && strverscmp(de->d_name, cur) > 0))
-                        continue;
-                xgrow(&names, &cap, nn + 1, sizeof *names);
-                names[nn++] = xstrdup(de->d_name);
-        }
-        if (d)
-                closedir(d);
         if (nn)
                 qsort(names, nn, sizeof *names, cmp_ver);
         for (size_t i = 0; i < nn; i++) {
@@ -57,6 +46,37 @@ void data_overlays(const char *dir, char ***paths, size_t *n)
         }
         *paths = names;
         *n = nn;
+}
+
+static int is_overlay(const char *name)
+{
+        return is_version(name) && !(cur && strverscmp(name, cur) > 0);
+}
+
+int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, size_t *n)
+{
+        DIR *d = opendir(dir);
+        if (!d)
+                return -1;
+        char **names = NULL, **ys = NULL;
+        size_t nn = 0, cap = 0, ny = 0, ycap = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                if (l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) {
+                        xgrow(&ys, &ycap, ny + 1, sizeof *ys);
+                        ys[ny++] = xstrdup(de->d_name);
+                }
+                if (is_overlay(de->d_name)) {
+                        xgrow(&names, &cap, nn + 1, sizeof *names);
+                        names[nn++] = xstrdup(de->d_name);
+                }
+        }
+        closedir(d);
+        *yaml = ys;
+        *nyaml = ny;
+        overlay_paths(dir, names, nn, paths, n);
+        return 0;
 }
 
 int data_versions_load(const char *pdir, struct data_version **v, size_t *n, struct err *err)

@@ -14,9 +14,10 @@
 void data_version_set(const char *version);
 const char *data_version(void);
 
-/* The overlay directories of dir (subdirectories named like a version) up to the data
- * version in force, oldest first: malloc'd paths. */
-void data_overlays(const char *dir, char ***paths, size_t *n);
+/* One listing of dir: its .yaml file names in the directory's order (malloc'd names, not
+ * paths), and its overlay directories (entries named like a version) up to the data version
+ * in force, oldest first (malloc'd paths). -1 (nothing set) when dir cannot be opened. */
+int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, size_t *n);
 
 struct data_version {
         char name[16];

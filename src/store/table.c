@@ -8,6 +8,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -313,7 +314,8 @@ struct tstream {
         int parser_ok;
         struct loader ld;
         void (*field_cb)(void *, size_t, void *);
-        FILE *f;
+        int fd, has_fd, read_errno;
+        size_t got_total; /* bytes read so far */
         char *buf;  /* cap bytes: the file from pos on; off: the first not yet parsed */
         size_t n, off, pos, head_end, cap;
         off_t fsize;
@@ -352,18 +354,27 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
         if (csv_init(&s->p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
         s->parser_ok = 1;
-        struct stat st;
-        int found = stat(path, &st) == 0;
-        if (found && S_ISDIR(st.st_mode))
-                return err_set(err, ERR_INPUT, "'%s' is a directory, expected a CSV file", path);
-        /* a pipe or a device would block or never end (hostile inputs, issue 10) */
-        if (found && !S_ISREG(st.st_mode))
-                return err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
-        s->f = fopen(path, "rb");
-        if (!s->f)
+        /* opened without blocking (a pipe's open waits for a writer), then checked: a
+         * pipe or a device would block or never end (hostile inputs, issue 10) */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
                 return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-        struct stat fst;
-        s->fsize = fstat(fileno(s->f), &fst) == 0 ? fst.st_size : 0;
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+                int e = errno;
+                close(fd);
+                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(e));
+        }
+        if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode)
+                           ? err_set(err, ERR_INPUT,
+                                     "'%s' is a directory, expected a CSV file", path)
+                           : err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
+        }
+        s->fd = fd;
+        s->has_fd = 1;
+        s->fsize = st.st_size;
         /* RBUF, or the file's size for a smaller one; csv_split reads up to 15 bytes past
          * a line (zeros past the bytes read) */
         s->cap = s->fsize > 0 && (size_t)s->fsize < RBUF ? (size_t)s->fsize + 1 : RBUF;
@@ -497,10 +508,21 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         s->pos += off;
                         s->n = n - off;
                         s->off = 0;
-                        size_t got = fread(buf + s->n, 1, s->cap - s->n, s->f);
+                        size_t want = s->cap - s->n;
+                        ssize_t r;
+                        do
+                                r = read(s->fd, buf + s->n, want);
+                        while (r < 0 && errno == EINTR);
+                        if (r < 0)
+                                s->read_errno = errno;
+                        size_t got = r > 0 ? (size_t)r : 0;
                         s->n += got;
+                        s->got_total += got;
                         memset(buf + s->n, 0, 16);
-                        s->drained = got == 0;
+                        /* the end: nothing more, or fewer bytes than asked that complete
+                         * the size fstat gave (a short read for another reason reads on) */
+                        s->drained = got == 0 || (got < want && s->fsize > 0 &&
+                                                  s->got_total == (size_t)s->fsize);
                         continue;
                 }
                 if (off >= n) {
@@ -556,8 +578,9 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         return 0; /* a record ended here: the chunk is full (a record that
                                    * failed is no row of it: its error comes now) */
         }
-        if (ferror(s->f))
-                return err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
+        if (s->read_errno)
+                return err_set(err, ERR_INPUT, "cannot read '%s': %s", path,
+                               strerror(s->read_errno));
         if (ld->failed)
                 return ld->stopped ? 0 : ERR_INPUT;
         if (s->eof == 1) {
@@ -584,8 +607,8 @@ static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
 
 static void stream_close(struct tstream *s)
 {
-        if (s->f)
-                fclose(s->f);
+        if (s->has_fd)
+                close(s->fd);
         if (s->parser_ok)
                 csv_free(&s->p);
         free(s->buf);

@@ -2,6 +2,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,33 @@ static void put_csv(FILE *f, char *const *names, size_t ncols, size_t nrows, csv
         }
 }
 
-/* 1 when path holds exactly text[0 .. len) */
+/* 1 when path holds exactly text[0 .. len): a regular file of that size (fstat of the open
+ * file: no stat before), read in one piece and compared */
 static int same_file(const char *path, const char *text, size_t len)
 {
-        struct stat st;
-        if (stat(path, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
                 return 0;
-        size_t n;
-        char *old = read_file(path, &n, NULL);
-        int same = old && n == len && !memcmp(old, text, len);
-        free(old);
+        struct stat st;
+        int same = 0;
+        if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len) {
+                char *old = xmalloc(len + 1);
+                size_t n = 0;
+                /* len + 1 asked: a file grown since fstat does not compare equal */
+                while (n <= len) {
+                        ssize_t r = read(fd, old + n, len + 1 - n);
+                        if (r < 0 && errno == EINTR)
+                                continue;
+                        if (r <= 0)
+                                break;
+                        n += (size_t)r;
+                        if (n == len) /* fewer than asked, and the size fstat gave */
+                                break;
+                }
+                same = n == len && !memcmp(old, text, len);
+                free(old);
+        }
+        close(fd);
         return same;
 }
 

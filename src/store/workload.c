@@ -24,8 +24,10 @@ struct streaming {
         void *keep_ctx;
 };
 
+struct probe;
 static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
-                    const struct streaming *st, struct workload *w, struct err *err);
+                    const struct streaming *st, const struct probe *pr, struct workload *w,
+                    struct err *err);
 static void check_cells(struct table *t, const char *file);
 
 /* ---- other stores: a prism database, a directory holding only prism.db, a multi-rank
@@ -51,15 +53,25 @@ static int dir_has(const char *dir, const char *file)
         return r;
 }
 
+/* What other_store saw of a workload directory, so that open_dir does not ask again. */
+struct probe {
+        int dir;      /* path is a directory */
+        int sys_file; /* path/sysinfo.csv is a regular file */
+};
+
 /* the store at path when it is no workload directory: 1 database, 2 rank tree, 0 neither */
-static int other_store(const char *path, char **db)
+static int other_store(const char *path, char **db, struct probe *pr)
 {
         *db = NULL;
-        if (db_is_path(path)) {
+        memset(pr, 0, sizeof *pr);
+        /* a directory is never a database (db_is_path's first question) */
+        pr->dir = is_dir(path);
+        if (!pr->dir && db_is_path(path)) {
                 *db = xstrdup(path);
                 return 1;
         }
-        if (!is_dir(path) || dir_has(path, "sysinfo.csv") || dir_has(path, "pmc_perf.csv"))
+        if (!pr->dir || (pr->sys_file = dir_has(path, "sysinfo.csv")) ||
+            dir_has(path, "pmc_perf.csv"))
                 return 0;
         if (dir_has(path, DB_DEFAULT_NAME)) {
                 *db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
@@ -71,7 +83,8 @@ static int other_store(const char *path, char **db)
 int workload_arch(const char *path, char **arch, struct err *err)
 {
         char *db = NULL;
-        int kind = other_store(path, &db), rc;
+        struct probe pr;
+        int kind = other_store(path, &db, &pr), rc;
         *arch = NULL;
         if (kind == 1)
                 rc = db_read_arch(db, arch, err);
@@ -80,7 +93,7 @@ int workload_arch(const char *path, char **arch, struct err *err)
         else {
                 /* a directory's sysinfo.csv alone (or the error opening it gives) */
                 struct workload w;
-                rc = open_dir(path, NULL, NULL, 1, NULL, &w, err);
+                rc = open_dir(path, NULL, NULL, 1, NULL, &pr, &w, err);
                 if (!rc) {
                         *arch = xstrdup(w.arch);
                         workload_close(&w);
@@ -99,13 +112,14 @@ int workload_open_cols(const char *path, table_col_fn want, void *want_ctx, stru
                        struct err *err)
 {
         char *db = NULL;
-        int kind = other_store(path, &db), rc;
+        struct probe pr;
+        int kind = other_store(path, &db, &pr), rc;
         if (kind == 1)
                 rc = db_open_workload(db, want, want_ctx, w, err);
         else if (kind == 2)
                 rc = multi_open(path, want, want_ctx, w, err);
         else
-                rc = open_dir(path, want, want_ctx, 0, NULL, w, err);
+                rc = open_dir(path, want, want_ctx, 0, NULL, &pr, w, err);
         free(db);
         return rc;
 }
@@ -115,7 +129,8 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
                            struct err *err)
 {
         char *db = NULL;
-        int kind = other_store(path, &db);
+        struct probe pr;
+        int kind = other_store(path, &db, &pr);
         struct keep k = {keep, keep_ctx};
         if (kind == 1) { /* a database, streamed alike */
                 struct keep wk = {want, want_ctx};
@@ -127,14 +142,15 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
         if (kind)
                 return workload_open_cols(path, want, want_ctx, w, err);
         struct streaming st = {keep_col, &k};
-        return open_dir(path, want, want_ctx, 0, &st, w, err);
+        return open_dir(path, want, want_ctx, 0, &st, &pr, w, err);
 }
 
 /* ---- a workload directory ---- */
 
-/* sys_only: stop once sysinfo.csv gave the architecture */
+/* sys_only: stop once sysinfo.csv gave the architecture; pr: what other_store saw */
 static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys_only,
-                    const struct streaming *st, struct workload *w, struct err *err)
+                    const struct streaming *st, const struct probe *pr, struct workload *w,
+                    struct err *err)
 {
         int rc = 0;
         char *f = NULL, **names = NULL; /* the accumulate files (formats_detect) */
@@ -142,7 +158,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         struct keep keep = {want, want_ctx};
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
-        if (!is_dir(path)) {
+        if (!pr->dir) {
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': not a directory", path);
                 goto out;
         }
@@ -150,18 +166,19 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         char *pmc = xasprintf("%s/pmc_perf.csv", path);
         /* present in any form: a directory or a pipe there is an error naming the file
          * (table_load_csv's), not "no such file" */
-        int have_sys = access(f, F_OK) == 0, have_pmc = access(pmc, F_OK) == 0;
-        free(pmc);
-        if (!have_sys && !have_pmc) {
-                rc = err_set(err, ERR_INPUT,
-                             "cannot open workload '%s': no pmc_perf.csv or sysinfo.csv found",
-                             path);
-                goto out;
-        }
+        int have_sys = pr->sys_file || access(f, F_OK) == 0, have_pmc = -1;
         if (!have_sys) {
-                rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no sysinfo.csv", path);
+                rc = access(pmc, F_OK) == 0
+                         ? err_set(err, ERR_INPUT, "cannot open workload '%s': no sysinfo.csv",
+                                   path)
+                         : err_set(err, ERR_INPUT, "cannot open workload '%s': no "
+                                   "pmc_perf.csv or sysinfo.csv found", path);
+                free(pmc);
                 goto out;
         }
+        if (!sys_only)
+                have_pmc = access(pmc, F_OK) == 0;
+        free(pmc);
         if ((rc = table_load_csv(&w->sysinfo, f, err)))
                 goto out;
         if (w->sysinfo.nrows < 1) {

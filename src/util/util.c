@@ -366,8 +366,9 @@ char *read_file(const char *path, size_t *len, struct err *err)
                 err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
                 return NULL;
         }
-        /* one buffer of the file's size and one read where the size is known; a short
-         * read of a regular file is its end, anything else is read to the end */
+        /* one buffer of the file's size and one read where the size is known: a read that
+         * gives fewer bytes than asked and completes the size fstat gave is the end (a
+         * short read for another reason, a signal, reads on); anything else to its end */
         struct stat st;
         int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
         size_t cap = reg ? (size_t)st.st_size + 1 : 65536, n = 0;
@@ -386,7 +387,7 @@ char *read_file(const char *path, size_t *len, struct err *err)
                         break;
                 }
                 n += (size_t)r;
-                if (r == 0 || (reg && n < cap))
+                if (r == 0 || (reg && n < cap && n == (size_t)st.st_size))
                         break;
         }
         close(fd);
