@@ -298,8 +298,12 @@ static void dump_load(const char *path, int mode, struct strbuf *out)
         struct table t;
         struct err err = {0};
         int rc;
-        if (mode == 2) {
-                rc = csv_stream(path, count_rec, out, &err);
+        struct csv_texts ct = {0};
+        if (mode >= 4) /* 4, 5: modes 1 and 2 over the bytes read once (csv_texts) */
+                csv_texts_read(&ct, path);
+        if (mode == 2 || mode == 5) {
+                rc = mode == 5 ? csv_stream_in(path, &ct, count_rec, out, &err)
+                               : csv_stream(path, count_rec, out, &err);
         } else if (mode == 3) {
                 /* streamed in chunks of 3 rows */
                 struct tstream *ts = table_stream_open(path, want_odd, NULL, &err);
@@ -318,8 +322,9 @@ static void dump_load(const char *path, int mode, struct strbuf *out)
                         rc = -1;
                 table_stream_close(ts);
         } else {
-                rc = mode ? table_load_csv_cols(&t, path, want_odd, NULL, &err)
-                          : table_load_csv(&t, path, &err);
+                rc = mode == 4 ? table_load_csv_in(&t, path, &ct, want_odd, NULL, &err)
+                     : mode    ? table_load_csv_cols(&t, path, want_odd, NULL, &err)
+                               : table_load_csv(&t, path, &err);
                 if (!rc) {
                         char buf[64], num[64];
                         for (size_t c = 0; c < t.ncols; c++) {
@@ -344,6 +349,7 @@ static void dump_load(const char *path, int mode, struct strbuf *out)
                 sb_add(out, "ERROR ");
                 sb_add(out, err.msg);
         }
+        csv_texts_free(&ct);
 }
 
 static void same_both_ways(const char *text, size_t len, size_t *fails)
@@ -369,7 +375,80 @@ static void same_both_ways(const char *text, size_t len, size_t *fails)
                 sb_free(&a);
                 sb_free(&b);
         }
+        /* the bytes read once give what reading the file gives */
+        for (int mode = 1; mode <= 2; mode++) {
+                struct strbuf a = {0}, b = {0};
+                dump_load(p, mode, &a);
+                dump_load(p, mode + 3, &b);
+                if (strcmp(a.buf ? a.buf : "", b.buf ? b.buf : "") && ++*fails <= 3)
+                        print_error("mode %d from csv_texts, input '%.*s':\nfile:  %s\ntexts: %s\n",
+                                    mode, (int)(len < 300 ? len : 300), text, a.buf, b.buf);
+                sb_free(&a);
+                sb_free(&b);
+        }
         unlink(p);
+        free(p);
+}
+
+/* csv_texts: a small regular file is read once (a change on disk after that is not seen
+ * by its load); a missing file, a directory, a pipe, a file over CSV_TEXT_MAX and one that
+ * gives a read error are not kept, and their loads read the file with its errors */
+static void test_csv_texts(void **state)
+{
+        (void)state;
+        char *p = write_tmp("a,bb\n1,2\n");
+        struct csv_texts ct = {0};
+        csv_texts_read(&ct, p);
+        assert_non_null(csv_texts_get(&ct, p));
+        assert_null(csv_texts_get(NULL, p));
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs("a,bb\n7,8\n9,9\n", f);
+        fclose(f);
+        struct table t;
+        struct err err = {0};
+        assert_int_equal(table_load_csv_in(&t, p, &ct, NULL, NULL, &err), 0);
+        assert_int_equal(t.nrows, 1);
+        assert_true(t.num[0][0] == 1);
+        table_free(&t);
+        assert_int_equal(table_load_csv_in(&t, p, NULL, NULL, NULL, &err), 0);
+        assert_int_equal(t.nrows, 2); /* no texts: the file as it is now */
+        table_free(&t);
+        csv_texts_free(&ct);
+        /* not kept: missing, a directory, a pipe, too large */
+        char *dir = xstrdup("/tmp/prism-t-table-dXXXXXX");
+        assert_non_null(mkdtemp(dir));
+        char *fifo = xasprintf("%s/pipe.csv", dir), *big = xasprintf("%s/big.csv", dir);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        f = fopen(big, "w");
+        assert_non_null(f);
+        fputs("a\n", f);
+        for (size_t n = 2; n <= CSV_TEXT_MAX; n += 8)
+                fputs("1234567\n", f);
+        fclose(f);
+        /* /proc/self/mem: a regular file of size 0 whose read fails */
+        const char *paths[] = {"/nonexistent/x.csv", dir, fifo, big, "/proc/self/mem"};
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+                csv_texts_read(&ct, paths[i]);
+                assert_null(csv_texts_get(&ct, paths[i]));
+                struct err e1 = {0}, e2 = {0};
+                int r1 = table_load_csv_in(&t, paths[i], &ct, NULL, NULL, &e1);
+                if (!r1)
+                        table_free(&t);
+                int r2 = table_load_csv_cols(&t, paths[i], NULL, NULL, &e2);
+                if (!r2)
+                        table_free(&t);
+                assert_int_equal(r1, r2);
+                assert_string_equal(e1.msg, e2.msg);
+        }
+        assert_int_equal(ct.n, 0);
+        unlink(fifo);
+        unlink(big);
+        rmdir(dir);
+        unlink(p);
+        free(fifo);
+        free(big);
+        free(dir);
         free(p);
 }
 
@@ -437,6 +516,7 @@ int main(void)
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_good), cmocka_unit_test(test_bad),
                                            cmocka_unit_test(test_write_roundtrip),
                                            cmocka_unit_test(test_num_fast),
-                                           cmocka_unit_test(test_fast_same_as_libcsv)};
+                                           cmocka_unit_test(test_fast_same_as_libcsv),
+                                           cmocka_unit_test(test_csv_texts)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

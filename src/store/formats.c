@@ -40,11 +40,13 @@ static int header_row(void *p, char **f, const size_t *lens, size_t n, size_t li
  * with *half set, the error for a header with one of rocpd's two counter columns but not
  * the other. */
 static int header_layout(const char *path, const char *col, int *long_form, int *half,
-                         int *has_col, struct err *err)
+                         int *has_col, struct csv_texts *ct, struct err *err)
 {
         struct header h = {.col = col};
         *half = 0;
-        int rc = csv_stream(path, header_row, &h, err);
+        if (ct) /* read once: the load takes the same bytes */
+                csv_texts_read(ct, path);
+        int rc = csv_stream_in(path, ct, header_row, &h, err);
         if (rc)
                 return rc;
         if (has_col)
@@ -88,7 +90,7 @@ enum accum_kind {
  * the dispatch columns where it recorded no dispatch (a filtered run). A CSV
  * file in rocpd's long layout other than pmc_perf.csv is one too (rocpd keeps its
  * accumulate counters in pmc_perf.csv: such a file means a mixed directory). */
-static enum accum_kind accum_kind(const char *dir, const char *fname)
+static enum accum_kind accum_kind(const char *dir, const char *fname, struct csv_texts *ct)
 {
         size_t l = strlen(fname);
         if (l <= 4 || strcmp(fname + l - 4, ".csv") || fname[0] == '.' ||
@@ -98,7 +100,7 @@ static enum accum_kind accum_kind(const char *dir, const char *fname)
         char *x = xstrndup(fname, l - 4);
         int lf = 0, half = 0, has = 0;
         struct err e = {0};
-        int rc = header_layout(p, x, &lf, &half, &has, &e);
+        int rc = header_layout(p, x, &lf, &half, &has, ct, &e);
         free(p);
         free(x);
         if (rc && !half)
@@ -183,6 +185,12 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
                    char ***accum, size_t *naccum, struct err *err)
 {
+        return formats_detect_in(dir, sysinfo, layout, accum, naccum, NULL, err);
+}
+
+int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
+                      char ***accum, size_t *naccum, struct csv_texts *ct, struct err *err)
+{
         int rc = 0;
         char **names = NULL;
         size_t nn = 0, cap = 0;
@@ -239,7 +247,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         int long_form = 0;
         if (is_file(pmc)) {
                 struct err e2 = {0};
-                int half, hr = header_layout(pmc, NULL, &long_form, &half, NULL, &e2);
+                int half, hr = header_layout(pmc, NULL, &long_form, &half, NULL, ct, &e2);
                 if (hr && half) {
                         *err = e2;
                         rc = hr;
@@ -261,7 +269,7 @@ int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout 
         DIR *d = opendir(dir);
         struct dirent *de;
         while (d && !rc && (de = readdir(d))) {
-                enum accum_kind k = accum_kind(dir, de->d_name);
+                enum accum_kind k = accum_kind(dir, de->d_name, ct);
                 if (!long_form && (k == ACCUM_WIDE || k == ACCUM_UNREADABLE)) {
                         xgrow(&names, &cap, nn + 1, sizeof *names);
                         names[nn++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
@@ -310,11 +318,11 @@ out:
 }
 
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
-                     struct table *pmc, struct err *err)
+                     const struct csv_texts *ct, struct table *pmc, struct err *err)
 {
         char *f = xasprintf("%s/pmc_perf.csv", dir);
         int rc = layout == WL_LAYOUT_ROCPD ? rocpd_load(f, want, ctx, pmc, err)
-                                           : table_load_csv_cols(pmc, f, want, ctx, err);
+                                           : table_load_csv_in(pmc, f, ct, want, ctx, err);
         free(f);
         return rc;
 }

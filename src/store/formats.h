@@ -25,12 +25,17 @@ enum wl_layout {
  * listed too, so that loading it warns. */
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
                    char ***accum, size_t *naccum, struct err *err);
+/* The same, keeping in ct (when not NULL) the bytes of the small CSV files whose headers it
+ * read, for their loads (table_load_csv_in): each is then read once. */
+int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
+                      char ***accum, size_t *naccum, struct csv_texts *ct, struct err *err);
 
 /* Load dir/pmc_perf.csv of the given layout as one row per dispatch, keeping the columns
- * that want accepts (all when want is NULL) and Kernel_Name. The rocpd layout is grouped
+ * that want accepts (all when want is NULL) and Kernel_Name (from ct's bytes of the file
+ * where it holds them, NULL: none). The rocpd layout is grouped
  * as rocprof-compute 3.3 groups it (src/store/rocpd.c); its damaged cells warn there. */
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
-                     struct table *pmc, struct err *err);
+                     const struct csv_texts *ct, struct table *pmc, struct err *err);
 
 /* The rocpd layout's accumulate tables: for each column X_ACCUM of pmc a table X, holding
  * pmc's other columns and X_ACCUM, row for row. Replaces the *n_acc tables acc and their

@@ -4,11 +4,11 @@
 #include "table.h"
 
 #include "csvsplit.h"
+#include "tableio.h"
 #include "../util/numparse.h"
 
 #include <csv.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -342,8 +342,10 @@ struct tstream {
 
 int table_csv_libcsv_only;
 
-static int stream_open(struct tstream *s, const char *path, table_col_fn want, void *want_ctx,
-                       csv_row_fn row_fn, void *row_ctx, struct err *err)
+/* text: the file's bytes already read (len of them), or NULL to open path */
+static int stream_open(struct tstream *s, const char *path, const char *text, size_t len,
+                       table_col_fn want, void *want_ctx, csv_row_fn row_fn, void *row_ctx,
+                       struct err *err)
 {
         memset(s, 0, sizeof *s);
         s->ld = (struct loader){.t = &s->t, .path = path, .line = 1, .header = 1, .err = err,
@@ -354,27 +356,21 @@ static int stream_open(struct tstream *s, const char *path, table_col_fn want, v
         if (csv_init(&s->p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
         s->parser_ok = 1;
-        /* opened without blocking (a pipe's open waits for a writer), then checked: a
-         * pipe or a device would block or never end (hostile inputs, issue 10) */
-        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (text) { /* as a file read in one piece: the same buffer, nothing more to read */
+                s->fsize = (off_t)len;
+                s->cap = len + 1 > 4096 ? len + 1 : 4096;
+                s->buf = xmalloc(s->cap + 16);
+                memcpy(s->buf, text, len);
+                memset(s->buf + len, 0, 16);
+                s->n = s->got_total = len;
+                s->drained = 1;
+                return 0;
+        }
+        int fd = csv_open_file(path, &s->fsize, err);
         if (fd < 0)
-                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-        struct stat st;
-        if (fstat(fd, &st) != 0) {
-                int e = errno;
-                close(fd);
-                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(e));
-        }
-        if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
-                close(fd);
-                return S_ISDIR(st.st_mode)
-                           ? err_set(err, ERR_INPUT,
-                                     "'%s' is a directory, expected a CSV file", path)
-                           : err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
-        }
+                return ERR_INPUT;
         s->fd = fd;
         s->has_fd = 1;
-        s->fsize = st.st_size;
         /* RBUF, or the file's size for a smaller one; csv_split reads up to 15 bytes past
          * a line (zeros past the bytes read) */
         s->cap = s->fsize > 0 && (size_t)s->fsize < RBUF ? (size_t)s->fsize + 1 : RBUF;
@@ -624,11 +620,13 @@ static void stream_close(struct tstream *s)
         smap_free(&s->ld.seen);
 }
 
-static int load_csv(struct table *t, const char *path, table_col_fn want, void *want_ctx,
-                    csv_row_fn row_fn, void *row_ctx, struct err *err)
+int table_load_any(struct table *t, const char *path, const struct csv_text *text,
+                   table_col_fn want, void *want_ctx, csv_row_fn row_fn, void *row_ctx,
+                   struct err *err)
 {
         struct tstream s;
-        int rc = stream_open(&s, path, want, want_ctx, row_fn, row_ctx, err);
+        int rc = stream_open(&s, path, text ? text->buf : NULL, text ? text->len : 0, want,
+                             want_ctx, row_fn, row_ctx, err);
         if (!rc)
                 rc = stream_read(&s, (size_t)-1, err);
         if (!rc && !s.ld.stopped) {
@@ -649,7 +647,7 @@ struct tstream *table_stream_open(const char *path, table_col_fn want, void *ctx
 {
         struct tstream *s = xmalloc(sizeof *s);
         /* the header, and no row yet */
-        int rc = stream_open(s, path, want, ctx, NULL, NULL, err);
+        int rc = stream_open(s, path, NULL, 0, want, ctx, NULL, NULL, err);
         while (!rc && s->ld.header && !s->eof)
                 rc = stream_read(s, 0, err);
         if (!rc && (want ? s->ld.nhead : s->t.ncols) == 0)
@@ -695,21 +693,4 @@ void table_stream_close(struct tstream *s)
         stream_close(s);
         table_free(&s->t);
         free(s);
-}
-
-int table_load_csv(struct table *t, const char *path, struct err *err)
-{
-        return load_csv(t, path, NULL, NULL, NULL, NULL, err);
-}
-
-int table_load_csv_cols(struct table *t, const char *path, table_col_fn want, void *ctx,
-                        struct err *err)
-{
-        return load_csv(t, path, want, want ? ctx : NULL, NULL, NULL, err);
-}
-
-int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err)
-{
-        struct table t;
-        return load_csv(&t, path, NULL, NULL, row, ctx, err);
 }

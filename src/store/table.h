@@ -70,6 +70,31 @@ typedef int (*csv_row_fn)(void *ctx, char **fields, const size_t *lens, size_t n
                           struct err *err);
 int csv_stream(const char *path, csv_row_fn row, void *ctx, struct err *err);
 
+/* Small CSV files read once for two passes over them (formats_detect's header checks,
+ * then the load): each regular file of at most CSV_TEXT_MAX bytes that csv_texts_read was
+ * given, by path. One per call tree: not shared between threads. */
+#define CSV_TEXT_MAX ((size_t)1 << 20)
+struct csv_text {
+        char *path, *buf;
+        size_t len;
+};
+struct csv_texts {
+        struct csv_text *v;
+        size_t n, cap;
+};
+/* path's bytes into ct, where path is a regular file of at most CSV_TEXT_MAX bytes that
+ * reads whole; else nothing (the load opens the file and reports its errors). */
+void csv_texts_read(struct csv_texts *ct, const char *path);
+/* path's bytes in ct, or NULL (ct may be NULL). */
+const struct csv_text *csv_texts_get(const struct csv_texts *ct, const char *path);
+void csv_texts_free(struct csv_texts *ct);
+/* table_load_csv_cols and csv_stream over ct's bytes of path where it holds them (the same
+ * tables, calls and errors as reading the file), else over the file. */
+int table_load_csv_in(struct table *t, const char *path, const struct csv_texts *ct,
+                      table_col_fn want, void *ctx, struct err *err);
+int csv_stream_in(const char *path, const struct csv_texts *ct, csv_row_fn row, void *ctx,
+                  struct err *err);
+
 /* For tests: non-zero sends every line through libcsv (no fast path), so that the two
  * readings can be compared. */
 extern int table_csv_libcsv_only;

@@ -51,8 +51,11 @@ static int same_file(const char *path, const char *text, size_t len)
                         ssize_t r = read(fd, old + n, len + 1 - n);
                         if (r < 0 && errno == EINTR)
                                 continue;
-                        if (r <= 0)
+                        if (r <= 0) {
+                                if (r < 0) /* unreadable: written anew */
+                                        n = len + 1;
                                 break;
+                        }
                         n += (size_t)r;
                         if (n == len) /* fewer than asked, and the size fstat gave */
                                 break;

@@ -156,6 +156,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         char *f = NULL, **names = NULL; /* the accumulate files (formats_detect) */
         size_t nn = 0;
         struct keep keep = {want, want_ctx};
+        struct csv_texts ct = {0};
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
         if (!pr->dir) {
@@ -202,14 +203,18 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 goto out;
         }
         enum wl_layout layout;
-        if ((rc = formats_detect(path, &w->sysinfo, &layout, &names, &nn, err)))
+        /* the small CSV files' bytes, read once for their header checks and their loads
+         * (a streamed load reads its files itself) */
+        if ((rc = formats_detect_in(path, &w->sysinfo, &layout, &names, &nn, st ? NULL : &ct,
+                                    err)))
                 goto out;
         /* streamed: a plain pmc_perf.csv read once into the temporary file */
         if (st && layout == WL_LAYOUT_WIDE)
                 rc = spill_load(&w->spill, 0, f, st->keep, st->keep_ctx, keep_col, &keep,
                                 &w->pmc, err);
         else
-                rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &w->pmc, err);
+                rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &ct, &w->pmc,
+                                      err);
         if (rc)
                 goto out;
         if (w->pmc.nrows == 0) {
@@ -232,8 +237,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 /* streamed: nothing of an accumulate table is read but its counters */
                 int lrc = w->spill ? spill_load(&w->spill, 1 + w->nacc, p, NULL, NULL, keep_col,
                                                 &keep, &w->acc[w->nacc], &e2)
-                                   : table_load_csv_cols(&w->acc[w->nacc], p,
-                                                         want ? keep_col : NULL, &keep, &e2);
+                                   : table_load_csv_in(&w->acc[w->nacc], p, &ct,
+                                                       want ? keep_col : NULL, &keep, &e2);
                 if (lrc) {
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
@@ -263,6 +268,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                         w->has_roofline = 1;
         }
 out:
+        csv_texts_free(&ct);
         free_all((void *const *)names, nn);
         free(names);
         free(f);
