@@ -321,7 +321,7 @@ double workload_sys_num(const struct workload *w, const char *field)
 
 const char *workload_sys_str(const struct workload *w, const char *field)
 {
-        static char buf[64];
+        static _Thread_local char buf[64]; /* a number's text: one per thread */
         int c = table_col(&w->sysinfo, field);
         if (c < 0 || w->sysinfo.nrows < 1)
                 return NULL;

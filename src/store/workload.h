@@ -46,7 +46,8 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
                            struct err *err);
 
 /* The gpu_arch of the workload at path (malloc'd) without loading its dispatches; the
- * errors are workload_open's. */
+ * errors are workload_open's. workload_arch and the workload_open functions keep no state
+ * between calls (a directory's files are read once per call): safe from several threads. */
 int workload_arch(const char *path, char **arch, struct err *err);
 void workload_close(struct workload *w);
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,23 +439,28 @@ int is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static char exe_dir_buf[PATH_MAX];
+
+static void exe_dir_find(void)
+{
+        char *dir = exe_dir_buf;
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof exe_dir_buf - 1);
+        if (n <= 0) {
+                dir[0] = 0;
+        } else {
+                dir[n] = 0;
+                char *slash = strrchr(dir, '/');
+                if (slash)
+                        *slash = 0;
+        }
+}
+
 const char *exe_dir(void)
 {
-        static char dir[PATH_MAX];
-        static int done;
-        if (!done) {
-                done = 1;
-                ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-                if (n <= 0) {
-                        dir[0] = 0;
-                } else {
-                        dir[n] = 0;
-                        char *slash = strrchr(dir, '/');
-                        if (slash)
-                                *slash = 0;
-                }
-        }
-        return dir[0] ? dir : NULL;
+        /* found once per process, also when two threads ask first at once */
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+        pthread_once(&once, exe_dir_find);
+        return exe_dir_buf[0] ? exe_dir_buf : NULL;
 }
 
 char *data_path(const char *name)

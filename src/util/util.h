@@ -101,7 +101,8 @@ int make_dir(const char *dir, struct err *err);
 int is_dir(const char *path);
 int is_file(const char *path);
 
-/* Directory holding the running executable (for data lookup), or NULL. */
+/* Directory holding the running executable (for data lookup), or NULL. Found once per
+ * process; safe from several threads. */
 const char *exe_dir(void);
 
 /* Find a data directory ("metrics", "panels") for prism: <exe_dir>/name (build tree), then
