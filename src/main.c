@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/yamldoc.h"
@@ -43,6 +44,22 @@ static void print_part(const char *what, const char *file)
         free(b);
 }
 
+/* analyze writes its report at the end: into a file, a pipe or /dev/null 64 KiB at a time,
+ * not in stdio's 4 KiB pieces. Not to a terminal (line by line), nor where stderr goes into
+ * the same file or pipe: a warning or an error then falls among the report's lines where it
+ * did. (profile's progress is not held back: only analyze.) */
+static void analyze_stdout(void)
+{
+        struct stat so, se;
+        if (isatty(STDOUT_FILENO) || fstat(STDOUT_FILENO, &so) != 0)
+                return;
+        if (fstat(STDERR_FILENO, &se) == 0 && so.st_dev == se.st_dev &&
+            so.st_ino == se.st_ino && !S_ISCHR(so.st_mode))
+                return;
+        static char outbuf[1 << 16];
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+}
+
 int cmd_fail(const char *msg)
 {
         fprintf(stderr, "prism: %s\n", msg);
@@ -79,13 +96,8 @@ int main(int argc, char **argv)
                         if (!strcmp(name, commands[i].name))
                                 return commands[i].fn(2, hargv);
         }
-        /* analyze writes its report at the end: into a file or a pipe 64 KiB at a time, not
-         * in stdio's 4 KiB pieces (a terminal stays line-buffered; profile's progress is
-         * not held back) */
-        if (!strcmp(name, "analyze") && !isatty(STDOUT_FILENO)) {
-                static char outbuf[1 << 16];
-                setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-        }
+        if (!strcmp(name, "analyze"))
+                analyze_stdout();
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 if (!strcmp(name, commands[i].name))
                         return commands[i].fn(argc - 1, argv + 1);
