@@ -13,7 +13,7 @@ FUZZ_RSS     ?= 2048
 FUZZ_TARGETS ?= csv yaml_metrics yaml_panels expr
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP $(FUZZ_SAN)
-FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c \
+FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c src/store/csvtexts.c \
                 src/store/table_write.c src/store/rocpd.c src/store/columns.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
