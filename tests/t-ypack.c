@@ -216,12 +216,56 @@ static void test_stat_trusted_and_edits_seen(void **state)
         free(dir);
 }
 
+/* Every packed file's headers (ydoc_load_head, both kinds) are packed, and each is the
+ * document ydoc_load_mem parses from the text's prefix, node for node; a text that is not
+ * packed has its header parsed. */
+static void test_heads_packed(void **state)
+{
+        (void)state;
+        ydoc_use_pack(ypack_docs, ypack_ndocs);
+        assert_true(ypack_ndocs > 40);
+        for (size_t i = 0; i < ypack_ndocs; i++) {
+                const struct ypack_doc *pd = &ypack_docs[i];
+                struct ysrc src = {.text = pd->text, .len = pd->len, .pack = pd};
+                for (int h = 0; h < YDOC_HEADS; h++) {
+                        struct ydoc parsed, packed;
+                        struct err err = {0};
+                        assert_non_null(pd->head[h]);
+                        size_t pl = ydoc_prefix_len(pd->text, pd->len, ydoc_head_keys[h]);
+                        assert_int_equal(ydoc_load_mem(&parsed, "x.yaml", pd->text, pl, &err), 0);
+                        assert_int_equal(ydoc_load_head(&packed, "x.yaml", &src, h, &err), 0);
+                        assert_int_equal(packed.loaded, 2);
+                        assert_string_equal(packed.file, "x.yaml");
+                        assert_int_equal(packed.doc.nodes.top - packed.doc.nodes.start,
+                                         parsed.doc.nodes.top - parsed.doc.nodes.start);
+                        if (ydoc_root(&parsed))
+                                same_node(&parsed, ydoc_root(&parsed), &packed,
+                                          ydoc_root(&packed));
+                        else
+                                assert_null(ydoc_root(&packed));
+                        ydoc_free(&parsed);
+                        ydoc_free(&packed);
+                }
+        }
+        /* not packed: parsed from the text */
+        static const char text[] = "family: x\ninherits: base\nmetrics:\n  a: 1\n";
+        struct ysrc src = {.text = text, .len = sizeof text - 1};
+        struct ydoc y;
+        struct err err = {0};
+        assert_int_equal(ydoc_load_head(&y, "x.yaml", &src, YDOC_HEAD_RULES, &err), 0);
+        assert_int_equal(y.loaded, 1);
+        assert_string_equal(ydoc_str(ydoc_get(&y, ydoc_root(&y), "inherits")), "base");
+        assert_null(ydoc_get(&y, ydoc_root(&y), "metrics")); /* past the header */
+        ydoc_free(&y);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_shipped_files_packed),
             cmocka_unit_test(test_edited_file_parsed),
             cmocka_unit_test(test_stat_trusted_and_edits_seen),
+            cmocka_unit_test(test_heads_packed),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,14 +44,12 @@ static int scan(const char *dir, struct rfile **out, size_t *nout, struct err *e
                 char *path = xasprintf("%s/%s", dir, de->d_name);
                 /* a family's file is found by its header: a few lines are parsed here,
                  * the chain's files in full once chosen */
-                static const char *const head[] = {"family", "inherits", "description", NULL};
                 struct ysrc src;
                 if ((rc = ysrc_open(&src, path, err))) {
                         free(path);
                         break;
                 }
-                rc = ydoc_load_mem(&y, path, src.text, ydoc_prefix_len(src.text, src.len, head),
-                                   err);
+                rc = ydoc_load_head(&y, path, &src, YDOC_HEAD_RULES, err);
                 if (rc) {
                         ysrc_free(&src);
                         free(path);

@@ -66,12 +66,9 @@ static int read_header(struct family_file *ff, struct err *err)
         int rc;
         if ((rc = ysrc_open(&ff->src, ff->path, err)))
                 return rc;
-        /* a family's files are found by their headers: a few lines per file are parsed,
-         * not every formula of every family */
-        static const char *const head[] = {"family", "inherits", "archs", "description",
-                                           NULL};
-        const char *text = ff->src.text;
-        rc = ydoc_load_mem(&y, ff->path, text, ydoc_prefix_len(text, ff->src.len, head), err);
+        /* a family's files are found by their headers: a few lines per file are parsed
+         * (or taken parsed from the binary), not every formula of every family */
+        rc = ydoc_load_head(&y, ff->path, &ff->src, YDOC_HEAD_METRICS, err);
         if (rc)
                 return rc;
         yaml_node_t *root = ydoc_root(&y);

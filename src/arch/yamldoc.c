@@ -186,6 +186,21 @@ int ydoc_load_src(struct ydoc *d, const char *path, const struct ysrc *s, struct
         return load_text(d, path, s->text, s->len, 1, err);
 }
 
+static const char *const head_metrics[] = {"family", "inherits", "archs", "description", NULL};
+static const char *const head_rules[] = {"family", "inherits", "description", NULL};
+const char *const *const ydoc_head_keys[YDOC_HEADS] = {head_metrics, head_rules};
+
+int ydoc_load_head(struct ydoc *d, const char *path, const struct ysrc *s, int head,
+                   struct err *err)
+{
+        if (s->pack && s->pack->head[head]) {
+                memset(d, 0, sizeof *d);
+                return load_packed(d, s->pack->head[head], path);
+        }
+        return ydoc_load_mem(d, path, s->text, ydoc_prefix_len(s->text, s->len,
+                                                              ydoc_head_keys[head]), err);
+}
+
 int ydoc_load(struct ydoc *d, const char *path, struct err *err)
 {
         memset(d, 0, sizeof *d);

@@ -27,6 +27,10 @@ struct ypack_stat {
         unsigned long long dev, ino, size;
         long long mtime_s, mtime_ns, ctime_s, ctime_ns;
 };
+/* The header kinds a data file is scanned for (ydoc_load_head): a metric file's (family,
+ * inherits, archs, description) and a rules file's (family, inherits, description). */
+enum { YDOC_HEAD_METRICS, YDOC_HEAD_RULES, YDOC_HEADS };
+extern const char *const *const ydoc_head_keys[YDOC_HEADS];
 struct ypack_doc {
         const char *text;
         size_t len, nnodes;
@@ -35,6 +39,9 @@ struct ypack_doc {
         const yaml_node_item_t *items;
         const yaml_node_pair_t *pairs;
         struct ypack_stat st;
+        /* the text's header of each kind (the text before its first top-level key not of
+         * that kind, ydoc_prefix_len) as ydoc_load_mem parses it; NULL: not packed */
+        const struct ypack_doc *head[YDOC_HEADS];
 };
 /* Documents ydoc_load takes instead of parsing a file whose text is one of theirs (any other
  * text, e.g. an edited data file, is parsed as before). Call it before any thread starts. */
@@ -72,6 +79,10 @@ void ysrc_free(struct ysrc *s);
 /* ydoc_load of a text ysrc_open gave: the packed document, or libyaml's parse of the text
  * with ydoc_load's checks; path is the file named in messages. */
 int ydoc_load_src(struct ydoc *d, const char *path, const struct ysrc *s, struct err *err);
+/* The header of kind `head` (YDOC_HEAD_*) of a text ysrc_open gave: ydoc_load_mem of its
+ * ydoc_prefix_len, or the same document packed at build time. */
+int ydoc_load_head(struct ydoc *d, const char *path, const struct ysrc *s, int head,
+                   struct err *err);
 
 /* Load the first document of a file. An empty file gives an empty root (NULL). */
 int ydoc_load(struct ydoc *d, const char *path, struct err *err);

@@ -33,13 +33,16 @@ static void put_bytes(const char *s, size_t n)
         putchar('"');
 }
 
-static void put_doc(size_t k, struct ydoc *y, const char *text, size_t len)
+/* The arrays of document y named n<tag>, i<tag>, p<tag>, s<tag>, and t<tag> for its text
+ * when with_text. */
+static void put_doc(const char *tag, struct ydoc *y, const char *text, size_t len,
+                    int with_text)
 {
         yaml_document_t *doc = &y->doc;
         size_t nn = (size_t)(doc->nodes.top - doc->nodes.start);
         struct strbuf strs = {0};
         size_t nitems = 0, npairs = 0;
-        printf("static const struct ypack_node n%zu[] = {\n", k);
+        printf("static const struct ypack_node n%s[] = {\n", tag);
         for (size_t i = 0; i < nn; i++) {
                 yaml_node_t *n = &doc->nodes.start[i];
                 size_t at = 0, cnt = 0;
@@ -64,7 +67,7 @@ static void put_doc(size_t k, struct ydoc *y, const char *text, size_t len)
                 printf("{%d,%d,%zu,%zu,%zu,%zu},\n", (int)n->type, style, n->start_mark.line,
                        n->start_mark.column, at, cnt);
         }
-        printf("{0,0,0,0,0,0}};\nstatic const yaml_node_item_t i%zu[] = {", k);
+        printf("{0,0,0,0,0,0}};\nstatic const yaml_node_item_t i%s[] = {", tag);
         for (size_t i = 0; i < nn; i++) {
                 yaml_node_t *n = &doc->nodes.start[i];
                 if (n->type == YAML_SEQUENCE_NODE)
@@ -72,7 +75,7 @@ static void put_doc(size_t k, struct ydoc *y, const char *text, size_t len)
                                 printf("%d,%s", n->data.sequence.items.start[j],
                                        j % 16 == 15 ? "\n" : "");
         }
-        printf("0};\nstatic const yaml_node_pair_t p%zu[] = {", k);
+        printf("0};\nstatic const yaml_node_pair_t p%s[] = {", tag);
         for (size_t i = 0; i < nn; i++) {
                 yaml_node_t *n = &doc->nodes.start[i];
                 if (n->type == YAML_MAPPING_NODE)
@@ -81,13 +84,17 @@ static void put_doc(size_t k, struct ydoc *y, const char *text, size_t len)
                                        n->data.mapping.pairs.start[j].value,
                                        j % 8 == 7 ? "\n" : "");
         }
-        printf("{0,0}};\nstatic const char s%zu[] = ", k);
+        printf("{0,0}};\nstatic const char s%s[] = ", tag);
         put_bytes(strs.buf ? strs.buf : "", strs.len);
-        printf(";\nstatic const char t%zu[] = ", k);
-        put_bytes(text, len);
+        if (with_text) {
+                printf(";\nstatic const char t%s[] = ", tag);
+                put_bytes(text, len);
+        }
         printf(";\n\n");
         sb_free(&strs);
 }
+
+_Static_assert(YDOC_HEADS == 2, "the table's head pointers are written as two");
 
 int main(int argc, char **argv)
 {
@@ -109,20 +116,44 @@ int main(int argc, char **argv)
                         free(text);
                         continue;
                 }
-                put_doc(k, &y, text, len);
+                char tag[64];
+                snprintf(tag, sizeof tag, "%zu", k);
+                put_doc(tag, &y, text, len, 1);
+                /* its headers as ydoc_load_head parses them (one that does not parse is left
+                 * out: prism parses it and reports the error) */
+                char heads[YDOC_HEADS][80];
+                for (int h = 0; h < YDOC_HEADS; h++) {
+                        size_t pl = ydoc_prefix_len(text, len, ydoc_head_keys[h]);
+                        struct ydoc hy;
+                        struct err herr = {0};
+                        snprintf(heads[h], sizeof heads[h], "NULL");
+                        if (ydoc_load_mem(&hy, argv[a], text, pl, &herr))
+                                continue;
+                        char htag[64];
+                        snprintf(htag, sizeof htag, "%zuh%d", k, h);
+                        put_doc(htag, &hy, text, pl, 0);
+                        printf("static const struct ypack_doc d%s = {t%zu, %zu, %zu, n%s, s%s, "
+                               "i%s, p%s, {0, 0, 0, 0, 0, 0, 0}, {NULL, NULL}};\n\n",
+                               htag, k, pl, (size_t)(hy.doc.nodes.top - hy.doc.nodes.start),
+                               htag, htag, htag, htag);
+                        snprintf(heads[h], sizeof heads[h], "&d%s", htag);
+                        ydoc_free(&hy);
+                }
                 struct stat st;
                 struct ypack_stat r = {0};
                 if (record && stat(argv[a], &st) == 0 && (size_t)st.st_size == len)
                         ypack_stat_record(&st, now.tv_sec, now.tv_nsec, &r);
                 sb_addf(&table, "{t%zu, %zu, %zu, n%zu, s%zu, i%zu, p%zu, {%lluu, %lluu, %lluu, "
-                        "%lld, %lld, %lld, %lld}},\n", k, len,
+                        "%lld, %lld, %lld, %lld}, {%s, %s}},\n", k, len,
                         (size_t)(y.doc.nodes.top - y.doc.nodes.start), k, k, k, k, r.dev, r.ino,
-                        r.size, r.mtime_s, r.mtime_ns, r.ctime_s, r.ctime_ns);
+                        r.size, r.mtime_s, r.mtime_ns, r.ctime_s, r.ctime_ns, heads[0],
+                        heads[1]);
                 k++;
                 ydoc_free(&y);
                 free(text);
         }
-        printf("const struct ypack_doc ypack_docs[] = {\n%s{0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0}}};\n"
+        printf("const struct ypack_doc ypack_docs[] = {\n%s{0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0}, "
+               "{NULL, NULL}}};\n"
                "const size_t ypack_ndocs = %zu;\n", table.buf ? table.buf : "", k);
         sb_free(&table);
         return ferror(stdout) ? 1 : 0;
