@@ -289,17 +289,33 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct er
         return 0;
 }
 
-/* panels_load on the second thread, while the first reads the workload's architecture */
+/* On the second thread, while the first reads the workload's architecture: the panels,
+ * then (target known) the rules of target's family chain for the findings. Warnings are
+ * held in two parts, printed where a one-thread run prints them: the panels' before the
+ * architecture's, the rules' after. */
 struct panels_job {
-        const char *dir;
+        const char *dir, *mdir, *target;
+        const struct analysis_opts *sel;
         struct panel_set *ps;
         struct err err;
+        struct strbuf rules_warnings;
 };
 
 static int panels_job(void *p)
 {
         struct panels_job *j = p;
-        return panels_load(j->dir, j->ps, &j->err);
+        int rc = panels_load(j->dir, j->ps, &j->err);
+        if (rc || !j->target)
+                return rc;
+        struct strbuf *panels_warnings = warn_held();
+        warn_hold(&j->rules_warnings);
+        char *chain = NULL;
+        struct err cerr = {0}; /* arch_load reports it */
+        if (arch_chain(j->mdir, j->target, &chain, &cerr) == 0)
+                findings_preload(chain, j->sel);
+        free(chain);
+        warn_hold(panels_warnings);
+        return 0;
 }
 
 /* Stream a workload directory whose pmc_perf.csv, or a database (FILE.db, DIR/prism.db)
@@ -322,20 +338,26 @@ static int stream_it(const char *path)
         return big;
 }
 
-/* A workload's architecture: its target, from sysinfo.csv, and that target's metrics. */
-static int open_arch(const char *path, const char *mdir, struct arch *a, struct err *err)
+/* A workload's architecture (its target read from sysinfo.csv: workload_arch) loaded */
+static int load_arch(const char *path, const char *mdir, const char *target, struct arch *a,
+                     struct err *err)
 {
-        char *arch = NULL;
-        int rc = workload_arch(path, &arch, err);
-        if (rc)
-                return rc;
-        rc = arch_load(mdir, arch, a, err);
-        free(arch);
+        int rc = arch_load(mdir, target, a, err);
         if (rc) {
                 char *sys = xasprintf("%s/sysinfo.csv", path);
                 err_wrap(err, "%s", is_file(sys) ? sys : path);
                 free(sys);
         }
+        return rc;
+}
+
+static int open_arch(const char *path, const char *mdir, struct arch *a, struct err *err)
+{
+        char *target = NULL;
+        int rc = workload_arch(path, &target, err);
+        if (!rc)
+                rc = load_arch(path, mdir, target, a, err);
+        free(target);
         return rc;
 }
 
@@ -362,31 +384,43 @@ static int open_data(const char *path, const struct panel_set *ps,
         return rc;
 }
 
-/* The panels (read on a second thread: pj) and the workloads. The first workload's
+/* The panels (read on a second thread: pj, pt) and the workloads. The first workload's
  * architecture is read while the panels are; warnings come out in the order of a
- * one-thread run (the panels' first). */
+ * one-thread run. */
 static int open_all(const struct analyze_args *args, const char *mdir, struct panels_job *pj,
                     struct task *pt, const struct analysis_opts *sel, struct workload *w,
                     struct arch *a, size_t *nopen, struct err *err)
 {
         struct strbuf held = {0};
+        char *target = NULL;
         int arc = 0;
         if (args->paths.n) {
                 warn_hold(&held);
-                arc = open_arch(args->paths.v[0], mdir, &a[0], err);
+                arc = workload_arch(args->paths.v[0], &target, err);
                 warn_hold(NULL);
         }
+        pj->target = arc ? NULL : target;
+        task_start(pt, panels_job, pj);
+        if (args->paths.n && !arc) {
+                warn_hold(&held);
+                arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
+                warn_hold(NULL);
+        }
+        free(target);
         int prc = task_join(pt);
         task_warnings(pt);
         if (prc) {
                 if (!arc && args->paths.n)
                         arch_free(&a[0]);
                 sb_free(&held);
+                sb_free(&pj->rules_warnings);
                 *err = pj->err;
                 return prc;
         }
         warn_release(&held);
         sb_free(&held);
+        warn_release(&pj->rules_warnings);
+        sb_free(&pj->rules_warnings);
         if (arc)
                 return arc;
         for (size_t i = 0; i < args->paths.n; i++) {
@@ -459,13 +493,12 @@ int cmd_analyze(int argc, char **argv)
 
         if (load_data(&args, &mdir, &pdir, &err))
                 goto fail;
-        struct panels_job pj = {.dir = pdir, .ps = &ps};
-        struct task pt;
-        task_start(&pt, panels_job, &pj);
         /* the TUI changes the selection later: it gets every panel's columns */
         struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
                                     .nblocks = args.tui ? 0 : args.blocks.n,
                                     .no_findings = args.no_findings};
+        struct panels_job pj = {.dir = pdir, .mdir = mdir, .sel = &sel, .ps = &ps};
+        struct task pt;
         if (open_all(&args, mdir, &pj, &pt, &sel, w, a, &nopen, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {

@@ -73,6 +73,15 @@ PY
                 # the edit must have taken: every broken formula warns once
                 if [ "$c" -ge "$want" ]; then ok; else bad "$where: $c warnings, want >= $want"; fi
         done
+        # no rules/: the findings' warning (the rules are read on the second thread) comes
+        # where one thread prints it
+        D=$T/data-norules && mkdir -p "$D" && cp -r metrics panels "$D/" && cp "$P" "$D/prism"
+        PRISM_DATA_DIR='' PB=$D/prism same "no rules/" -p "$V"
+        if PRISM_DATA_DIR='' PRISM_THREADS=2 "$D/prism" analyze -p "$V" 2>&1 >/dev/null | grep -q "cannot find prism's rules/"; then
+                ok
+        else
+                bad "no rules/: no warning"
+        fi
         # a damaged panels file: its error (read on the second thread) wins
         D=$T/data-panels && mkdir -p "$D" && cp -r metrics panels rules "$D/" && cp "$P" "$D/prism"
         printf 'id: [\n' >>"$D/panels/02-system-speed-of-light.yaml"

@@ -69,6 +69,15 @@ static void keep(const struct arch *a, const struct analysis_opts *o, struct rul
         free(dir);
 }
 
+void findings_preload(const char *chain, const struct analysis_opts *o)
+{
+        struct arch a = {.chain = (char *)chain};
+        struct ruleset rs;
+        struct err err = {0};
+        if (!o->no_findings && !load(&a, o, &rs, &err))
+                keep(&a, o, &rs);
+}
+
 /* ---- the metrics the rules read ---- */
 
 struct keys {

@@ -21,7 +21,7 @@ void task_start(struct task *t, int (*fn)(void *), void *arg)
         t->rc = 0;
         t->joined = 0;
         t->warnings = (struct strbuf){0};
-        t->started = pthread_create(&t->th, NULL, trampoline, t) == 0;
+        t->started = task_workers() > 1 && pthread_create(&t->th, NULL, trampoline, t) == 0;
         if (!t->started) { /* same result, this thread's time */
                 struct strbuf *outer = warn_held();
                 trampoline(t);

@@ -20,7 +20,8 @@ struct task {
         struct strbuf warnings; /* "prism: warning: ...\n" lines, in order */
 };
 
-/* Run fn(arg) on a new thread (or at once on this one when no thread can be started). */
+/* Run fn(arg) on a new thread (or at once on this one: one worker, task_workers, or no
+ * thread could be started). */
 void task_start(struct task *t, int (*fn)(void *), void *arg);
 /* Wait for t; returns fn's result. Its warnings stay held until task_warnings. */
 int task_join(struct task *t);
