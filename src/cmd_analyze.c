@@ -406,8 +406,8 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
                 arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
                 warn_hold(NULL);
         }
-        free(target);
         int prc = task_join(pt);
+        free(target); /* read by panels_job */
         task_warnings(pt);
         if (prc) {
                 if (!arc && args->paths.n)
