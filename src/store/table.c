@@ -102,14 +102,16 @@ static char *header_name(struct loader *ld, const char *s, int *kept_out)
         char *name = xstrdup(s);
         /* tell the caller about a repeated column it reads (workload.c warns) */
         int kept = !ld->want || ld->want(ld->want_ctx, s);
-        if (!ld->t->dup && kept && smap_get(&ld->seen, name, NULL))
+        int seen = smap_get(&ld->seen, name, NULL); /* asked once a name */
+        if (!ld->t->dup && kept && seen)
                 ld->t->dup = xstrdup(s);
         *kept_out = kept;
-        for (int k = 1; smap_get(&ld->seen, name, NULL); k++) {
+        for (int k = 1; seen; k++) {
                 *kept_out = -1;
                 free(name);
                 name = k == 1 ? xasprintf("%s#%zu", s, ld->field)
                               : xasprintf("%s#%zu#%d", s, ld->field, k);
+                seen = smap_get(&ld->seen, name, NULL);
         }
         smap_put(&ld->seen, name, 1);
         return name;
