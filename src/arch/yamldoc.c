@@ -82,12 +82,14 @@ static int load_packed(struct ydoc *d, const struct ypack_doc *pd, const char *p
 {
         static yaml_char_t tags[][24] = {"", "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq",
                                          "tag:yaml.org,2002:map"};
-        yaml_node_t *nodes = xcalloc(pd->nnodes + 1, sizeof *nodes);
+        /* not zeroed first: every field is set below (of the union, the kind's members) */
+        yaml_node_t *nodes = xmalloc((pd->nnodes + 1) * sizeof *nodes);
         for (size_t i = 0; i < pd->nnodes; i++) {
                 const struct ypack_node *pn = &pd->nodes[i];
                 yaml_node_t *n = &nodes[i];
                 n->type = (yaml_node_type_t)pn->type;
                 n->tag = tags[pn->type <= YAML_MAPPING_NODE ? pn->type : 0];
+                n->start_mark.index = n->end_mark.index = 0;
                 n->start_mark.line = n->end_mark.line = pn->line;
                 n->start_mark.column = n->end_mark.column = pn->col;
                 if (pn->type == YAML_SCALAR_NODE) {
