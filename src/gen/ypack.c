@@ -152,8 +152,8 @@ int main(int argc, char **argv)
                 ydoc_free(&y);
                 free(text);
         }
-        printf("const struct ypack_doc ypack_docs[] = {\n%s{0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0}, "
-               "{NULL, NULL}}};\n"
+        printf("const struct ypack_doc ypack_docs[] = {\n%s"
+               "{0, 0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0, 0}, {NULL, NULL}}};\n"
                "const size_t ypack_ndocs = %zu;\n", table.buf ? table.buf : "", k);
         sb_free(&table);
         return ferror(stdout) ? 1 : 0;
