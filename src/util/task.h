@@ -18,8 +18,7 @@ struct task {
         int started; /* 1: a thread was started; 0: ran in task_start (no thread could start) */
         int joined;
         int taken;   /* set by whichever of the thread and task_join runs fn (atomic) */
-        int pinned;  /* the thread was created on the CPUs but its creator's (cpus: all) */
-        cpu_set_t cpus;
+        cpu_set_t cpus; /* the CPUs this process may use */
         pthread_t th;
         struct strbuf warnings; /* "prism: warning: ...\n" lines, in order */
 };
