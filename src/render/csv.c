@@ -35,10 +35,8 @@ static const char *dfs_cell(const void *ctx, size_t col, size_t row, char *buf, 
         const struct cell *cl = &d->t->cells[row * d->t->ncols + col - 1];
         if (cl->text)
                 return cl->text;
-        if (d->whole[col - 1] && isfinite(cl->v)) {
-                snprintf(buf, len, "%.0f", cl->v);
-                return buf;
-        }
+        if (d->whole[col - 1] && isfinite(cl->v))
+                return fmt_fixed(cl->v, 0, buf, len);
         return isnan(cl->v) ? "" : fmt_num(cl->v, buf);
 }
 

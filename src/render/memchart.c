@@ -38,7 +38,7 @@ static void val1(const struct mc *m, const char *key, char *buf, size_t len)
                 if (isnan(v))
                         break;
                 if (isfinite(v) && v == nearbyint(v) && fabs(v) < 1e15)
-                        snprintf(buf, len, "%.0f", v);
+                        fmt_fixed(v, 0, buf, len);
                 else
                         fmt_num(v, buf);
                 return;

@@ -199,11 +199,7 @@ char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decima
                 return xstrdup("");
         if (t->metric_table)
                 return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
-        if (int_col)
-                snprintf(buf, sizeof buf, "%.0f", cl->v);
-        else
-                snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
-        return xstrdup(buf);
+        return xstrdup(fmt_fixed(cl->v, int_col ? 0 : decimal, buf, sizeof buf));
 }
 
 /* dispatch ids, GPU ids and the like: whole numbers in a built-in table other than the
