@@ -10,15 +10,20 @@
 
 char *dfs_path(const char *dir, const struct rtable *t)
 {
-        struct strbuf sb = {0};
-        sb_addf(&sb, "%s/%s", dir, t->id);
+        size_t dl = strlen(dir), il = strlen(t->id), tl = t->pt->title ? strlen(t->pt->title) : 0;
+        char *path = xmalloc(dl + il + tl + 7), *o = path;
+        memcpy(o, dir, dl);
+        o += dl;
+        *o++ = '/';
+        memcpy(o, t->id, il);
+        o += il;
         if (t->pt->title) {
-                sb_addc(&sb, '_');
+                *o++ = '_';
                 for (const char *p = t->pt->title; *p; p++)
-                        sb_addc(&sb, *p == ' ' ? '_' : *p == '/' ? '-' : *p);
+                        *o++ = *p == ' ' ? '_' : *p == '/' ? '-' : *p;
         }
-        sb_add(&sb, ".csv");
-        return sb_detach(&sb);
+        memcpy(o, ".csv", 5);
+        return path;
 }
 
 /* a table's CSV cells: column 0 the row keys, then the cells at full precision */

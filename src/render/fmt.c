@@ -30,7 +30,8 @@ static int fmt_short_decimal(double v, char *buf)
                 double x = a * p10[d];
                 if (x >= 1125899906842624.0)
                         return 0;
-                double k = nearbyint(x);
+                /* nearbyint: below 2^52, adding 2^52 rounds to a whole number, to even */
+                double k = (x + 4503599627370496.0) - 4503599627370496.0;
                 if (k / p10[d] != a)
                         continue;
                 unsigned long long n = (unsigned long long)k;

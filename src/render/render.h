@@ -90,6 +90,7 @@ struct rgrid {
         size_t nrows, ncols;
         char *align;
         long *src_col;
+        char *text; /* NULL: each cell its own allocation (rtable_grid's); else the cells' */
 };
 void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
                  struct rgrid *g);
