@@ -428,9 +428,18 @@ static int fmt_exact(double v, char *buf)
                 return 0;
         d = round_digits(q, n, cut, s, 15, &x);
         if (digits_read_back(d, 15, x, a)) {
-                int lo = 1, hi = 15;
+                /* 15 digits ending in zeros: m significant. For m <= p < 15, a rounded to p
+                 * digits is the same number (what is cut is less than half of the 15th
+                 * digit), so it reads back too: only fewer digits need trying */
+                int lo = 1, hi = 15, m = 15;
+                for (; m > 1 && d % 10 == 0; m--)
+                        d /= 10;
                 while (lo < hi) {
                         int mid = (lo + hi) / 2;
+                        if (mid >= m) {
+                                hi = mid;
+                                continue;
+                        }
                         d = round_digits(q, n, cut, s, mid, &x);
                         if (digits_read_back(d, mid, x, a))
                                 hi = mid;
