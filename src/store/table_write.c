@@ -43,7 +43,8 @@ static void put_csv(struct strbuf *sb, FILE *f, char *const *names, size_t ncols
         }
 }
 
-/* 1 when path holds exactly text[0 .. len): its bytes read and compared a block at a time */
+/* 1 when path holds exactly text[0 .. len): its bytes read and compared a block at a time
+ * (its size first: a file of len bytes is read to its size, not on to its end) */
 static int same_file(const char *path, const char *text, size_t len)
 {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -53,7 +54,7 @@ static int same_file(const char *path, const char *text, size_t len)
         int same = !fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len;
         char blk[16384];
         size_t at = 0;
-        while (same && at <= len) { /* at == len: the end must be there too */
+        while (same && at < len) {
                 ssize_t n = read(fd, blk, sizeof blk);
                 if (n < 0 && errno == EINTR)
                         continue;
