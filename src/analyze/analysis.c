@@ -275,13 +275,12 @@ static int build_two(struct build_ctx *bc, struct err *err)
         if (!k)
                 return 0;
         struct analysis *an = bc->an;
-        /* both halves (and the findings' nested analyses) bind copies of the
-         * architecture's formulas, never the formulas themselves */
+        /* binding writes into a formula: the first half (and its findings' nested analyses)
+         * binds the architecture's formulas, the second half copies of them */
         struct analysis_opts po = *bc->o;
         po.private_formulas = 1;
-        const struct analysis_opts *o = bc->o;
-        bc->o = &po;
         struct half h = {.bc = *bc, .p0 = k, .p1 = bc->ps->npanels};
+        h.bc.o = &po;
         h.an.arch = an->arch;
         h.an.nselected = an->nselected;
         h.bc.an = &h.an;
@@ -305,7 +304,6 @@ static int build_two(struct build_ctx *bc, struct err *err)
                 an->nselected = n;
         }
         analysis_free(&h.an);
-        bc->o = o;
         return ok;
 }
 

@@ -6,15 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A copy of n unbound and untagged: what the parser made, never the binding (slot) or the
+ * aggregate tags, which another thread may be writing into n (analysis.c's halves). */
 static struct expr_node *node_clone(const struct expr_node *n)
 {
         struct expr_node *c = xmalloc(sizeof *c);
         int i;
 
-        *c = *n;
+        c->kind = n->kind;
+        c->op = n->op;
+        c->line = n->line;
+        c->col = n->col;
+        c->num = n->num;
+        c->dollar = n->dollar;
+        c->slot = -1;
+        c->nkids = n->nkids;
+        c->height = n->height;
+        c->agg_tag = -1;
         c->name = n->name ? xstrdup(n->name) : NULL;
-        for (i = 0; i < n->nkids; i++)
-                c->kids[i] = node_clone(n->kids[i]);
+        for (i = 0; i < EXPR_MAX_KIDS; i++)
+                c->kids[i] = i < n->nkids ? node_clone(n->kids[i]) : NULL;
         return c;
 }
 
