@@ -103,7 +103,8 @@ static void hline(struct strbuf *sb, const size_t *w, size_t ncols, const char *
 
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
 {
-        size_t *w = xcalloc(ncols, sizeof *w);
+        /* per column: width, and the most bytes a line of it has beyond its width */
+        size_t *w = xcalloc(2 * ncols, sizeof *w), *extra = w + ncols;
         /* per cell: its lines, and for one line its length and width (most cells) */
         size_t ncell = nrows * ncols, *nl = xmalloc((ncell + 1) * 3 * sizeof *nl);
         size_t *clen = nl + ncell, *cw1 = clen + ncell;
@@ -116,6 +117,8 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         cw1[i] = u8len(s, clen[i]);
                         if (cw1[i] > w[c])
                                 w[c] = cw1[i];
+                        if (clen[i] - cw1[i] > extra[c])
+                                extra[c] = clen[i] - cw1[i];
                         continue;
                 }
                 for (size_t k = 0; k < nl[i]; k++) {
@@ -124,6 +127,8 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         size_t cw = u8len(ln, len);
                         if (cw > w[c])
                                 w[c] = cw;
+                        if (len - cw > extra[c])
+                                extra[c] = len - cw;
                 }
         }
         /* the whole table in one buffer, written at once */
@@ -132,13 +137,16 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
         const size_t bl = sizeof bar - 1;
         hline(&mid, w, ncols, "├", "┼", "┤", "─");
         hline(&sb, w, ncols, "╒", "╤", "╕", "═");
+        size_t most = bl + 2; /* the most bytes a line of cells takes, its newline included */
+        for (size_t c = 0; c < ncols; c++)
+                most += w[c] + extra[c] + 2 + bl;
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++)
                         if (nl[r * ncols + c] > lines)
                                 lines = nl[r * ncols + c];
+                xgrow(&sb.buf, &sb.cap, sb.len + lines * most + mid.len + 1, 1);
                 for (size_t k = 0; k < lines; k++) {
-                        xgrow(&sb.buf, &sb.cap, sb.len + bl + 2, 1);
                         memcpy(sb.buf + sb.len, bar, bl);
                         sb.len += bl;
                         for (size_t c = 0; c < ncols; c++) {
@@ -154,7 +162,6 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                 }
                                 size_t pad = w[c] - cw;
                                 int right = align[c] == 'r' && r > 0;
-                                xgrow(&sb.buf, &sb.cap, sb.len + len + pad + bl + 4, 1);
                                 char *p = sb.buf + sb.len;
                                 size_t lead = 1 + (right ? pad : 0), trail = right ? 0 : pad;
                                 memset(p, ' ', lead);
@@ -172,8 +179,10 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                 }
                 if (r == 0)
                         hline(&sb, w, ncols, "╞", "╪", "╡", "═");
-                else if (r + 1 < nrows)
-                        sb_addn(&sb, mid.buf, mid.len);
+                else if (r + 1 < nrows) {
+                        memcpy(sb.buf + sb.len, mid.buf, mid.len + 1);
+                        sb.len += mid.len;
+                }
         }
         hline(&sb, w, ncols, "╘", "╧", "╛", "═");
         fwrite(sb.buf, 1, sb.len, f);
@@ -260,8 +269,12 @@ static void grid_put(struct rgrid *g, struct strbuf *text, size_t *off, size_t i
                 g->cells[i] = xstrdup(s);
                 return;
         }
+        size_t l = strlen(s) + 1; /* with its NUL */
+        if (text->len + l > text->cap)
+                xgrow(&text->buf, &text->cap, text->len + l, 1);
         off[i] = text->len;
-        sb_addn(text, s, strlen(s) + 1);
+        memcpy(text->buf + text->len, s, l);
+        text->len += l;
 }
 
 /* rtable_grid; text: the cells' strings go into one buffer (g->text) instead */
