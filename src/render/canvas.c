@@ -139,11 +139,12 @@ void canvas_print(const struct canvas *cv, FILE *f)
         /* the text in one buffer, written at once: at most 4 bytes a cell and a newline */
         char *buf = xmalloc((size_t)(last + 1) * ((size_t)cv->w * 4 + 1) + 1), *o = buf;
         for (int y = 0; y <= last; y++) {
+                const uint32_t *row = cv->cp + (size_t)y * (size_t)cv->w;
                 int end = cv->w;
-                while (end > 0 && canvas_get(cv, end - 1, y) == ' ')
+                while (end > 0 && row[end - 1] == ' ')
                         end--;
                 for (int x = 0; x < end; x++)
-                        o = put_u8(o, canvas_get(cv, x, y));
+                        o = row[x] < 0x80 ? (*o = (char)row[x], o + 1) : put_u8(o, row[x]);
                 *o++ = '\n';
         }
         fwrite(buf, 1, (size_t)(o - buf), f);
