@@ -382,8 +382,12 @@ void render_panel_heading(FILE *f, const struct panel *p)
 
 void render_table_title(FILE *f, const struct rtable *t)
 {
-        if (t->pt->title)
-                fprintf(f, "%s %s\n", t->id, t->pt->title);
+        if (t->pt->title) {
+                fputs(t->id, f);
+                fputc(' ', f);
+                fputs(t->pt->title, f);
+                fputc('\n', f);
+        }
 }
 
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
