@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../store/table.h"
+#include "../util/task.h"
 #include "render.h"
 
 char *dfs_path(const char *dir, const struct rtable *t)
@@ -91,8 +92,8 @@ struct dfs_job {
         atomic_size_t stop; /* tables from here on are not started (a failed one) */
         pthread_mutex_t mu; /* guards err (with stop) */
         struct err err;
-        int rc, started;
-        pthread_t th;
+        int rc;
+        struct task th; /* the second thread (util/task.c: started on the other CPUs) */
 };
 
 static void dfs_work(struct dfs_job *j)
@@ -115,10 +116,10 @@ static void dfs_work(struct dfs_job *j)
         }
 }
 
-static void *dfs_thread(void *p)
+static int dfs_thread(void *p)
 {
         dfs_work(p);
-        return NULL;
+        return 0;
 }
 
 struct dfs_job *render_save_dfs_start(const char *dir, const struct analysis *an)
@@ -133,15 +134,17 @@ struct dfs_job *render_save_dfs_start(const char *dir, const struct analysis *an
         if (j->rc) /* nothing to write into: no table is taken */
                 atomic_store(&j->stop, 0);
         else
-                j->started = pthread_create(&j->th, NULL, dfs_thread, j) == 0;
+                task_start(&j->th, dfs_thread, j);
         return j;
 }
 
 int render_save_dfs_wait(struct dfs_job *j, struct err *err)
 {
         dfs_work(j); /* the tables the thread has not taken yet (all of them without one) */
-        if (j->started)
-                pthread_join(j->th, NULL);
+        if (j->th.fn) { /* a task was started (not when the directory failed) */
+                task_join(&j->th);
+                task_warnings(&j->th); /* none: the files' errors go to err */
+        }
         int rc = j->rc;
         if (rc && err)
                 *err = j->err;
