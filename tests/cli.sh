@@ -97,6 +97,32 @@ if true; then
         check 2 "pmc_perf.csv: no dispatches recorded" analyze --compat 3.0 -p "$T/trunc"
         check 2 "pmc_perf.csv:3: [0-9]+ fields, but the header has [0-9]+ \(truncated" analyze --compat 3.0 -p "$T/trunc2"
         check 2 "cannot write" analyze --compat 3.0 -p "$W" -o /nonexistent/dir/report.txt
+        # --save-dfs failures (the tables are written by two threads): a file in the way of
+        # the directory; a directory in the way of a table's file: the first such table (in
+        # the report's order: panel 10 before panel 18) is the one named, and every table of
+        # the panels before the failing one is written
+        : >"$T/dfsfile"
+        "$P" analyze --compat 3.0 -p "$W" --save-dfs "$T/dfsok" >/dev/null 2>&1
+        early=$(cd "$T/dfsok" && ls 10.1_*.csv) late=$(cd "$T/dfsok" && ls 18.5_*.csv)
+        mkdir -p "$T/dfs2/$early" "$T/dfs2/$late" "$T/dfs1/$late"
+        # dfs_fails DIR PATTERN: exit 2, the last line of stderr (after the workload's
+        # warnings) matches
+        dfs_fails() {
+                "$P" analyze --compat 3.0 -p "$W" --save-dfs "$1" >/dev/null 2>"$T/err"; local rc=$?
+                if [ $rc -eq 2 ] && tail -1 "$T/err" | grep -Eq -- "$2"; then
+                        pass=$((pass + 1)); echo "ok   --save-dfs $1 fails: $2"
+                else fail=$((fail + 1)); echo "FAIL --save-dfs $1 (exit $rc): $(tail -1 "$T/err")"; fi
+        }
+        dfs_fails "$T/dfsfile" "^prism: '$T/dfsfile' exists and is not a directory$"
+        dfs_fails "$T/dfs2" "^prism: cannot rename '$T/dfs2/10\.1_[^']*\.tmp\.[0-9]+' to '$T/dfs2/10\.1_[^']*': Is a directory$"
+        dfs_fails "$T/dfs1" "^prism: cannot rename .* to '$T/dfs1/18\.5_[^']*': Is a directory$"
+        ok=1 n=0
+        for f in "$T"/dfsok/[0-9].*.csv "$T"/dfsok/1[0-7].*.csv; do
+                cmp -s "$f" "$T/dfs1/${f##*/}" || ok=0
+                n=$((n + 1))
+        done
+        if [ $ok -eq 1 ] && [ $n -gt 30 ]; then pass=$((pass + 1)); echo "ok   --save-dfs wrote the $n tables before the failing one";
+        else fail=$((fail + 1)); echo "FAIL --save-dfs lost a table before the failing one ($n)"; fi
         check 0 "Change" analyze --compat 3.0 -p "$W" -p "$S/dispatch_0/MI200"
         # the same recording as rocprof-compute 3.3 shows it (its copy adds num_hbm_channels)
         S33=${PRISM_SHARED:-../shared}/rocprof-workloads-3.3

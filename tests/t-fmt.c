@@ -1,7 +1,9 @@
-/* fmt_num (short decimals and rounded 20-digit texts) against fmt_num_printf (printf and
- * strtod alone) on generated values: every kind of double, short decimals, ratios as the
- * metrics give, values next to rounding ties, binade edges, binary fractions (PRISM_FMT_N
- * sets the count); key_num and long_text against snprintf. */
+/* fmt_num (short decimals, exact integer digits, rounded 20-digit texts) against
+ * fmt_num_printf (printf and strtod alone) on generated values: every kind of double, short
+ * decimals, ratios as the metrics give, values next to rounding ties, binade edges, binary
+ * fractions, 53-bit odd significands a few bits below the point (exact ties at 17 digits)
+ * (PRISM_FMT_N sets the count); fmt_fixed against snprintf's "%.*f" on the same values and
+ * chosen edges; key_num and long_text against snprintf. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +31,7 @@ static double gen(uint64_t k)
 {
         uint64_t r = next();
         double v;
-        switch (k % 8) {
+        switch (k % 9) {
         case 0: /* any bits but NaN */
                 memcpy(&v, &r, sizeof v);
                 return isnan(v) ? 1.0 : v;
@@ -49,6 +51,10 @@ static double gen(uint64_t k)
                 return ldexp((double)(r >> 11), -(int)(next() % 1100));
         case 6: /* binary fractions: many decimal places, exact */
                 return (double)(r % 100000000) / (double)(1u << (next() % 31));
+        case 8: /* odd 53-bit significands over 2^1..2^12: exact decimals of 17+ digits
+                 * ending in 5 (M / 4: an exact tie at 17 digits, half to even decides) */
+                v = ldexp((double)((r >> 11) | 1 | (UINT64_C(1) << 52)), -(int)(next() % 12 + 1));
+                return (next() & 1) ? -v : v;
         default: /* negative short values */
                 return -(double)(r % 10000000) / pow(10.0, (int)(next() % 9));
         }
@@ -62,7 +68,21 @@ static void test_fmt_num_is_printf(void **state)
         char a[40], b[40];
         static const double fixed[] = {0.0, -0.0, 1e-5, 9.99999e-6, 1e16, 9999999999999998.0,
                                        1e15, 1125899906842624.0, 0.1, 0.3, 2.5, 1e-4, 5e-324,
-                                       1.7976931348623157e308, 123456.5, 0.000123456789012345};
+                                       1.7976931348623157e308, 123456.5, 0.000123456789012345,
+                                       /* exact ties at 17 digits (half to even: ...02, ...08) */
+                                       1000000000000000.25, 2000000000000000.75,
+                                       1125899906842623.75, -1000000000000000.25,
+                                       /* powers of ten and their neighbours, edges of reach */
+                                       1e-11, 9.9999999999999994e-12, 1e-12, 1e17, 1e18, 1e19,
+                                       1e20, 1e22, 1e23, 18446744073709551616.0, 1.8446744073709552e19,
+                                       3.4028236692093846e38, 3.402823669209385e38, 1e38, 1e39,
+                                       /* whole numbers with no places (x >= p - 1) */
+                                       9007199254740992.0, 9007199254740994.0, 9007199254740996.0,
+                                       9007199254740990.0, 4503599627370497.0, 2e15, 1234567e9,
+                                       /* subnormals, the largest, smallest normal */
+                                       2.2250738585072014e-308, 2.2250738585072009e-308, 4e-320,
+                                       8.98846567431158e307, 0.5, 0.25, 0.125, 1.0 / 3, 2.0 / 3,
+                                       5e-5, 4.9999999999999996e-5, 1e-5 * 3, 123456789012345680.0};
         for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
                 assert_string_equal(fmt_num(fixed[i], a), fmt_num_printf(fixed[i], b));
         for (uint64_t k = 0; k < n; k++) {
@@ -73,6 +93,45 @@ static void test_fmt_num_is_printf(void **state)
                 fmt_num_printf(v, b);
                 if (strcmp(a, b))
                         fail_msg("%.17g: fmt_num '%s', printf '%s'", v, a, b);
+        }
+}
+
+/* fmt_fixed against snprintf's "%.*f": generated values and places 0..19, ties of every
+ * kind (exact binary halves round to even, decimal "halves" that are not exact), signs of
+ * zero, values out of reach (then it is snprintf itself) */
+static void test_fmt_fixed(void **state)
+{
+        (void)state;
+        const char *env = getenv("PRISM_FMT_N");
+        uint64_t n = env ? strtoull(env, NULL, 10) / 4 : 50000;
+        char a[48], b[48];
+        static const double fixed[] = {0.0,   -0.0,   0.5,    1.5,    2.5,   -2.5,  0.125, 0.375,
+                                       1.005, 2.675,  -0.001, -0.004, 1e-30, -1e-30, 0.05, 0.25,
+                                       1e19,  1.8446744073709552e19, 1.8446744073709550e19,
+                                       1e20, 1e300, 5e-324, 9.5, 10.5, 99.995, 999999.5,
+                                       4503599627370495.5, 4503599627370496.5, 0.045, 1234.5678,
+                                       INFINITY, -INFINITY, NAN};
+        for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+                for (int nd = 0; nd <= 20; nd++) {
+                        snprintf(b, sizeof b, "%.*f", nd, fixed[i]);
+                        if (strcmp(fmt_fixed(fixed[i], nd, a, sizeof a), b))
+                                fail_msg("%.17g %%.%df: fmt_fixed '%s', printf '%s'", fixed[i],
+                                         nd, a, b);
+                }
+        rng = 0x2545F4914F6CDD1DULL;
+        for (uint64_t k = 0; k < n; k++) {
+                double v = gen(k);
+                if (k % 3 == 0) /* a decimal of two places, at or next to a half of the last */
+                        v = ((double)(next() % 2000000) + 0.5) / 100.0 * ((k & 8) ? -1 : 1);
+                for (int j = 0; j < 4; j++) {
+                        int nd = j == 3 ? (int)(next() % 20) : j * 2;
+                        snprintf(b, sizeof b, "%.*f", nd, v);
+                        if (strlen(b) >= sizeof a)
+                                continue;
+                        if (strcmp(fmt_fixed(v, nd, a, sizeof a), b))
+                                fail_msg("%.17g %%.%df: fmt_fixed '%s', printf '%s'", v, nd, a,
+                                         b);
+                }
         }
 }
 
@@ -101,6 +160,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_fmt_num_is_printf),
+            cmocka_unit_test(test_fmt_fixed),
             cmocka_unit_test(test_key_num),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

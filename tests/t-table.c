@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "store/table.h"
+#include "util/csvfield.h"
 #include "util/numparse.h"
 
 static char *write_tmp(const char *text)
@@ -158,6 +159,111 @@ static void test_write_roundtrip(void **state)
         table_free(&u);
         unlink(p);
         free(p);
+}
+
+/* a table of n rows (more than one 64 KiB flush and many 16 KiB compare blocks) written,
+ * saved again unchanged (left alone), and saved over files that differ from its text only
+ * in the last byte, by one byte more or less (each replaced, then read back whole) */
+static void test_save_large(void **state)
+{
+        (void)state;
+        struct table t, u;
+        struct err err = {0};
+        const size_t n = 9000;
+        table_init(&t);
+        int a = table_add_col(&t, "key"), b = table_add_col(&t, " v, \"x\" ");
+        for (size_t i = 0; i < n; i++) {
+                size_t r = table_add_row(&t);
+                char k[32];
+                snprintf(k, sizeof k, i % 7 ? "k%zu" : "k \"%zu\", q", i);
+                table_set_str(&t, a, r, k);
+                table_set_num(&t, b, r, (double)i / 7);
+        }
+        char *p = xstrdup("/tmp/prism-t-table-big-XXXXXX");
+        close(mkstemp(p));
+        assert_int_equal(table_write_csv(&t, p, &err), 0);
+        size_t len;
+        char *want = read_file(p, &len, &err);
+        assert_non_null(want);
+        assert_true(len > 3 * 65536);
+        struct stat s0, s1;
+        assert_int_equal(stat(p, &s0), 0);
+        assert_int_equal(table_save_csv(&t, p, &err), 0);
+        assert_int_equal(stat(p, &s1), 0);
+        assert_true(s0.st_ino == s1.st_ino);
+        for (int k = 0; k < 3; k++) {
+                FILE *f = fopen(p, "wb");
+                assert_non_null(f);
+                if (k == 0) { /* the same size, the last byte changed */
+                        fwrite(want, 1, len - 1, f);
+                        fputc('X', f);
+                } else { /* one byte more, or one less */
+                        fwrite(want, 1, k == 1 ? len : len - 1, f);
+                        if (k == 1)
+                                fputc('\n', f);
+                }
+                fclose(f);
+                assert_int_equal(stat(p, &s0), 0);
+                assert_int_equal(table_save_csv(&t, p, &err), 0);
+                assert_int_equal(stat(p, &s1), 0);
+                assert_true(s0.st_ino != s1.st_ino);
+                size_t l2;
+                char *got = read_file(p, &l2, &err);
+                assert_non_null(got);
+                assert_int_equal(l2, len);
+                assert_memory_equal(got, want, len);
+                free(got);
+        }
+        assert_int_equal(table_load_csv(&u, p, &err), 0);
+        assert_int_equal(u.nrows, n);
+        char buf[64];
+        assert_string_equal(table_cell(&u, 0, 7, buf, sizeof buf), "k \"7\", q");
+        assert_string_equal(u.names[1], " v, \"x\" ");
+        table_free(&u);
+        table_free(&t);
+        free(want);
+        unlink(p);
+        free(p);
+}
+
+/* csv_field (into memory) and csv_put_field (to a stream, long fields included) write the
+ * same, quoting what a reader would misread */
+static void test_csv_field(void **state)
+{
+        (void)state;
+        static const char *const in[] = {"plain", "", "a,b", "say \"hi\"", "two\nlines", "cr\r",
+                                         " lead", "trail\t", "\tboth ", "1.5e-07", "-0.0"};
+        static const char *const out[] = {"plain", "", "\"a,b\"", "\"say \"\"hi\"\"\"",
+                                          "\"two\nlines\"", "\"cr\r\"", "\" lead\"",
+                                          "\"trail\t\"", "\"\tboth \"", "1.5e-07", "-0.0"};
+        char buf[1200], big[520];
+        for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+                for (int only = 0; only < 2; only++) {
+                        size_t l = csv_field(buf, in[i], strlen(in[i]), only);
+                        buf[l] = 0;
+                        assert_string_equal(buf, only && !*in[i] ? "\"\"" : out[i]);
+                        char *m = NULL;
+                        size_t ml = 0;
+                        FILE *f = open_memstream(&m, &ml);
+                        csv_put_field(f, in[i], only);
+                        fclose(f);
+                        assert_string_equal(m, buf);
+                        free(m);
+                }
+        /* a field too long for csv_put_field's buffer: quotes doubled all the same */
+        for (size_t i = 0; i < sizeof big - 1; i++)
+                big[i] = i % 50 == 3 ? '"' : 'a';
+        big[sizeof big - 1] = 0;
+        size_t l = csv_field(buf, big, strlen(big), 0);
+        buf[l] = 0;
+        assert_int_equal(l, strlen(big) + 2 + (sizeof big - 1 + 46) / 50);
+        char *m = NULL;
+        size_t ml = 0;
+        FILE *f = open_memstream(&m, &ml);
+        csv_put_field(f, big, 0);
+        fclose(f);
+        assert_string_equal(m, buf);
+        free(m);
 }
 
 /* ---- the fast path (csvsplit.c, numparse.c) against libcsv and strtod ---- */
@@ -515,6 +621,8 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_good), cmocka_unit_test(test_bad),
                                            cmocka_unit_test(test_write_roundtrip),
+            cmocka_unit_test(test_save_large),
+            cmocka_unit_test(test_csv_field),
                                            cmocka_unit_test(test_num_fast),
                                            cmocka_unit_test(test_fast_same_as_libcsv),
                                            cmocka_unit_test(test_csv_texts)};

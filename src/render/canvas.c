@@ -105,23 +105,25 @@ void canvas_rule(struct canvas *cv, int x, int y, int w, const char *title)
         }
 }
 
-static void put_u8(FILE *f, uint32_t c)
+/* c as UTF-8 at o; the end */
+static char *put_u8(char *o, uint32_t c)
 {
         if (c < 0x80) {
-                fputc((int)c, f);
+                *o++ = (char)c;
         } else if (c < 0x800) {
-                fputc((int)(0xC0 | (c >> 6)), f);
-                fputc((int)(0x80 | (c & 0x3F)), f);
+                *o++ = (char)(0xC0 | (c >> 6));
+                *o++ = (char)(0x80 | (c & 0x3F));
         } else if (c < 0x10000) {
-                fputc((int)(0xE0 | (c >> 12)), f);
-                fputc((int)(0x80 | ((c >> 6) & 0x3F)), f);
-                fputc((int)(0x80 | (c & 0x3F)), f);
+                *o++ = (char)(0xE0 | (c >> 12));
+                *o++ = (char)(0x80 | ((c >> 6) & 0x3F));
+                *o++ = (char)(0x80 | (c & 0x3F));
         } else {
-                fputc((int)(0xF0 | (c >> 18)), f);
-                fputc((int)(0x80 | ((c >> 12) & 0x3F)), f);
-                fputc((int)(0x80 | ((c >> 6) & 0x3F)), f);
-                fputc((int)(0x80 | (c & 0x3F)), f);
+                *o++ = (char)(0xF0 | (c >> 18));
+                *o++ = (char)(0x80 | ((c >> 12) & 0x3F));
+                *o++ = (char)(0x80 | ((c >> 6) & 0x3F));
+                *o++ = (char)(0x80 | (c & 0x3F));
         }
+        return o;
 }
 
 void canvas_print(const struct canvas *cv, FILE *f)
@@ -134,14 +136,19 @@ void canvas_print(const struct canvas *cv, FILE *f)
                 if (x < cv->w)
                         break;
         }
+        /* the text in one buffer, written at once: at most 4 bytes a cell and a newline */
+        char *buf = xmalloc((size_t)(last + 1) * ((size_t)cv->w * 4 + 1) + 1), *o = buf;
         for (int y = 0; y <= last; y++) {
+                const uint32_t *row = cv->cp + (size_t)y * (size_t)cv->w;
                 int end = cv->w;
-                while (end > 0 && canvas_get(cv, end - 1, y) == ' ')
+                while (end > 0 && row[end - 1] == ' ')
                         end--;
                 for (int x = 0; x < end; x++)
-                        put_u8(f, canvas_get(cv, x, y));
-                fputc('\n', f);
+                        o = row[x] < 0x80 ? (*o = (char)row[x], o + 1) : put_u8(o, row[x]);
+                *o++ = '\n';
         }
+        fwrite(buf, 1, (size_t)(o - buf), f);
+        free(buf);
 }
 
 /* ---- SVG ---- */

@@ -28,17 +28,16 @@ static const char *W(const struct rtable *t, const char *dflt)
 /* the value of metric key as text: whole numbers without decimals, n/a when missing */
 static void val1(const struct mc *m, const char *key, char *buf, size_t len)
 {
-        char want[160];
-        snprintf(want, sizeof want, "%s#", key);
-        size_t wl = strlen(want);
-        for (size_t r = 0; r < m->t->nrows; r++) {
-                if (strncmp(m->t->rkeys[r], want, wl))
+        size_t kl = strlen(key);
+        for (size_t r = 0; r < m->t->nrows; r++) { /* the row "KEY#..." */
+                const char *rk = m->t->rkeys[r];
+                if (strncmp(rk, key, kl) || rk[kl] != '#')
                         continue;
                 double v = m->t->cells[r * m->t->ncols + m->col].v;
                 if (isnan(v))
                         break;
                 if (isfinite(v) && v == nearbyint(v) && fabs(v) < 1e15)
-                        snprintf(buf, len, "%.0f", v);
+                        fmt_fixed(v, 0, buf, len);
                 else
                         fmt_num(v, buf);
                 return;

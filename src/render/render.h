@@ -39,7 +39,9 @@ int render_save_dfs(const char *dir, const struct analysis *an, struct err *err)
 int render_save_dfs_compare(const char *dir, const struct analysis *base,
                             const struct analysis *cur, struct err *err);
 /* render_save_dfs on a second thread while the caller renders the report (both only read
- * the analysis); render_save_dfs_wait returns its result. Without a thread it runs at once. */
+ * the analysis); render_save_dfs_wait writes the tables the thread has not taken yet (all
+ * of them without a thread), then returns render_save_dfs's result (the first failing
+ * table's error; no table after it is started). */
 struct dfs_job;
 struct dfs_job *render_save_dfs_start(const char *dir, const struct analysis *an);
 int render_save_dfs_wait(struct dfs_job *j, struct err *err);
@@ -90,6 +92,7 @@ struct rgrid {
         size_t nrows, ncols;
         char *align;
         long *src_col;
+        char *text; /* NULL: each cell its own allocation (rtable_grid's); else the cells' */
 };
 void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
                  struct rgrid *g);

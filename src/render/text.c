@@ -1,5 +1,6 @@
 /* Text tables with box-drawing characters, panels in catalogue order. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,26 +9,39 @@
 
 static double round_half_even(double x, int nd)
 {
+        static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
         if (!isfinite(x))
                 return x;
-        double s = pow(10.0, nd);
-        return nearbyint(x * s) / s;
+        /* pow(10, nd) is exact up to 10^22: the same double as the table's */
+        double s = nd >= 0 && nd <= 22 ? p10[nd] : pow(10.0, nd), y = x * s, a = fabs(y);
+        if (a < 4503599627370496.0) /* 2^52: adding it rounds to a whole number, to even */
+                return copysign((a + 4503599627370496.0) - 4503599627370496.0, y) / s;
+        return nearbyint(y) / s;
 }
 
-/* display width of UTF-8 text: count of lead bytes */
+/* display width of UTF-8 text: count of lead bytes (all but 10xxxxxx), eight at a time */
 static size_t u8len(const char *s, size_t n)
 {
-        size_t w = 0;
-        for (size_t i = 0; i < n; i++)
-                w += ((unsigned char)s[i] & 0xC0) != 0x80;
+        const uint64_t hi = UINT64_C(0x8080808080808080);
+        size_t w = n, i = 0;
+        for (; i + 8 <= n; i += 8) {
+                uint64_t x;
+                memcpy(&x, s + i, sizeof x);
+                if (x & hi) /* bytes with bit 7 set and bit 6 clear */
+                        w -= (size_t)__builtin_popcountll(x & ~(x << 1) & hi);
+        }
+        for (; i < n; i++)
+                w -= ((unsigned char)s[i] & 0xC0) == 0x80;
         return w;
 }
 
-static size_t line_count(const char *s)
+static size_t line_count(const char *s, size_t len)
 {
         size_t n = 1;
-        for (; *s; s++)
-                n += *s == '\n';
+        for (const char *e = s + len; (s = memchr(s, '\n', (size_t)(e - s))); s++)
+                n++;
         return n;
 }
 
@@ -49,62 +63,62 @@ static const char *line_at(const char *s, size_t k, size_t *len)
         return s;
 }
 
-/* n copies of the UTF-8 character c (a box-drawing line, padding) */
-static void add_run(struct strbuf *sb, const char *c, size_t n)
+/* n copies of the UTF-8 character c (cl bytes: a box-drawing line, padding) at p; the end */
+static char *put_run(char *p, const char *c, size_t cl, size_t n)
 {
-        size_t cl = strlen(c);
-        xgrow(&sb->buf, &sb->cap, sb->len + n * cl + 1, 1);
-        char *p = sb->buf + sb->len;
-        size_t total = n * cl, done = cl == 1 ? total : total ? cl : 0;
-        if (cl == 1) /* a one-byte character (a space): set at once */
-                memset(p, *c, total);
-        else
-                memcpy(p, c, done);
+        size_t total = n * cl, done = total ? cl : 0;
+        if (cl == 1) {
+                memset(p, *c, n);
+                return p + n;
+        }
+        memcpy(p, c, done);
         while (done < total) { /* doubling what is there */
                 size_t k = done < total - done ? done : total - done;
                 memcpy(p + done, p, k);
                 done += k;
         }
-        sb->len += total;
-        sb->buf[sb->len] = 0;
+        return p + total;
 }
 
-/* a line of the grid, built in sb */
+/* a line of the grid, added to sb */
 static void hline(struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
                   const char *m, const char *r, const char *fill)
 {
-        sb_reset(sb);
-        sb_add(sb, l);
+        size_t fl = strlen(fill), ll = strlen(l), ml = strlen(m), rl = strlen(r), need = ll + 2;
+        for (size_t c = 0; c < ncols; c++)
+                need += (w[c] + 2) * fl + (c + 1 < ncols ? ml : rl);
+        xgrow(&sb->buf, &sb->cap, sb->len + need, 1);
+        char *p = sb->buf + sb->len;
+        memcpy(p, l, ll);
+        p += ll;
         for (size_t c = 0; c < ncols; c++) {
-                add_run(sb, fill, w[c] + 2);
-                sb_add(sb, c + 1 < ncols ? m : r);
+                p = put_run(p, fill, fl, w[c] + 2);
+                memcpy(p, c + 1 < ncols ? m : r, c + 1 < ncols ? ml : rl);
+                p += c + 1 < ncols ? ml : rl;
         }
-        sb_addc(sb, '\n');
-}
-
-static void put_hline(FILE *f, struct strbuf *sb, const size_t *w, size_t ncols, const char *l,
-                      const char *m, const char *r, const char *fill)
-{
-        hline(sb, w, ncols, l, m, r, fill);
-        fwrite(sb->buf, 1, sb->len, f);
+        *p++ = '\n';
+        *p = 0;
+        sb->len = (size_t)(p - sb->buf);
 }
 
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align)
 {
-        size_t *w = xcalloc(ncols, sizeof *w);
+        /* per column: width, and the most bytes a line of it has beyond its width */
+        size_t *w = xcalloc(2 * ncols, sizeof *w), *extra = w + ncols;
         /* per cell: its lines, and for one line its length and width (most cells) */
         size_t ncell = nrows * ncols, *nl = xmalloc((ncell + 1) * 3 * sizeof *nl);
         size_t *clen = nl + ncell, *cw1 = clen + ncell;
-        struct strbuf sb = {0};
         for (size_t i = 0; i < ncell; i++) {
                 const char *s = cells[i];
                 size_t c = i % ncols;
-                nl[i] = line_count(s);
+                clen[i] = strlen(s);
+                nl[i] = line_count(s, clen[i]);
                 if (nl[i] == 1) {
-                        clen[i] = strlen(s);
                         cw1[i] = u8len(s, clen[i]);
                         if (cw1[i] > w[c])
                                 w[c] = cw1[i];
+                        if (clen[i] - cw1[i] > extra[c])
+                                extra[c] = clen[i] - cw1[i];
                         continue;
                 }
                 for (size_t k = 0; k < nl[i]; k++) {
@@ -113,19 +127,28 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                         size_t cw = u8len(ln, len);
                         if (cw > w[c])
                                 w[c] = cw;
+                        if (len - cw > extra[c])
+                                extra[c] = len - cw;
                 }
         }
-        struct strbuf mid = {0}; /* the line between rows, the same every time */
+        /* the whole table in one buffer, written at once */
+        struct strbuf sb = {0}, mid = {0}; /* mid: the line between rows, the same each time */
+        static const char bar[] = "│";
+        const size_t bl = sizeof bar - 1;
         hline(&mid, w, ncols, "├", "┼", "┤", "─");
-        put_hline(f, &sb, w, ncols, "╒", "╤", "╕", "═");
+        hline(&sb, w, ncols, "╒", "╤", "╕", "═");
+        size_t most = bl + 2; /* the most bytes a line of cells takes, its newline included */
+        for (size_t c = 0; c < ncols; c++)
+                most += w[c] + extra[c] + 2 + bl;
         for (size_t r = 0; r < nrows; r++) {
                 size_t lines = 1;
                 for (size_t c = 0; c < ncols; c++)
                         if (nl[r * ncols + c] > lines)
                                 lines = nl[r * ncols + c];
+                xgrow(&sb.buf, &sb.cap, sb.len + lines * most + mid.len + 1, 1);
                 for (size_t k = 0; k < lines; k++) {
-                        sb_reset(&sb);
-                        sb_add(&sb, "│");
+                        memcpy(sb.buf + sb.len, bar, bl);
+                        sb.len += bl;
                         for (size_t c = 0; c < ncols; c++) {
                                 size_t i = r * ncols + c, len, cw;
                                 const char *ln;
@@ -139,20 +162,30 @@ void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *
                                 }
                                 size_t pad = w[c] - cw;
                                 int right = align[c] == 'r' && r > 0;
-                                add_run(&sb, " ", 1 + (right ? pad : 0));
-                                sb_addn(&sb, ln, len);
-                                add_run(&sb, " ", right ? 0 : pad);
-                                sb_add(&sb, " │");
+                                char *p = sb.buf + sb.len;
+                                size_t lead = 1 + (right ? pad : 0), trail = right ? 0 : pad;
+                                memset(p, ' ', lead);
+                                p += lead;
+                                memcpy(p, ln, len);
+                                p += len;
+                                memset(p, ' ', trail + 1);
+                                p += trail + 1;
+                                memcpy(p, bar, bl);
+                                p += bl;
+                                sb.len = (size_t)(p - sb.buf);
                         }
-                        sb_addc(&sb, '\n');
-                        fwrite(sb.buf, 1, sb.len, f);
+                        sb.buf[sb.len++] = '\n';
+                        sb.buf[sb.len] = 0;
                 }
                 if (r == 0)
-                        put_hline(f, &sb, w, ncols, "╞", "╪", "╡", "═");
-                else if (r + 1 < nrows)
-                        fwrite(mid.buf, 1, mid.len, f);
+                        hline(&sb, w, ncols, "╞", "╪", "╡", "═");
+                else if (r + 1 < nrows) {
+                        memcpy(sb.buf + sb.len, mid.buf, mid.len + 1);
+                        sb.len += mid.len;
+                }
         }
-        put_hline(f, &sb, w, ncols, "╘", "╧", "╛", "═");
+        hline(&sb, w, ncols, "╘", "╧", "╛", "═");
+        fwrite(sb.buf, 1, sb.len, f);
         sb_free(&mid);
         sb_free(&sb);
         free(nl);
@@ -190,20 +223,23 @@ int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t
         return 0;
 }
 
+/* a cell's text: its own, or its number formatted into buf (48 bytes) */
+static const char *cell_text(const struct rtable *t, const struct cell *cl, int decimal,
+                             int int_col, char *buf)
+{
+        if (cl->text)
+                return cl->text;
+        if (isnan(cl->v))
+                return "";
+        if (t->metric_table)
+                return fmt_num(round_half_even(cl->v, decimal), buf);
+        return fmt_fixed(cl->v, int_col ? 0 : decimal, buf, 48);
+}
+
 char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decimal, int int_col)
 {
         char buf[48];
-        if (cl->text)
-                return xstrdup(cl->text);
-        if (isnan(cl->v))
-                return xstrdup("");
-        if (t->metric_table)
-                return xstrdup(fmt_num(round_half_even(cl->v, decimal), buf));
-        if (int_col)
-                snprintf(buf, sizeof buf, "%.0f", cl->v);
-        else
-                snprintf(buf, sizeof buf, "%.*f", decimal, cl->v);
-        return xstrdup(buf);
+        return xstrdup(cell_text(t, cl, decimal, int_col, buf));
 }
 
 /* dispatch ids, GPU ids and the like: whole numbers in a built-in table other than the
@@ -226,8 +262,24 @@ static int is_top_stats(const struct rtable *t)
                                  !strcmp(t->pt->source, "dispatch_list"));
 }
 
-void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
-                 struct rgrid *g)
+/* grid cell i: a copy of s, its own allocation or (text) at an offset of one buffer */
+static void grid_put(struct rgrid *g, struct strbuf *text, size_t *off, size_t i, const char *s)
+{
+        if (!text) {
+                g->cells[i] = xstrdup(s);
+                return;
+        }
+        size_t l = strlen(s) + 1; /* with its NUL */
+        if (text->len + l > text->cap)
+                xgrow(&text->buf, &text->cap, text->len + l, 1);
+        off[i] = text->len;
+        memcpy(text->buf + text->len, s, l);
+        text->len += l;
+}
+
+/* rtable_grid; text: the cells' strings go into one buffer (g->text) instead */
+static void grid_build(const struct rtable *t, const struct render_opts *o, int wrap_names,
+                       struct rgrid *g, struct strbuf *text)
 {
         size_t nrows = t->nrows;
         if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
@@ -240,8 +292,10 @@ void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_n
         g->cells = xcalloc((nrows + 1) * ncols, sizeof *g->cells);
         g->align = xcalloc(ncols + 1, 1);
         g->src_col = xcalloc(ncols, sizeof *g->src_col);
+        g->text = NULL;
+        size_t *off = text ? xmalloc((nrows + 1) * ncols * sizeof *off) : NULL;
         int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
-        g->cells[0] = xstrdup(t->metric_table ? t->key_title : "");
+        grid_put(g, text, off, 0, t->metric_table ? t->key_title : "");
         g->src_col[0] = -1;
         /* numbers right-aligned in built-in tables, as the reference shows them */
         g->align[0] = !t->metric_table && !sysinfo ? 'r' : 'l';
@@ -249,7 +303,7 @@ void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_n
         for (size_t c = 0; c < t->ncols; c++) {
                 if (!render_col_shown(t, o, c))
                         continue;
-                g->cells[k] = xstrdup(t->cols[c]);
+                grid_put(g, text, off, k, t->cols[c]);
                 g->src_col[k] = (long)c;
                 g->align[k] = 'l';
                 if (!t->metric_table && !sysinfo) {
@@ -263,28 +317,46 @@ void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_n
         int *whole = xcalloc(t->ncols + 1, sizeof *whole);
         for (size_t c = 0; c < t->ncols; c++)
                 whole[c] = rtable_int_col(t, c);
+        char buf[48];
         for (size_t r = 0; r < nrows; r++) {
-                char **row = &g->cells[(r + 1) * ncols];
-                row[0] = xstrdup(t->keys[r]);
+                size_t row = (r + 1) * ncols;
+                grid_put(g, text, off, row, t->keys[r]);
                 for (k = 1; k < ncols; k++) {
                         size_t c = (size_t)g->src_col[k];
                         const struct cell *cl = &t->cells[r * t->ncols + c];
                         if (wrap_names && cl->text && is_top_stats(t) &&
-                            !strcmp(t->cols[c], COL_KERNEL_NAME))
-                                row[k] = !strcmp(t->pt->source, "top_kernels")
-                                             ? wrap(cl->text, 40, 3)
-                                             : wrap(cl->text, 80, 4);
-                        else
-                                row[k] = rtable_cell_text(t, cl, o->decimal, whole[c]);
+                            !strcmp(t->cols[c], COL_KERNEL_NAME)) {
+                                char *w = !strcmp(t->pt->source, "top_kernels")
+                                              ? wrap(cl->text, 40, 3)
+                                              : wrap(cl->text, 80, 4);
+                                grid_put(g, text, off, row + k, w);
+                                free(w);
+                        } else {
+                                grid_put(g, text, off, row + k,
+                                         cell_text(t, cl, o->decimal, whole[c], buf));
+                        }
                 }
         }
         free(whole);
+        if (text) { /* the buffer no longer moves: offsets to pointers */
+                g->text = sb_detach(text);
+                for (size_t i = 0; i < g->nrows * g->ncols; i++)
+                        g->cells[i] = g->text + off[i];
+                free(off);
+        }
+}
+
+void rtable_grid(const struct rtable *t, const struct render_opts *o, int wrap_names,
+                 struct rgrid *g)
+{
+        grid_build(t, o, wrap_names, g, NULL);
 }
 
 void rgrid_free(struct rgrid *g)
 {
-        for (size_t i = 0; g->cells && i < g->nrows * g->ncols; i++)
+        for (size_t i = 0; !g->text && g->cells && i < g->nrows * g->ncols; i++)
                 free(g->cells[i]);
+        free(g->text);
         free(g->cells);
         free(g->align);
         free(g->src_col);
@@ -294,7 +366,8 @@ void rgrid_free(struct rgrid *g)
 static void render_table(FILE *f, const struct rtable *t, const struct render_opts *o)
 {
         struct rgrid g;
-        rtable_grid(t, o, 1, &g);
+        struct strbuf text = {0};
+        grid_build(t, o, 1, &g, &text);
         render_grid(f, g.cells, g.nrows, g.ncols, g.align);
         rgrid_free(&g);
 }
@@ -309,8 +382,12 @@ void render_panel_heading(FILE *f, const struct panel *p)
 
 void render_table_title(FILE *f, const struct rtable *t)
 {
-        if (t->pt->title)
-                fprintf(f, "%s %s\n", t->id, t->pt->title);
+        if (t->pt->title) {
+                fputs(t->id, f);
+                fputc(' ', f);
+                fputs(t->pt->title, f);
+                fputc('\n', f);
+        }
 }
 
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)

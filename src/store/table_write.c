@@ -11,57 +11,60 @@
 
 #include "../util/csvfield.h"
 
-static void put_csv(FILE *f, char *const *names, size_t ncols, size_t nrows, csv_cell_fn cell,
-                    const void *ctx)
+/* the CSV text, built in sb; with f, written there whenever 64 KiB are held (a large table
+ * is not held whole), else all of it kept in sb */
+static void put_csv(struct strbuf *sb, FILE *f, char *const *names, size_t ncols, size_t nrows,
+                    csv_cell_fn cell, const void *ctx)
 {
         /* a first name that starts with a byte order mark keeps it: the reader strips one */
         if (ncols && !strncmp(names[0], "\xEF\xBB\xBF", 3))
-                fputs("\xEF\xBB\xBF", f);
-        for (size_t c = 0; c < ncols; c++) {
-                if (c)
-                        fputc(',', f);
-                csv_put_field(f, names[c], ncols == 1);
-        }
-        fputc('\n', f);
+                sb_add(sb, "\xEF\xBB\xBF");
         char buf[64];
-        for (size_t r = 0; r < nrows; r++) {
+        for (size_t r = 0; r <= nrows; r++) { /* row 0: the names */
                 for (size_t c = 0; c < ncols; c++) {
+                        const char *s = r ? cell(ctx, c, r - 1, buf, sizeof buf) : names[c];
+                        size_t l = strlen(s);
+                        xgrow(&sb->buf, &sb->cap, sb->len + 2 * l + 4, 1);
                         if (c)
-                                fputc(',', f);
-                        csv_put_field(f, cell(ctx, c, r, buf, sizeof buf), ncols == 1);
+                                sb->buf[sb->len++] = ',';
+                        sb->len += csv_field(sb->buf + sb->len, s, l, ncols == 1);
                 }
-                fputc('\n', f);
+                xgrow(&sb->buf, &sb->cap, sb->len + 2, 1);
+                sb->buf[sb->len++] = '\n';
+                sb->buf[sb->len] = 0;
+                if (f && sb->len >= 65536) {
+                        fwrite(sb->buf, 1, sb->len, f);
+                        sb_reset(sb);
+                }
+        }
+        if (f && sb->len) {
+                fwrite(sb->buf, 1, sb->len, f);
+                sb_reset(sb);
         }
 }
 
-/* 1 when path holds exactly text[0 .. len): a regular file of that size (fstat of the open
- * file: no stat before), read in one piece and compared */
+/* 1 when path holds exactly text[0 .. len): its bytes read and compared a block at a time
+ * (its size first, by fstat of the open file: a file of len bytes is read to its size, not
+ * on to its end; a pipe or device in the way does not block) */
 static int same_file(const char *path, const char *text, size_t len)
 {
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
                 return 0;
         struct stat st;
-        int same = 0;
-        if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len) {
-                char *old = xmalloc(len + 1);
-                size_t n = 0;
-                /* len + 1 asked: a file grown since fstat does not compare equal */
-                while (n <= len) {
-                        ssize_t r = read(fd, old + n, len + 1 - n);
-                        if (r < 0 && errno == EINTR)
-                                continue;
-                        if (r <= 0) {
-                                if (r < 0) /* unreadable: written anew */
-                                        n = len + 1;
-                                break;
-                        }
-                        n += (size_t)r;
-                        if (n == len) /* fewer than asked, and the size fstat gave */
-                                break;
+        int same = !fstat(fd, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len;
+        char blk[16384];
+        size_t at = 0;
+        while (same && at < len) {
+                ssize_t n = read(fd, blk, sizeof blk);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        same = n == 0 && at == len;
+                        break;
                 }
-                same = n == len && !memcmp(old, text, len);
-                free(old);
+                same = (size_t)n <= len - at && !memcmp(blk, text + at, (size_t)n);
+                at += (size_t)n;
         }
         close(fd);
         return same;
@@ -72,21 +75,11 @@ int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, c
 {
         /* keep_same: the text formatted in memory first, to compare with the file's; else
          * straight into the temporary file (a large table is not held twice) */
-        char *text = NULL;
-        size_t len = 0;
+        struct strbuf text = {0};
         if (keep_same) {
-                FILE *m = open_memstream(&text, &len);
-                if (!m)
-                        return err_set(err, ERR_SYS, "cannot write '%s': %s", path,
-                                       strerror(errno));
-                put_csv(m, names, ncols, nrows, cell, ctx);
-                if (fclose(m) != 0) {
-                        free(text);
-                        return err_set(err, ERR_SYS, "cannot write '%s': %s", path,
-                                       strerror(errno));
-                }
-                if (same_file(path, text, len)) {
-                        free(text);
+                put_csv(&text, NULL, names, ncols, nrows, cell, ctx);
+                if (same_file(path, text.buf ? text.buf : "", text.len)) {
+                        sb_free(&text);
                         return 0;
                 }
         }
@@ -97,10 +90,10 @@ int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, c
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
                 goto out;
         }
-        if (keep_same)
-                fwrite(text, 1, len, f);
+        if (keep_same && text.len)
+                fwrite(text.buf, 1, text.len, f);
         else
-                put_csv(f, names, ncols, nrows, cell, ctx);
+                put_csv(&text, f, names, ncols, nrows, cell, ctx);
         int bad = ferror(f);
         if (fclose(f) != 0 || bad) {
                 rc = err_set(err, ERR_SYS, "cannot write '%s': %s", tmp, strerror(errno));
@@ -114,7 +107,7 @@ int csv_save(const char *path, char *const *names, size_t ncols, size_t nrows, c
         }
 out:
         free(tmp);
-        free(text);
+        sb_free(&text);
         return rc;
 }
 

@@ -10,5 +10,8 @@
  * on its line, where an empty field is written "" (an empty line is a blank line that
  * readers skip). */
 void csv_put_field(FILE *f, const char *s, int only);
+/* The same into out, which holds at least 2 * l + 2 bytes (s: l bytes, NUL-terminated);
+ * returns the bytes written (no NUL). */
+size_t csv_field(char *out, const char *s, size_t l, int only);
 
 #endif
