@@ -1,0 +1,39 @@
+/* An arena: many small allocations carved from a few large blocks and freed together
+ * (arena_free), for what is built once and dropped as a whole (a formula's nodes, an
+ * architecture's names and texts). Not shared between threads: each structure owns its
+ * own arena, so two threads building two structures need no lock. Memory from an arena
+ * is never freed alone: a text replaced by another stays in the arena until arena_free. */
+#ifndef PRISM_ARENA_H
+#define PRISM_ARENA_H
+
+#include <stddef.h>
+
+struct arena {
+        char *blk;       /* the newest block: a link to the one before, then the data */
+        size_t used, cap; /* bytes of blk taken (the link included), its size */
+        size_t next;      /* the size of the next block (0: ARENA_FIRST_BLOCK; doubles up
+                           * to ARENA_MAX_BLOCK) */
+};
+
+/* the size of the first block of an arena that was zeroed (or ARENA_INIT), and the
+ * largest block size the doubling reaches; a larger request gets a block of its own */
+#define ARENA_FIRST_BLOCK 1024
+#define ARENA_MAX_BLOCK 65536
+#define ARENA_INIT {0}
+
+/* An arena whose first block is `first` bytes (0: ARENA_FIRST_BLOCK); no allocation yet. */
+void arena_init(struct arena *a, size_t first);
+/* n bytes aligned for any type (max_align_t), uninitialized; never NULL (aborts when
+ * memory is out, as xmalloc does). */
+void *arena_alloc(struct arena *a, size_t n);
+/* the same, zeroed */
+void *arena_zalloc(struct arena *a, size_t n);
+/* copies of texts, not aligned */
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* Free every block; the arena is empty (and usable) afterwards. */
+void arena_free(struct arena *a);
+/* The number of blocks held (the mallocs made; for tests and measurements). */
+size_t arena_blocks(const struct arena *a);
+
+#endif
