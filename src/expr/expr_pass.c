@@ -6,10 +6,10 @@
 
 static struct expr *view(const struct expr *e, struct expr_node *root)
 {
-        struct expr *v = xcalloc(1, sizeof *v);
+        struct expr *v = xmalloc(sizeof *v);
         v->root = root;
-        v->file = e->file ? xstrdup(e->file) : NULL;
-        v->what = e->what ? xstrdup(e->what) : NULL;
+        v->file = e->file; /* e's: a view lives no longer than e (its root is e's) */
+        v->what = e->what;
         v->view = 1;
         return v;
 }
