@@ -361,13 +361,18 @@ static struct metric_field clone_field(struct eval *c, const struct metric_field
         struct metric_field r = {0};
         if (!f->src)
                 return r;
-        r.key = f->key ? xstrdup(f->key) : NULL;
-        r.src = subst_at(f->src, i);
+        r.key = f->key; /* the metric's: the instance lives while the metric does */
         r.loc = f->loc;
         /* a clone of the parsed template is the instance's parse; a template that does not
          * parse is parsed per instance, for the instance's own message */
         const struct expr *t = template_expr(c, f, what);
-        r.expr = t ? expr_instance(t, f->src, &f->loc, i) : expr_parse(r.src, &r.loc, what, err);
+        if (t) {
+                r.expr = expr_instance(t, f->src, &f->loc, i);
+        } else {
+                char *src = subst_at(f->src, i);
+                r.expr = expr_parse(src, &r.loc, what, err);
+                free(src);
+        }
         if (!r.expr)
                 *bad = 1;
         return r;
@@ -389,20 +394,15 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
         if (!bad)
                 fill_metric_row(c, ti, pt, &inst, name, row, r);
         free(name);
-        /* the formulas live until the evaluation has run */
+        /* the formulas live until the evaluation has run (keys are the metric's, no source
+         * was kept) */
         struct metric_field *fs[] = {&inst.expr, &inst.peak};
-        for (size_t j = 0; j < 2; j++) {
-                free(fs[j]->key);
-                free(fs[j]->src);
+        for (size_t j = 0; j < 2; j++)
                 if (fs[j]->expr)
                         own_expr(c, fs[j]->expr);
-        }
-        for (size_t j = 0; j < m->nfields; j++) {
-                free(inst.fields[j].key);
-                free(inst.fields[j].src);
+        for (size_t j = 0; j < m->nfields; j++)
                 if (inst.fields[j].expr)
                         own_expr(c, inst.fields[j].expr);
-        }
         free(inst.fields);
         return bad ? ERR_INPUT : 0;
 }

@@ -31,7 +31,8 @@ struct pwacc {
         double *pend;   /* a block's values until it is whole (allocated when a chunk ends
                            inside a block) */
         size_t npend, leaf;
-        double *stack;  /* the partial sums waiting for their pair (eval's pw_depth) */
+        double *stack;  /* the partial sums waiting for their pair (eval's pw_depth; in
+                           eval's pw_stacks) */
         int sp;
 };
 
@@ -95,6 +96,7 @@ struct eval {
         size_t *leaf_len;
         unsigned char *leaf_comb;
         size_t nleaves, capleaves, pw_depth;
+        double *pw_stacks; /* the accumulators' stacks, pw_depth + 1 sums each */
         /* every value of the accumulators that need them, when too many for memory */
         FILE *vf;
         size_t nvacc;

@@ -56,9 +56,6 @@ static void pw_plan(struct eval *ev, size_t n, size_t depth)
 
 static void pw_push(struct pwacc *p, const struct eval *ev, double s)
 {
-        /* a block's sum waits at most for one sum per level above it */
-        if (!p->stack)
-                p->stack = xmalloc((ev->pw_depth + 1) * sizeof *p->stack);
         p->stack[p->sp++] = s;
         for (unsigned k = 0; k < ev->leaf_comb[p->leaf]; k++) {
                 double b = p->stack[--p->sp];
@@ -408,12 +405,13 @@ void eval_stream_free(struct eval *ev)
         for (size_t i = 0; i < ev->naccs; i++) {
                 free(ev->accs[i].vals);
                 free(ev->accs[i].pw.pend);
-                free(ev->accs[i].pw.stack);
                 ev->accs[i].pw.pend = ev->accs[i].pw.stack = NULL;
         }
         if (ev->vf)
                 fclose(ev->vf);
         ev->vf = NULL;
+        free(ev->pw_stacks);
+        ev->pw_stacks = NULL;
         free(ev->leaf_len);
         free(ev->leaf_comb);
         free(ev->blk_n);
@@ -489,6 +487,12 @@ int eval_run(struct eval *ev, struct err *err)
                 if (ev->accs[i].need_vals && !ev->vf)
                         ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
         pw_plan(ev, ev->n, 0);
+        /* a block's sum waits at most for one sum per level above it: every accumulator's
+         * stack in one array */
+        ev->pw_stacks = xmalloc((ev->naccs ? ev->naccs : 1) * (ev->pw_depth + 1) *
+                                sizeof *ev->pw_stacks);
+        for (size_t i = 0; i < ev->naccs; i++)
+                ev->accs[i].pw.stack = ev->pw_stacks + i * (ev->pw_depth + 1);
         double *aggs = xcalloc(ev->naccs + 1, sizeof *aggs);
         for (size_t i = 0; i < ev->naccs; i++)
                 aggs[i] = NAN;
