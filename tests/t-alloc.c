@@ -104,6 +104,34 @@ static void test_arena_small(void **state)
 }
 
 static char id11[] = "1.1";
+/* a caller's buffer as the first block: no malloc until it is full, never freed */
+static void test_arena_buf(void **state)
+{
+        (void)state;
+        union {
+                max_align_t align;
+                char b[1024];
+        } buf;
+        struct arena a;
+        arena_init_buf(&a, &buf, sizeof buf);
+        char *first = arena_alloc(&a, 100);
+        assert_true(first > buf.b && first < buf.b + sizeof buf.b);
+        for (int i = 0; i < 8; i++)
+                arena_strdup(&a, "in the buffer");
+        assert_int_equal(arena_blocks(&a), 1);
+        char *out = arena_alloc(&a, 900); /* no room left: a malloc'd block */
+        assert_true(out < buf.b || out >= buf.b + sizeof buf.b);
+        memset(out, 7, 900);
+        assert_int_equal(arena_blocks(&a), 2);
+        memset(first, 1, 100);
+        arena_free(&a); /* frees the second block only (ASan and valgrind would see more) */
+        assert_int_equal(arena_blocks(&a), 0);
+        /* reused after arena_free: plain malloc'd blocks, the buffer no longer */
+        char *again = arena_strdup(&a, "x");
+        assert_true(again < buf.b || again >= buf.b + sizeof buf.b);
+        arena_free(&a);
+}
+
 static const struct panel_table dummy_pt = {.id = id11};
 
 static size_t key_blocks(const struct rtable *t)
@@ -162,6 +190,7 @@ int main(void)
             cmocka_unit_test(test_arena_contents),
             cmocka_unit_test(test_arena_strings),
             cmocka_unit_test(test_arena_small),
+            cmocka_unit_test(test_arena_buf),
             cmocka_unit_test(test_rtable_keys),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

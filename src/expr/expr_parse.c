@@ -570,9 +570,14 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
         struct parser p;
         struct expr_node *root = NULL;
         struct expr *e = NULL;
+        /* the scratch of all but the longest formulas (50 nodes), on the stack */
+        union {
+                max_align_t align;
+                char b[4096];
+        } scratch;
 
         parser_at(&p, src, loc);
-        arena_init(&p.ar, 4096); /* one block for all but the longest formulas */
+        arena_init_buf(&p.ar, &scratch, sizeof scratch);
         p.what = what;
         p.err = err;
         lex_init(&p.lx, p.src);

@@ -18,6 +18,20 @@ void arena_init(struct arena *a, size_t first)
         a->next = first;
 }
 
+void arena_init_buf(struct arena *a, void *buf, size_t size)
+{
+        memset(a, 0, sizeof *a);
+        if (size < 2 * LINK) {
+                a->next = 0;
+                return;
+        }
+        a->blk = a->user = buf;
+        *(char **)a->blk = NULL;
+        a->used = LINK;
+        a->cap = size;
+        a->next = size < ARENA_MAX_BLOCK / 2 ? size * 2 : ARENA_MAX_BLOCK;
+}
+
 static char *aligned(char *p, size_t align)
 {
         return (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
@@ -92,9 +106,11 @@ void arena_free(struct arena *a)
 {
         while (a->blk) {
                 char *prev = *(char **)a->blk;
-                free(a->blk);
+                if (a->blk != a->user)
+                        free(a->blk);
                 a->blk = prev;
         }
+        a->user = NULL;
         a->used = a->cap = 0;
 }
 

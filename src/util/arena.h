@@ -13,6 +13,7 @@ struct arena {
         size_t used, cap; /* bytes of blk taken (the link included), its size */
         size_t next;      /* the size of the next block (0: ARENA_FIRST_BLOCK; doubles up
                            * to ARENA_MAX_BLOCK) */
+        char *user;       /* the caller's first block (arena_init_buf), never freed here */
 };
 
 /* the size of the first block of an arena that was zeroed (or ARENA_INIT), and the
@@ -23,6 +24,10 @@ struct arena {
 
 /* An arena whose first block is `first` bytes (0: ARENA_FIRST_BLOCK); no allocation yet. */
 void arena_init(struct arena *a, size_t first);
+/* An arena whose first block is the caller's buf of size bytes (aligned for any type, a
+ * stack buffer for a short-lived arena): nothing is malloc'd until it is full, and
+ * arena_free frees every block but buf. */
+void arena_init_buf(struct arena *a, void *buf, size_t size);
 /* n bytes aligned for any type (max_align_t), uninitialized; never NULL (aborts when
  * memory is out, as xmalloc does). */
 void *arena_alloc(struct arena *a, size_t n);
