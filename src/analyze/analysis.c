@@ -126,7 +126,7 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
                                      const struct panel_table *pt, const char *key_title,
                                      size_t ncols, char **cols)
 {
-        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
+        xgrow(&an->tables, &an->captables, an->ntables + 1, sizeof *an->tables);
         memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
         an->ntables++;
         rtable_init(&an->tables[at], p, pt, key_title, ncols, cols);

@@ -207,7 +207,8 @@ static int acc_for(struct eval *c, struct expr *e, const char *table)
         int i;
         if (smap_get(&c->accmap, key, &i))
                 return i;
-        xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
+        if (c->naccs == c->capaccs)
+                xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
         struct acc *a = &c->accs[c->naccs];
         memset(a, 0, sizeof *a);
         a->e = e;
@@ -229,7 +230,8 @@ static void plan_cell(struct eval *c, size_t t, size_t row, size_t col, struct e
 {
         if (!e || (pop && !peak))
                 return; /* n/a */
-        xgrow(&c->pend, &c->cappend, c->npend + 1, sizeof *c->pend);
+        if (c->npend == c->cappend)
+                xgrow(&c->pend, &c->cappend, c->npend + 1, sizeof *c->pend);
         struct pending *p = &c->pend[c->npend++];
         memset(p, 0, sizeof *p);
         p->table = t;
