@@ -15,9 +15,10 @@
 
 /* ---- merging ---- */
 
-/* The architecture's texts (keys, names, formulas' sources, file names) are in its arena,
- * a->ar: a text a child file replaces stays there until arch_free, which frees them all at
- * once; the arrays and the parsed formulas are freed one by one. */
+/* The architecture's texts (keys, names, formulas' sources, file names) and parsed formulas
+ * are in its arena, a->ar: a text a child file replaces stays there until arch_free, which
+ * frees them all at once; the arrays are freed one by one (expr_free of a formula in the
+ * arena does nothing). */
 
 static void field_clear(struct metric_field *f)
 {
@@ -385,11 +386,12 @@ static int resolve_same_as(struct arch *a, struct err *err)
         return 0;
 }
 
-static int parse_field(struct metric_field *f, const char *what, struct err *err)
+static int parse_field(struct arch *a, struct metric_field *f, const char *what,
+                       struct err *err)
 {
         if (!f->src || f->expr)
                 return 0;
-        f->expr = expr_parse(f->src, &f->loc, what, err);
+        f->expr = expr_parse_in(&a->ar, f->src, &f->loc, what, err);
         return f->expr ? 0 : ERR_INPUT;
 }
 
@@ -398,12 +400,12 @@ static int parse_all(struct arch *a, struct err *err)
         int rc;
         for (size_t i = 0; i < a->nbuiltins; i++) {
                 struct named_expr *b = &a->builtins[i];
-                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                if (!(b->expr = expr_parse_in(&a->ar, b->src, &b->loc, b->name, err)))
                         return ERR_INPUT;
         }
         for (size_t i = 0; i < a->nnorms; i++) {
                 struct named_expr *b = &a->norms[i];
-                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                if (!(b->expr = expr_parse_in(&a->ar, b->src, &b->loc, b->name, err)))
                         return ERR_INPUT;
         }
         for (size_t i = 0; i < a->nmetrics; i++) {
@@ -414,14 +416,14 @@ static int parse_all(struct arch *a, struct err *err)
                         m->is_template = strchr(m->fields[j].src, '@') != NULL;
                 if (m->is_template)
                         continue; /* parsed per channel when instantiated */
-                if ((rc = parse_field(&m->expr, m->key, err)) ||
-                    (rc = parse_field(&m->peak, m->key, err)))
+                if ((rc = parse_field(a, &m->expr, m->key, err)) ||
+                    (rc = parse_field(a, &m->peak, m->key, err)))
                         return rc;
                 for (size_t j = 0; j < m->nfields; j++)
-                        if ((rc = parse_field(&m->fields[j], m->key, err)))
+                        if ((rc = parse_field(a, &m->fields[j], m->key, err)))
                                 return rc;
                 for (size_t j = 0; j < m->noverrides; j++)
-                        if ((rc = parse_field(&m->overrides[j], m->key, err)))
+                        if ((rc = parse_field(a, &m->overrides[j], m->key, err)))
                                 return rc;
         }
         return 0;

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "../util/arena.h"
 #include "../util/util.h"
 
 struct expr; /* opaque AST */
@@ -43,6 +44,10 @@ struct expr_loc {
  * The AST keeps its own copy of everything it needs. */
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err);
+/* The same, the expression in arena ar (NULL: malloc'd, as expr_parse): it lives as long as
+ * the arena; expr_free leaves it (an architecture's formulas, freed with its texts). */
+struct expr *expr_parse_in(struct arena *ar, const char *src, const struct expr_loc *loc,
+                           const char *what, struct err *err);
 /* What expr_parse gives for src with every '@' replaced by i, from tmpl, src's parse: its
  * clone with "[@]" in names read as "[i]" and the columns after an '@' moved as the wider
  * number moves them (per-channel template rows, parsed once). */

@@ -567,6 +567,12 @@ static void parser_at(struct parser *p, const char *src, const struct expr_loc *
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err)
 {
+        return expr_parse_in(NULL, src, loc, what, err);
+}
+
+struct expr *expr_parse_in(struct arena *ar, const char *src, const struct expr_loc *loc,
+                           const char *what, struct err *err)
+{
         struct parser p;
         struct expr_node *root = NULL;
         struct expr *e = NULL;
@@ -591,7 +597,7 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
                 unexpected(&p);
         if (!root || p.failed)
                 goto out;
-        e = expr_pack(root, p.file, what, NULL);
+        e = expr_pack(root, p.file, what, NULL, ar);
 out:
         arena_free(&p.ar);
         free(p.nl);
@@ -615,7 +621,7 @@ struct expr *expr_instance(const struct expr *tmpl, const char *src, const struc
                         j++;
                 }
         at.nlen = long_text(at.num, i);
-        struct expr *e = expr_pack(tmpl->root, tmpl->file, tmpl->what, &at);
+        struct expr *e = expr_pack(tmpl->root, tmpl->file, tmpl->what, &at, NULL);
         if (at.line != lines) {
                 free(at.line);
                 free(at.col);
@@ -627,5 +633,6 @@ struct expr *expr_instance(const struct expr *tmpl, const char *src, const struc
 /* one block, nodes and texts included (expr_pack); a view's too (expr_pass.c) */
 void expr_free(struct expr *e)
 {
-        free(e);
+        if (e && !e->in_arena)
+                free(e);
 }

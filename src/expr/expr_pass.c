@@ -11,6 +11,7 @@ static struct expr *view(const struct expr *e, struct expr_node *root)
         v->file = e->file; /* e's: a view lives no longer than e (its root is e's) */
         v->what = e->what;
         v->view = 1;
+        v->in_arena = 0;
         return v;
 }
 

@@ -59,11 +59,13 @@ static struct expr_node *pack_node(const struct expr_node *n, struct packing *pk
 }
 
 struct expr *expr_pack(const struct expr_node *root, const char *file, const char *what,
-                       const struct at_marks *at)
+                       const struct at_marks *at, struct arena *ar)
 {
         size_t nodes = 0, bytes = (file ? strlen(file) + 1 : 0) + (what ? strlen(what) + 1 : 0);
         pack_size(root, at, &nodes, &bytes);
-        struct expr *e = xmalloc(sizeof *e + nodes * sizeof *e->root + bytes);
+        size_t size = sizeof(struct expr) + nodes * sizeof(struct expr_node) + bytes;
+        struct expr *e = ar ? arena_alloc(ar, size) : xmalloc(size);
+        e->in_arena = ar != NULL;
         struct packing pk = {(struct expr_node *)(e + 1), NULL, at};
         pk.text = (char *)(pk.node + nodes);
         e->file = file ? pack_text(&pk, file) : NULL;
@@ -75,7 +77,7 @@ struct expr *expr_pack(const struct expr_node *root, const char *file, const cha
 
 struct expr *expr_clone(const struct expr *e)
 {
-        return e ? expr_pack(e->root, e->file, e->what, NULL) : NULL;
+        return e ? expr_pack(e->root, e->file, e->what, NULL, NULL) : NULL;
 }
 
 /* Kids are stored in source order (the conditional's body, test, else), so a
