@@ -194,19 +194,37 @@ int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
 
 /* ---- planning: accumulators and the cells that read them ---- */
 
+/* where the accumulator of (e, table) is or goes in the open-addressed map accmap */
+static size_t acc_probe(const struct eval *c, const struct expr *e, const char *table)
+{
+        uint64_t h = (uint64_t)(uintptr_t)e * 0x9E3779B97F4A7C15ULL ^
+                     (uint64_t)(uintptr_t)table * 0xC2B2AE3D27D4EB4FULL;
+        size_t j = (size_t)(h ^ (h >> 29)) & (c->capaccmap - 1);
+        while (c->accmap[j].e && (c->accmap[j].e != e || c->accmap[j].table != table))
+                j = (j + 1) & (c->capaccmap - 1);
+        return j;
+}
+
+/* the accumulator of formula e read in table (by the two addresses: a cell is planned per
+ * metric and column, a string key cost a hash and a copy each) */
 static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
-        /* the two addresses in hex (no printf: a cell is planned per metric and column) */
-        char key[34];
-        uintptr_t v[2] = {(uintptr_t)e, (uintptr_t)table};
-        for (size_t k = 0; k < 2; k++)
-                for (size_t d = 0; d < 16; d++)
-                        key[k * 17 + d] = "0123456789abcdef"[(v[k] >> (60 - 4 * d)) & 15];
-        key[16] = '|';
-        key[33] = '\0';
-        int i;
-        if (smap_get(&c->accmap, key, &i))
-                return i;
+        if ((c->naccs + 1) * 2 > c->capaccmap) {
+                /* rehash into twice the room (the accumulators are never dropped) */
+                free(c->accmap);
+                c->capaccmap = c->capaccmap ? c->capaccmap * 2 : 64;
+                c->accmap = xcalloc(c->capaccmap, sizeof *c->accmap);
+                for (size_t i = 0; i < c->naccs; i++)
+                        if (!c->accs[i].inner) {
+                                size_t j = acc_probe(c, c->accs[i].e, c->accs[i].table);
+                                c->accmap[j].e = c->accs[i].e;
+                                c->accmap[j].table = c->accs[i].table;
+                                c->accmap[j].i = (int)i;
+                        }
+        }
+        size_t j = acc_probe(c, e, table);
+        if (c->accmap[j].e)
+                return c->accmap[j].i;
         if (c->naccs == c->capaccs)
                 xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
         struct acc *a = &c->accs[c->naccs];
@@ -214,7 +232,9 @@ static int acc_for(struct eval *c, struct expr *e, const char *table)
         a->e = e;
         a->table = table;
         a->mn = a->mx = NAN;
-        smap_put(&c->accmap, key, (int)c->naccs);
+        c->accmap[j].e = e;
+        c->accmap[j].table = table;
+        c->accmap[j].i = (int)c->naccs;
         return (int)c->naccs++;
 }
 
@@ -477,7 +497,7 @@ void eval_free(struct eval *c)
         smap_free(&c->slotmap);
         smap_free(&c->missing);
         free(c->accs);
-        smap_free(&c->accmap);
+        free(c->accmap);
         free(c->pend);
         for (size_t i = 0; i < c->nowned; i++)
                 expr_free(c->owned[i]);

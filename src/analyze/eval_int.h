@@ -82,7 +82,12 @@ struct eval {
         /* accumulators and the cells that read them */
         struct acc *accs;
         size_t naccs, capaccs;
-        struct smap accmap;
+        struct {
+                const struct expr *e; /* NULL: a free place */
+                const char *table;
+                int i;
+        } *accmap;                    /* (e, table) -> accumulator, open-addressed */
+        size_t capaccmap;             /* a power of two, over twice naccs */
         struct pending *pend;
         size_t npend, cappend;
         struct expr **owned;
