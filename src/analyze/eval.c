@@ -275,12 +275,15 @@ char *unit_display(const char *unit, const char *norm, const char *time_unit)
         const char *p = strstr(unit, "$normUnit");
         if (!p)
                 return xstrdup(unit);
-        struct strbuf sb = {0};
-        sb_addn(&sb, unit, (size_t)(p - unit));
-        for (const char *q = norm; *q; q++)
-                sb_addc(&sb, *q == '_' ? ' ' : *q);
-        sb_add(&sb, p + strlen("$normUnit"));
-        return sb_detach(&sb);
+        /* the text before, the normalization's name with '_' as ' ', the text after */
+        const char *after = p + strlen("$normUnit");
+        size_t head = (size_t)(p - unit), ln = strlen(norm), tail = strlen(after);
+        char *out = xmalloc(head + ln + tail + 1);
+        memcpy(out, unit, head);
+        for (size_t i = 0; i < ln; i++)
+                out[head + i] = norm[i] == '_' ? ' ' : norm[i];
+        memcpy(out + head + ln, after, tail + 1);
+        return out;
 }
 
 static int is_agg(const char *show)
@@ -291,6 +294,25 @@ static int is_agg(const char *show)
                 if (!strcmp(aggs[i], show))
                         return 1;
         return 0;
+}
+
+/* what a panel column shows (its `show`), told by the first letter where it can be */
+enum show { SHOW_NAME, SHOW_UNIT, SHOW_TEXT, SHOW_AGG, SHOW_PEAK, SHOW_POP, SHOW_OTHER };
+
+static enum show show_kind(const char *s)
+{
+        switch (s[0]) {
+        case 'n':
+                return !strcmp(s, "name") ? SHOW_NAME : SHOW_OTHER;
+        case 'u':
+                return !strcmp(s, "unit") ? SHOW_UNIT : SHOW_OTHER;
+        case 't':
+                return !strcmp(s, "text") ? SHOW_TEXT : SHOW_OTHER;
+        case 'p':
+                return !strcmp(s, "peak") ? SHOW_PEAK : !strcmp(s, "pop") ? SHOW_POP : SHOW_OTHER;
+        default:
+                return is_agg(s) ? SHOW_AGG : SHOW_OTHER;
+        }
 }
 
 static struct metric_field *find_field(struct metric_field *f, size_t n, const char *key)
@@ -329,20 +351,23 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
         for (size_t k = 0; k < pt->ncols; k++) {
                 const struct panel_col *pc = &pt->cols[k];
                 struct cell *cl = &row[k];
+                enum show sk = show_kind(pc->show);
                 struct metric_field *ov =
-                    find_field(m->overrides, m->noverrides, pc->show);
-                if (!strcmp(pc->show, "name")) {
+                    sk > SHOW_TEXT && m->noverrides
+                        ? find_field(m->overrides, m->noverrides, pc->show)
+                        : NULL;
+                if (sk == SHOW_NAME) {
                         cl->text = xstrdup(name);
-                } else if (!strcmp(pc->show, "unit")) {
+                } else if (sk == SHOW_UNIT) {
                         cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm),
                                                 c->o->time_unit);
-                } else if (!strcmp(pc->show, "text")) {
+                } else if (sk == SHOW_TEXT) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
                         cl->text = xstrdup(f && f->src ? f->src : "");
                 } else if (ov) {
                         plan_cell(c, ti, r, k, ov->expr, NULL, m->table, "avg", -1, 0);
-                } else if (is_agg(pc->show)) {
+                } else if (sk == SHOW_AGG) {
                         struct expr *e = m->expr.expr;
                         if (pc->field) {
                                 struct metric_field *f =
@@ -350,9 +375,9 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
                                 e = f ? f->expr : NULL;
                         }
                         plan_cell(c, ti, r, k, e, NULL, m->table, pc->show, pc->round, 0);
-                } else if (!strcmp(pc->show, "peak")) {
+                } else if (sk == SHOW_PEAK) {
                         plan_cell(c, ti, r, k, m->peak.expr, NULL, m->table, "avg", -1, 0);
-                } else if (!strcmp(pc->show, "pop")) {
+                } else if (sk == SHOW_POP) {
                         plan_cell(c, ti, r, k, m->expr.expr, m->peak.expr, m->table, "avg", -1,
                                   1);
                 }
