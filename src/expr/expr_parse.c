@@ -557,11 +557,11 @@ static void parser_at(struct parser *p, const char *src, const struct expr_loc *
         p->line0 = loc && loc->line > 0 ? loc->line : 1;
         p->col0 = loc && loc->col > 0 ? loc->col : 1;
         p->len = strlen(p->src);
-        for (size_t i = 0, cap = 0; i < p->len; i++)
-                if (p->src[i] == '\n') {
-                        xgrow(&p->nl, &cap, p->nnl + 1, sizeof *p->nl);
-                        p->nl[p->nnl++] = i;
-                }
+        size_t cap = 0;
+        for (const char *q = p->src; (q = memchr(q, '\n', p->len - (size_t)(q - p->src))); q++) {
+                xgrow(&p->nl, &cap, p->nnl + 1, sizeof *p->nl);
+                p->nl[p->nnl++] = (size_t)(q - p->src);
+        }
 }
 
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
@@ -611,15 +611,13 @@ struct expr *expr_instance(const struct expr *tmpl, const char *src, const struc
         struct at_marks at = {0};
         int lines[8], cols[8]; /* enough for the '@'s of most rows */
         parser_at(&p, src, loc);
-        for (size_t k = 0; k < p.len; k++)
-                at.n += p.src[k] == '@';
+        for (const char *q = p.src; (q = strchr(q, '@')); q++)
+                at.n++;
         at.line = at.n <= 8 ? lines : xmalloc(at.n * sizeof *at.line);
         at.col = at.n <= 8 ? cols : xmalloc(at.n * sizeof *at.col);
-        for (size_t k = 0, j = 0; k < p.len; k++)
-                if (p.src[k] == '@') {
-                        linecol(&p, k, &at.line[j], &at.col[j]);
-                        j++;
-                }
+        size_t j = 0;
+        for (const char *q = p.src; (q = strchr(q, '@')); q++, j++)
+                linecol(&p, (size_t)(q - p.src), &at.line[j], &at.col[j]);
         at.nlen = long_text(at.num, i);
         struct expr *e = expr_pack(tmpl->root, tmpl->file, tmpl->what, &at, NULL);
         if (at.line != lines) {
