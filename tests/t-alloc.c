@@ -103,6 +103,43 @@ static void test_arena_small(void **state)
         arena_free(&a);
 }
 
+/* smap: keys of every length up to 40 that differ only in their last bytes (the hash reads
+ * the tail of a key apart from its 8-byte words) */
+static void test_smap_keys(void **state)
+{
+        (void)state;
+        struct smap m = {0};
+        char k[48];
+        int n = 0;
+        for (int len = 0; len <= 40; len++)
+                for (int c = 0; c < 26; c++) {
+                        memset(k, 'x', (size_t)len);
+                        if (len)
+                                k[len - 1] = (char)('a' + c);
+                        k[len] = 0;
+                        if (!len && c)
+                                continue;
+                        smap_put(&m, k, n++);
+                }
+        assert_int_equal(m.len, (size_t)n);
+        n = 0;
+        for (int len = 0; len <= 40; len++)
+                for (int c = 0; c < 26; c++) {
+                        memset(k, 'x', (size_t)len);
+                        if (len)
+                                k[len - 1] = (char)('a' + c);
+                        k[len] = 0;
+                        if (!len && c)
+                                continue;
+                        int v = -1;
+                        assert_true(smap_get(&m, k, &v));
+                        assert_int_equal(v, n++);
+                }
+        assert_false(smap_get(&m, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxa", NULL));
+        assert_false(smap_get(&m, "ax", NULL));
+        smap_free(&m);
+}
+
 static char id11[] = "1.1";
 /* a caller's buffer as the first block: no malloc until it is full, never freed */
 static void test_arena_buf(void **state)
@@ -191,6 +228,7 @@ int main(void)
             cmocka_unit_test(test_arena_strings),
             cmocka_unit_test(test_arena_small),
             cmocka_unit_test(test_arena_buf),
+            cmocka_unit_test(test_smap_keys),
             cmocka_unit_test(test_rtable_keys),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
