@@ -210,17 +210,15 @@ static size_t acc_probe(const struct eval *c, const struct expr *e, const char *
 static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
         if ((c->naccs + 1) * 2 > c->capaccmap) {
-                /* rehash into twice the room (the accumulators are never dropped) */
-                free(c->accmap);
-                c->capaccmap = c->capaccmap ? c->capaccmap * 2 : 64;
+                /* rehash into twice the room (the entries are never dropped) */
+                size_t ocap = c->capaccmap;
+                struct accslot *old = c->accmap;
+                c->capaccmap = ocap ? ocap * 2 : 64;
                 c->accmap = xcalloc(c->capaccmap, sizeof *c->accmap);
-                for (size_t i = 0; i < c->naccs; i++)
-                        if (!c->accs[i].inner) {
-                                size_t j = acc_probe(c, c->accs[i].e, c->accs[i].table);
-                                c->accmap[j].e = c->accs[i].e;
-                                c->accmap[j].table = c->accs[i].table;
-                                c->accmap[j].i = (int)i;
-                        }
+                for (size_t i = 0; i < ocap; i++)
+                        if (old[i].e)
+                                c->accmap[acc_probe(c, old[i].e, old[i].table)] = old[i];
+                free(old);
         }
         size_t j = acc_probe(c, e, table);
         if (c->accmap[j].e)

@@ -54,6 +54,13 @@ struct acc {
         double r[4];
 };
 
+/* a place of eval's accmap: the accumulator i of formula e read in table */
+struct accslot {
+        const struct expr *e; /* NULL: a free place */
+        const char *table;
+        int i;
+};
+
 /* a cell waiting for its accumulators: (a op b) reduced by agg */
 struct pending {
         size_t table, row, col;
@@ -82,11 +89,7 @@ struct eval {
         /* accumulators and the cells that read them */
         struct acc *accs;
         size_t naccs, capaccs;
-        struct {
-                const struct expr *e; /* NULL: a free place */
-                const char *table;
-                int i;
-        } *accmap;                    /* (e, table) -> accumulator, open-addressed */
+        struct accslot *accmap;       /* (e, table) -> accumulator, open-addressed */
         size_t capaccmap;             /* a power of two, over twice naccs */
         struct pending *pend;
         size_t npend, cappend;
