@@ -560,7 +560,11 @@ static void test_clone_and_ownership(void **state)
 
         (void)state;
         expr_free(e);
-        /* the clone keeps the bindings; a plain reference still gives an owned column */
+        /* a clone is unbound (another thread may be binding the original): evaluating it
+         * names the unbound name; bound, a plain reference still gives an owned column */
+        assert_int_not_equal(expr_eval(c, &env, &v, &err), 0);
+        assert_non_null(strstr(err.msg, "unbound name 'a'"));
+        assert_int_equal(expr_bind(c, resolve, NULL, &err), 0);
         assert_int_equal(expr_eval(c, &env, &v, &err), 0);
         assert_non_null(v.col);
         assert_ptr_not_equal(v.col, col_a);

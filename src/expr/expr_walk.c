@@ -31,10 +31,24 @@ static char *pack_text(struct packing *pk, const char *s)
         return t;
 }
 
+/* n's copy unbound and untagged: what the parser made, never the binding (slot) or the
+ * aggregate tags, which another thread may be writing into n (analysis.c's halves) */
 static struct expr_node *pack_node(const struct expr_node *n, struct packing *pk)
 {
         struct expr_node *c = pk->node++;
-        *c = *n;
+        c->kind = n->kind;
+        c->op = n->op;
+        c->line = n->line;
+        c->col = n->col;
+        c->num = n->num;
+        c->name = NULL;
+        c->dollar = n->dollar;
+        c->slot = -1;
+        c->nkids = n->nkids;
+        c->height = n->height;
+        c->agg_tag = -1;
+        for (int i = 0; i < EXPR_MAX_KIDS; i++)
+                c->kids[i] = NULL;
         const struct at_marks *at = pk->at;
         const char *br = at && n->name ? strstr(n->name, "[@]") : NULL;
         if (at) {
