@@ -52,7 +52,7 @@ GPU_PARTS ?= 1
 # the binary: ./prism, or build-asan/prism for the sanitizer run
 PRISM_BIN ?= prism
 
-.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan
+.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan tsan
 all: $(PRISM_BIN) $(if $(HAVE_CUPTI),libprism-cupti.so)
 
 $(PRISM_BIN): $(MAIN_OBJ) $(BUILD)/libprism.a
@@ -105,6 +105,11 @@ test: $(PRISM_BIN) $(TEST_BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan PRISM_BIN=build-asan/prism SAN=address,undefined OPTFLAGS="-O1 -g" test
+
+# analyze's two threads under ThreadSanitizer: the suite that compares them with one thread
+tsan:
+	$(MAKE) BUILD=build-tsan PRISM_BIN=build-tsan/prism SAN=thread OPTFLAGS="-O1 -g" build-tsan/prism
+	PRISM=$(abspath build-tsan/prism) PRISM_DATA_DIR=$(CURDIR) TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./tests/threads.sh
 
 check-data: prism
 	./prism check-data

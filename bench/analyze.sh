@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Speed and memory of `prism analyze` on recorded workloads (all panels, --save-dfs too):
 # wall time per run (median, mean, min of RUNS runs, in ms) and the largest peak RSS.
+# A run's time is read from bash's $EPOCHREALTIME around it (no `date` process: two forks
+# of `date` added about a millisecond to every run); it includes starting prism.
 # Usage: bench/analyze.sh [WORKLOAD_DIR...]   (default: every shared vcopy recording)
 #        RUNS=20 PRISM=./prism bench/analyze.sh ../shared/rocprof-workloads/vcopy/MI200
 set -eu
@@ -19,10 +21,10 @@ for d in "${dirs[@]}"; do
         : >"$tmp/times"
         rss=0
         for _ in $(seq "$runs"); do
-                s=$(date +%s%N)
+                s=${EPOCHREALTIME/[.,]/}
                 "$P" analyze -p "$d" --save-dfs "$tmp/dfs" >/dev/null 2>&1
-                e=$(date +%s%N)
-                echo $(( (e - s) / 1000 )) >>"$tmp/times"
+                e=${EPOCHREALTIME/[.,]/}
+                echo $((e - s)) >>"$tmp/times"
         done
         # the peak RSS from one more run under GNU time (kept out of the timed runs)
         if [ -x /usr/bin/time ]; then

@@ -23,6 +23,7 @@
 #include "render/render.h"
 #include "store/columns.h"
 #include "tui/tui.h"
+#include "util/task.h"
 
 static const char usage_text[] =
     "usage: prism analyze -p DIR [-p DIR2] [options]\n"
@@ -251,9 +252,9 @@ static void free_args(struct analyze_args *a)
 }
 
 /* data directories (metrics/, panels/), in the rocprof-compute version --compat names
- * (default: the newest of panels/versions), whose normalization is the default one */
-static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct panel_set *ps,
-                     struct err *err)
+ * (default: the newest of panels/versions), whose normalization is the default one; the
+ * panels are read by panels_job */
+static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct err *err)
 {
         *mdir = data_path("metrics");
         *pdir = data_path("panels");
@@ -285,7 +286,36 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct pa
                           : !strcmp(v[k].norm, "per_second") ? "per_second"
                           : !strcmp(v[k].norm, "per_kernel") ? "per_kernel" : "per_wave";
         free(v);
-        return panels_load(*pdir, ps, err);
+        return 0;
+}
+
+/* On the second thread, while the first reads the workload's architecture: the panels,
+ * then (target known) the rules of target's family chain for the findings. Warnings are
+ * held in two parts, printed where a one-thread run prints them: the panels' before the
+ * architecture's, the rules' after. */
+struct panels_job {
+        const char *dir, *mdir, *target;
+        const struct analysis_opts *sel;
+        struct panel_set *ps;
+        struct err err;
+        struct strbuf rules_warnings;
+};
+
+static int panels_job(void *p)
+{
+        struct panels_job *j = p;
+        int rc = panels_load(j->dir, j->ps, &j->err);
+        if (rc || !j->target)
+                return rc;
+        struct strbuf *panels_warnings = warn_held();
+        warn_hold(&j->rules_warnings);
+        char *chain = NULL;
+        struct err cerr = {0}; /* arch_load reports it */
+        if (arch_chain(j->mdir, j->target, &chain, &cerr) == 0)
+                findings_preload(chain, j->sel);
+        free(chain);
+        warn_hold(panels_warnings);
+        return 0;
 }
 
 /* Stream a workload directory whose pmc_perf.csv, or a database (FILE.db, DIR/prism.db)
@@ -308,24 +338,36 @@ static int stream_it(const char *path)
         return big;
 }
 
-/* Open a workload (directory, database or multi-rank tree) with its architecture, loading
- * only the columns that the tables sel's -b ids select read (column projection). */
-static int open_one(const char *path, const char *mdir, const struct panel_set *ps,
-                    const struct analysis_opts *sel, struct workload *w, struct arch *a,
-                    struct err *err)
+/* A workload's architecture (its target read from sysinfo.csv: workload_arch) loaded */
+static int load_arch(const char *path, const char *mdir, const char *target, struct arch *a,
+                     struct err *err)
 {
-        char *arch = NULL;
-        int rc = workload_arch(path, &arch, err);
-        if (rc)
-                return rc;
-        rc = arch_load(mdir, arch, a, err);
-        free(arch);
+        int rc = arch_load(mdir, target, a, err);
         if (rc) {
                 char *sys = xasprintf("%s/sysinfo.csv", path);
                 err_wrap(err, "%s", is_file(sys) ? sys : path);
                 free(sys);
-                return rc;
         }
+        return rc;
+}
+
+static int open_arch(const char *path, const char *mdir, struct arch *a, struct err *err)
+{
+        char *target = NULL;
+        int rc = workload_arch(path, &target, err);
+        if (!rc)
+                rc = load_arch(path, mdir, target, a, err);
+        free(target);
+        return rc;
+}
+
+/* Open a workload (directory, database or multi-rank tree) whose architecture a is loaded,
+ * reading only the columns that the tables sel's -b ids select read (column projection). */
+static int open_data(const char *path, const struct panel_set *ps,
+                     const struct analysis_opts *sel, struct workload *w, struct arch *a,
+                     struct err *err)
+{
+        int rc;
         struct colset cs;
         colset_build(&cs, a, ps, sel);
         if (stream_it(path))
@@ -340,6 +382,55 @@ static int open_one(const char *path, const char *mdir, const struct panel_set *
                 workload_check_sysinfo(w, a); /* missing or damaged fields warn once */
         }
         return rc;
+}
+
+/* The panels (read on a second thread: pj, pt) and the workloads. The first workload's
+ * architecture is read while the panels are; warnings come out in the order of a
+ * one-thread run. */
+static int open_all(const struct analyze_args *args, const char *mdir, struct panels_job *pj,
+                    struct task *pt, const struct analysis_opts *sel, struct workload *w,
+                    struct arch *a, size_t *nopen, struct err *err)
+{
+        struct strbuf held = {0};
+        char *target = NULL;
+        int arc = 0;
+        if (args->paths.n) {
+                warn_hold(&held);
+                arc = workload_arch(args->paths.v[0], &target, err);
+                warn_hold(NULL);
+        }
+        pj->target = arc ? NULL : target;
+        task_start(pt, panels_job, pj);
+        if (args->paths.n && !arc) {
+                warn_hold(&held);
+                arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
+                warn_hold(NULL);
+        }
+        int prc = task_join(pt);
+        free(target); /* read by panels_job */
+        task_warnings(pt);
+        if (prc) {
+                if (!arc && args->paths.n)
+                        arch_free(&a[0]);
+                sb_free(&held);
+                sb_free(&pj->rules_warnings);
+                *err = pj->err;
+                return prc;
+        }
+        warn_release(&held);
+        sb_free(&held);
+        warn_release(&pj->rules_warnings);
+        sb_free(&pj->rules_warnings);
+        if (arc)
+                return arc;
+        for (size_t i = 0; i < args->paths.n; i++) {
+                if (i && open_arch(args->paths.v[i], mdir, &a[i], err))
+                        return 1;
+                if (open_data(args->paths.v[i], pj->ps, sel, &w[i], &a[i], err))
+                        return 1;
+                (*nopen)++;
+        }
+        return 0;
 }
 
 /* Columns the figures may use: $COLUMNS, else the terminal's width, else 120 (at most 160). */
@@ -400,7 +491,15 @@ int cmd_analyze(int argc, char **argv)
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
 
-        if (load_data(&args, &mdir, &pdir, &ps, &err))
+        if (load_data(&args, &mdir, &pdir, &err))
+                goto fail;
+        /* the TUI changes the selection later: it gets every panel's columns */
+        struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
+                                    .nblocks = args.tui ? 0 : args.blocks.n,
+                                    .no_findings = args.no_findings};
+        struct panels_job pj = {.dir = pdir, .mdir = mdir, .sel = &sel, .ps = &ps};
+        struct task pt;
+        if (open_all(&args, mdir, &pj, &pt, &sel, w, a, &nopen, &err))
                 goto fail;
         if (args.list_metrics && args.list_arch && !args.paths.n) {
                 struct arch la;
@@ -414,13 +513,6 @@ int cmd_analyze(int argc, char **argv)
                         goto fail;
                 goto done;
         }
-        /* the TUI changes the selection later: it gets every panel's columns */
-        struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
-                                    .nblocks = args.tui ? 0 : args.blocks.n,
-                                    .no_findings = args.no_findings};
-        for (size_t i = 0; i < args.paths.n; i++, nopen++)
-                if (open_one(args.paths.v[i], mdir, &ps, &sel, &w[i], &a[i], &err))
-                        goto fail;
         if (args.paths.n)
                 panels_use_titles(&ps, &a[0]);
         if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
@@ -444,7 +536,8 @@ int cmd_analyze(int argc, char **argv)
                                   /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
-                                  .all_rows = args.all_rows};
+                                  .all_rows = args.all_rows,
+                                  .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
         for (size_t i = 0; i < args.kernels.n; i++) {

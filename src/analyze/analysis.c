@@ -3,6 +3,7 @@
 #include "build.h"
 #include "findings.h"
 #include "roofline.h"
+#include "../util/task.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -143,6 +144,169 @@ struct rtable *analysis_add_table(struct analysis *an, const struct panel *p,
 
 /* ---- the driver ---- */
 
+/* Build the tables of panels [p0, p1) into bc->an: their builders, then every metric cell
+ * in one run over the selected dispatches (eval_finish). */
+static int build_panels(struct build_ctx *bc, size_t p0, size_t p1, struct err *err)
+{
+        const struct panel_set *ps = bc->ps;
+        int rc = 0;
+        bc->ev = eval_new(bc->w, bc->a, bc->o, bc->sel, bc->n, bc->an);
+        for (size_t i = p0; i < p1 && !rc; i++) {
+                const struct panel *p = &ps->panels[i];
+                for (size_t j = 0; j < p->ntables && !rc; j++) {
+                        const struct panel_table *pt = &p->tables[j];
+                        if (!panel_table_for(pt, bc->a->target) ||
+                            !analysis_table_wanted(bc->o, p, pt))
+                                continue;
+                        table_builder build = builder_of(pt->source);
+                        if (!build)
+                                rc = err_set(err, ERR_INPUT, "%s: unknown table source '%s'",
+                                             p->file, pt->source);
+                        else
+                                rc = build(bc, p, pt, err);
+                }
+        }
+        if (!rc)
+                rc = eval_finish(bc->ev, err);
+        eval_free(bc->ev);
+        bc->ev = NULL;
+        return rc;
+}
+
+/* ---- two threads: the panels in two runs of consecutive panels ----
+ * Each half has its own evaluator and result tables; the second half's tables are then
+ * appended to the first's, and its missing counters that the first did not report, so
+ * that tables and the missing list read as a one-thread run's. A half that warns or fails
+ * sends the whole analysis back to one thread, for the one-thread run's messages. */
+
+/* A rough price of building panel p: its metric cells, a template row's once per repetition
+ * and three times over (each repetition is a formula of its own to clone, bind and
+ * evaluate); the findings (a nested analysis per top kernel) a fixed 1,500 cells. Measured
+ * on recorded workloads; only the shape of the split depends on it. */
+static double panel_price(const struct build_ctx *bc, const struct panel *p)
+{
+        double price = 0;
+        for (size_t j = 0; j < p->ntables; j++) {
+                const struct panel_table *pt = &p->tables[j];
+                if (!panel_table_for(pt, bc->a->target) || !analysis_table_wanted(bc->o, p, pt))
+                        continue;
+                if (pt->source) {
+                        /* both findings tables are built at once */
+                        price += findings_is_source(pt->source) ? 750 : 50;
+                        continue;
+                }
+                double r = pt->repeat ? workload_sys_num(bc->w, pt->repeat) : 1;
+                double cells = (double)pt->nrows * (double)(pt->ncols ? pt->ncols : 1);
+                price += pt->repeat && r > 1 ? 3 * r * cells : cells;
+        }
+        return price;
+}
+
+/* Where the second half starts: the split whose halves cost most alike; 0 when the whole
+ * is too small to be worth a thread (about a millisecond of work). */
+static size_t split_at(const struct build_ctx *bc)
+{
+        const struct panel_set *ps = bc->ps;
+        double total = 0, *price = xcalloc(ps->npanels + 1, sizeof *price);
+        for (size_t i = 0; i < ps->npanels; i++)
+                total += price[i] = panel_price(bc, &ps->panels[i]);
+        size_t best = 0;
+        double run = 0, best_gap = total;
+        for (size_t i = 0; i + 1 < ps->npanels; i++) {
+                run += price[i];
+                double gap = fabs(total - 2 * run);
+                if (gap < best_gap) {
+                        best_gap = gap;
+                        best = i + 1;
+                }
+        }
+        free(price);
+        return total >= 2000 ? best : 0;
+}
+
+struct half {
+        struct build_ctx bc;
+        struct analysis an;
+        size_t p0, p1;
+        struct err err;
+};
+
+static int half_job(void *p)
+{
+        struct half *h = p;
+        return build_panels(&h->bc, h->p0, h->p1, &h->err);
+}
+
+/* h's tables and missing counters after an's own (h is left empty) */
+static void append_half(struct analysis *an, struct half *h)
+{
+        struct analysis *b = &h->an;
+        xgrow(&an->tables, &an->captables, an->ntables + b->ntables, sizeof *an->tables);
+        memcpy(an->tables + an->ntables, b->tables, b->ntables * sizeof *b->tables);
+        an->ntables += b->ntables;
+        free(b->tables);
+        b->tables = NULL;
+        b->ntables = 0;
+        struct smap seen = {0};
+        for (size_t i = 0; i < an->nmissing; i++)
+                smap_put(&seen, an->missing[i], 1);
+        for (size_t i = 0; i < b->nmissing; i++) {
+                if (smap_get(&seen, b->missing[i], NULL)) {
+                        free(b->missing[i]);
+                        continue;
+                }
+                an->missing = xrealloc(an->missing, (an->nmissing + 1) * sizeof *an->missing);
+                an->missing[an->nmissing++] = b->missing[i];
+        }
+        free(b->missing);
+        b->missing = NULL;
+        b->nmissing = 0;
+        smap_free(&seen);
+        if (b->roof && !an->roof) {
+                an->roof = b->roof;
+                b->roof = NULL;
+        }
+}
+
+/* 1: built on two threads; 0: not tried or sent back (an is then as analysis_run began) */
+static int build_two(struct build_ctx *bc, struct err *err)
+{
+        size_t k = bc->o->threads > 1 && !bc->w->spill ? split_at(bc) : 0;
+        if (!k)
+                return 0;
+        struct analysis *an = bc->an;
+        /* binding writes into a formula: the first half (and its findings' nested analyses)
+         * binds the architecture's formulas, the second half copies of them */
+        struct analysis_opts po = *bc->o;
+        po.private_formulas = 1;
+        struct half h = {.bc = *bc, .p0 = k, .p1 = bc->ps->npanels};
+        h.bc.o = &po;
+        h.an.arch = an->arch;
+        h.an.nselected = an->nselected;
+        h.bc.an = &h.an;
+        struct task t;
+        struct strbuf held = {0};
+        task_start(&t, half_job, &h);
+        warn_hold(&held);
+        int rc = build_panels(bc, 0, k, err);
+        warn_hold(NULL);
+        int hrc = task_join(&t);
+        int ok = !rc && !hrc && !held.len && !t.warnings.len;
+        sb_free(&held);
+        sb_free(&t.warnings);
+        if (ok) {
+                append_half(an, &h);
+        } else {
+                const struct arch *a = an->arch;
+                size_t n = an->nselected;
+                analysis_free(an);
+                an->arch = a;
+                an->nselected = n;
+        }
+        analysis_free(&h.an);
+        return ok;
+}
+
 int analysis_run(const struct workload *w, const struct arch *a, const struct panel_set *ps,
                  const struct analysis_opts *o, struct analysis *an, struct err *err)
 {
@@ -195,26 +359,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         bc.n = n;
         bc.knames = knames;
         bc.nknames = nknames;
-        bc.ev = eval_new(w, a, o, sel, n, an);
-
-        for (size_t i = 0; i < ps->npanels; i++) {
-                const struct panel *p = &ps->panels[i];
-                for (size_t j = 0; j < p->ntables; j++) {
-                        const struct panel_table *pt = &p->tables[j];
-                        if (!panel_table_for(pt, a->target) || !analysis_table_wanted(o, p, pt))
-                                continue;
-                        table_builder build = builder_of(pt->source);
-                        if (!build) {
-                                rc = err_set(err, ERR_INPUT, "%s: unknown table source '%s'",
-                                             p->file, pt->source);
-                                goto out;
-                        }
-                        if ((rc = build(&bc, p, pt, err)))
-                                goto out;
-                }
-        }
-        /* the metric cells, all formulas in one run over the selected dispatches */
-        if ((rc = eval_finish(bc.ev, err)))
+        if (!build_two(&bc, err) && (rc = build_panels(&bc, 0, ps->npanels, err)))
                 goto out;
         if (o->nblocks) {
                 /* every -b id must name something */
@@ -250,7 +395,6 @@ out:
         free(top);
         free(knames);
         free(sel);
-        eval_free(bc.ev);
         if (rc)
                 analysis_free(an);
         return rc;

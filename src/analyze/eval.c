@@ -194,6 +194,8 @@ int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
 
 /* ---- planning: accumulators and the cells that read them ---- */
 
+static void own_expr(struct eval *c, struct expr *e);
+
 /* where the accumulator of (e, table) is or goes in the open-addressed map accmap */
 static size_t acc_probe(const struct eval *c, const struct expr *e, const char *table)
 {
@@ -205,8 +207,10 @@ static size_t acc_probe(const struct eval *c, const struct expr *e, const char *
         return j;
 }
 
-/* the accumulator of formula e read in table (by the two addresses: a cell is planned per
- * metric and column, a string key cost a hash and a copy each) */
+/* The accumulator of e (read in table), found by the two addresses (a cell is planned per
+ * metric and column, a string key cost a hash and a copy each): e itself is bound, unless
+ * the architecture's formulas are private (o->private_formulas) and e is one of them: then
+ * a copy of it. */
 static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
         if ((c->naccs + 1) * 2 > c->capaccmap) {
@@ -228,6 +232,10 @@ static int acc_for(struct eval *c, struct expr *e, const char *table)
         struct acc *a = &c->accs[c->naccs];
         memset(a, 0, sizeof *a);
         a->e = e;
+        if (c->o->private_formulas && !c->owned_row) {
+                a->e = expr_clone(e);
+                own_expr(c, a->e);
+        }
         a->table = table;
         a->mn = a->mx = NAN;
         c->accmap[j].e = e;
@@ -436,8 +444,11 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
                 inst.fields[j] = clone_field(c, &m->fields[j], i, m->key, err, &bad);
         inst.noverrides = 0;
         char *name = subst_at(m->name, i);
-        if (!bad)
+        if (!bad) {
+                c->owned_row = 1;
                 fill_metric_row(c, ti, pt, &inst, name, row, r);
+                c->owned_row = 0;
+        }
         free(name);
         /* the formulas live until the evaluation has run (keys are the metric's, no source
          * was kept) */

@@ -95,6 +95,7 @@ struct eval {
         size_t npend, cappend;
         struct expr **owned;
         size_t nowned, capowned;
+        int owned_row; /* the row being planned reads formulas of its own (a template's) */
         /* per-channel templates' formulas parsed once (by their field's address; NULL
          * when the text does not parse with '@': then each instance is parsed) */
         struct smap tmplmap;

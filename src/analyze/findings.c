@@ -69,6 +69,15 @@ static void keep(const struct arch *a, const struct analysis_opts *o, struct rul
         free(dir);
 }
 
+void findings_preload(const char *chain, const struct analysis_opts *o)
+{
+        struct arch a = {.chain = (char *)chain};
+        struct ruleset rs;
+        struct err err = {0};
+        if (!o->no_findings && !load(&a, o, &rs, &err))
+                keep(&a, o, &rs);
+}
+
 /* ---- the metrics the rules read ---- */
 
 struct keys {
@@ -146,6 +155,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         o2.nkernels = 0;
         o2.kernel_names = names;
         o2.nkernel_names = 1;
+        o2.threads = 0; /* a nested analysis: one thread */
         struct analysis sub;
         int rc = analysis_run(w, a, &sps, &o2, &sub, err);
         if (rc)

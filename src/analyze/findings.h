@@ -25,6 +25,11 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
  * cur's gain beside base's. */
 void findings_compare(struct analysis *base, const struct analysis *cur);
 
+/* Read the rules of the family chain ("leaf < parent < base", arch_chain) ahead of the
+ * findings_metrics of an architecture with that chain, which then takes them (on another
+ * thread: before findings_metrics starts). A failure is left for findings_metrics. */
+void findings_preload(const char *chain, const struct analysis_opts *o);
+
 /* Column projection: call fn for every metric the rules for a read. */
 void findings_metrics(const struct arch *a, const struct analysis_opts *o,
                       void (*fn)(void *ctx, const struct metric *m), void *ctx);

@@ -454,15 +454,11 @@ static void compact(struct arch *a)
         a->nmetrics = w;
 }
 
-int arch_load(const char *dir, const char *target, struct arch *a, struct err *err)
+/* The family chain of target among the family files ff, leaf first: its indices into ff
+ * (at most 32). */
+static int find_chain(const struct family_file *ff, size_t nf, const char *target,
+                      int chain[32], size_t *nchain, struct err *err)
 {
-        struct family_file *ff = NULL;
-        size_t nf = 0;
-        int rc;
-        memset(a, 0, sizeof *a);
-        arena_init(&a->ar, 16384); /* an AMD family's texts: about 200 KB */
-        if ((rc = scan_families(dir, &ff, &nf, err)))
-                return rc;
         int leaf = -1;
         for (size_t i = 0; i < nf && leaf < 0; i++)
                 for (size_t j = 0; j < ff[i].narchs; j++)
@@ -473,26 +469,20 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 for (size_t i = 0; i < nf; i++)
                         for (size_t j = 0; j < ff[i].narchs; j++)
                                 sb_addf(&sb, "%s%s", sb.len ? ", " : "", ff[i].archs[j]);
-                rc = err_set(err, ERR_INPUT, "unknown architecture '%s' (supported: %s)", target,
-                             sb.len ? sb.buf : "none");
+                int rc = err_set(err, ERR_INPUT, "unknown architecture '%s' (supported: %s)",
+                                 target, sb.len ? sb.buf : "none");
                 sb_free(&sb);
-                goto out;
+                return rc;
         }
-        /* the chain, leaf first */
-        int chain[32];
         size_t nc = 0;
         for (int cur = leaf; cur >= 0;) {
-                if (nc == 32) {
-                        rc = err_set(err, ERR_INPUT, "%s: inheritance too deep or circular",
-                                     ff[leaf].path);
-                        goto out;
-                }
+                if (nc == 32)
+                        return err_set(err, ERR_INPUT, "%s: inheritance too deep or circular",
+                                       ff[leaf].path);
                 for (size_t k = 0; k < nc; k++)
-                        if (chain[k] == cur) {
-                                rc = err_set(err, ERR_INPUT, "%s: circular inheritance",
-                                             ff[cur].path);
-                                goto out;
-                        }
+                        if (chain[k] == cur)
+                                return err_set(err, ERR_INPUT, "%s: circular inheritance",
+                                               ff[cur].path);
                 chain[nc++] = cur;
                 const char *parent = ff[cur].inherits;
                 if (!parent)
@@ -501,20 +491,54 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 for (size_t i = 0; i < nf; i++)
                         if (!strcmp(ff[i].family, parent))
                                 found = (int)i;
-                if (found < 0) {
-                        rc = err_set(err, ERR_INPUT, "%s: inherits unknown family '%s'",
-                                     ff[cur].path, parent);
-                        goto out;
-                }
+                if (found < 0)
+                        return err_set(err, ERR_INPUT, "%s: inherits unknown family '%s'",
+                                       ff[cur].path, parent);
                 cur = found;
         }
-        a->target = arena_strdup(&a->ar, target);
-        a->family = arena_strdup(&a->ar, ff[leaf].family);
+        *nchain = nc;
+        return 0;
+}
+
+static char *chain_text(const struct family_file *ff, const int *chain, size_t nc)
+{
         struct strbuf sb = {0};
         for (size_t k = 0; k < nc; k++)
                 sb_addf(&sb, "%s%s", k ? " < " : "", ff[chain[k]].family);
-        a->chain = arena_strdup(&a->ar, sb.buf);
-        sb_free(&sb);
+        return sb_detach(&sb);
+}
+
+int arch_chain(const char *dir, const char *target, char **chain_out, struct err *err)
+{
+        struct family_file *ff = NULL;
+        size_t nf = 0, nc = 0;
+        int chain[32];
+        int rc = scan_families(dir, &ff, &nf, err);
+        if (!rc && !(rc = find_chain(ff, nf, target, chain, &nc, err)))
+                *chain_out = chain_text(ff, chain, nc);
+        family_files_free(ff, nf);
+        return rc;
+}
+
+int arch_load(const char *dir, const char *target, struct arch *a, struct err *err)
+{
+        struct family_file *ff = NULL;
+        size_t nf = 0;
+        int rc;
+        memset(a, 0, sizeof *a);
+        arena_init(&a->ar, 16384); /* an AMD family's texts: about 200 KB */
+        if ((rc = scan_families(dir, &ff, &nf, err)))
+                return rc;
+        int chain[32];
+        size_t nc = 0;
+        if ((rc = find_chain(ff, nf, target, chain, &nc, err)))
+                goto out;
+        int leaf = chain[0];
+        a->target = arena_strdup(&a->ar, target);
+        a->family = arena_strdup(&a->ar, ff[leaf].family);
+        char *ct = chain_text(ff, chain, nc);
+        a->chain = arena_strdup(&a->ar, ct);
+        free(ct);
         size_t nfiles = 0;
         for (size_t k = 0; k < nc; k++)
                 nfiles += 1 + ff[chain[k]].nover;

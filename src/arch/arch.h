@@ -165,6 +165,8 @@ struct arch {
  * arch_list) from the metric files in dir. Unknown target: a one-line error naming the
  * supported ones. Formula errors carry file:line:col. */
 int arch_load(const char *dir, const char *target, struct arch *a, struct err *err);
+/* Only target's family chain, as arch_load would set a->chain ("leaf < parent < base"). */
+int arch_chain(const char *dir, const char *target, char **chain, struct err *err);
 void arch_free(struct arch *a);
 
 /* The metric with that key, or NULL. */

@@ -81,6 +81,9 @@ int err_wrap(struct err *err, const char *fmt, ...)
         return err->code ? err->code : ERR_INPUT;
 }
 
+/* where this thread's warnings go while held (src/util/task.h) */
+static _Thread_local struct strbuf *warn_sink;
+
 void warnf(const char *fmt, ...)
 {
         if (warn_quiet)
@@ -95,8 +98,21 @@ void warnf(const char *fmt, ...)
         vsnprintf(msg, size, fmt, ap);
         va_end(ap);
         one_line(msg, size);
-        fprintf(stderr, "prism: warning: %s\n", msg);
+        if (warn_sink)
+                sb_addf(warn_sink, "prism: warning: %s\n", msg);
+        else
+                fprintf(stderr, "prism: warning: %s\n", msg);
         free(msg);
+}
+
+void warn_hold(struct strbuf *sb)
+{
+        warn_sink = sb;
+}
+
+struct strbuf *warn_held(void)
+{
+        return warn_sink;
 }
 
 static void oom(void)

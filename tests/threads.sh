@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# analyze on two threads (src/util/task.c: the panels read beside the architecture; the
+# panels evaluated in two halves, src/analyze/analysis.c) prints what one thread prints:
+# the text report, stderr and every --save-dfs file of each recording, with several option
+# sets, compared byte for byte with PRISM_THREADS=1. Also data whose formulas warn in the
+# first half, in the second half, or in both (the analysis is then redone on one thread, so
+# the warnings keep their one-thread order), and a panels file that fails to load while
+# the architecture is read (its error, not the workload's, is reported).
+set -u
+cd "$(dirname "$0")/.."
+P=${PRISM:-./prism}
+S=${PRISM_SHARED:-../shared}
+pass=0 fail=0 skip=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
+        echo "SKIP threads: one CPU, the two-thread path is not taken"
+        echo "0 passed, 0 failed, 1 skipped"
+        exit 0
+fi
+# same NAME ARGS...: one thread and two threads give the same stdout, stderr, exit code
+# and --save-dfs files
+same() {
+        local name=$1; shift
+        for n in 1 2; do
+                mkdir -p "$T/$n"
+                PRISM_THREADS=$([ $n = 1 ] && echo 1 || echo 2) "${PB:-$P}" analyze "$@" \
+                        --save-dfs "$T/$n/dfs" >"$T/$n/out" 2>"$T/$n/err"
+                echo $? >"$T/$n/rc"
+                sed -i "s#$T/$n/#T/#g" "$T/$n/err"
+        done
+        if diff -r "$T/1" "$T/2" >"$T/diff"; then ok; else bad "$name: $(head -5 "$T/diff")"; fi
+        rm -rf "$T/1" "$T/2"
+}
+n=0
+for d in "$S"/rocprof-workloads/*/*/ "$S"/rocprof-workloads-3.3/*/*/ workloads-sample/*/*/ \
+        tests/data/*/*/; do
+        [ -f "$d/pmc_perf.csv" ] || continue
+        n=$((n + 1))
+        same "$d" -p "$d"
+        same "$d --compat 3.0 -n per_second" -p "$d" --compat 3.0 -n per_second
+done
+[ "$n" -gt 0 ] || bad "no recording found under $S"
+V=$S/rocprof-workloads/vcopy/MI200
+if [ -f "$V/pmc_perf.csv" ]; then
+        same "-b 2 18 -k 0" -p "$V" -b 2 18 -k 0
+        same "comparison" -p "$V" -p "$S/rocprof-workloads/vcopy/MI300X"
+        # data whose formulas warn: a first-half metric (panel 2), a second-half one (18)
+        for where in first second both; do
+                # a copy of prism beside the edited data reads that data (data_path)
+                D=$T/data-$where && mkdir -p "$D" && cp -r metrics panels rules "$D/" &&
+                        cp "$P" "$D/prism"
+                # two built-ins that read each other: every formula reading them warns when
+                # it is evaluated ("... refer to each other in a loop")
+                python3 - "$D/metrics/cdna.yaml" "$where" <<'PY'
+import sys
+p, where = sys.argv[1], sys.argv[2]
+s = open(p).read()
+s = s.replace("builtins:\n", "builtins:\n  loopA: $loopB + 1\n  loopB: $loopA + 1\n", 1)
+if where in ("first", "both"):  # panel 2's L2 bandwidth
+    s = s.replace("    expr: TCC_REQ_sum * 128 / (End_Timestamp - Start_Timestamp)",
+                  "    expr: TCC_REQ_sum * 128 / $loopA", 1)
+if where in ("second", "both"):  # panel 18's per-channel requests
+    s = s.replace("    expr: TO_INT(TCC_REQ[@]) / $denom", "    expr: TO_INT(TCC_REQ[@]) / $loopA", 1)
+open(p, "w").write(s)
+PY
+                PB=$D/prism same "warnings in the $where half" -p "$V"
+                PRISM_THREADS=2 "$D/prism" analyze -p "$V" 2>"$T/err" >/dev/null
+                c=$(grep -c 'loop' "$T/err")
+                case $where in first) want=1 ;; second) want=32 ;; both) want=33 ;; esac
+                # the edit must have taken: every broken formula warns once
+                if [ "$c" -ge "$want" ]; then ok; else bad "$where: $c warnings, want >= $want"; fi
+        done
+        # no rules/: the findings' warning (the rules are read on the second thread) comes
+        # where one thread prints it
+        D=$T/data-norules && mkdir -p "$D" && cp -r metrics panels "$D/" && cp "$P" "$D/prism"
+        PRISM_DATA_DIR='' PB=$D/prism same "no rules/" -p "$V"
+        if PRISM_DATA_DIR='' PRISM_THREADS=2 "$D/prism" analyze -p "$V" 2>&1 >/dev/null | grep -q "cannot find prism's rules/"; then
+                ok
+        else
+                bad "no rules/: no warning"
+        fi
+        # a damaged panels file: its error (read on the second thread) wins
+        D=$T/data-panels && mkdir -p "$D" && cp -r metrics panels rules "$D/" && cp "$P" "$D/prism"
+        printf 'id: [\n' >>"$D/panels/02-system-speed-of-light.yaml"
+        for n in 1 2; do
+                PRISM_THREADS=$n "$D/prism" analyze -p "$V" >/dev/null 2>"$T/perr$n"
+                echo "rc $?" >>"$T/perr$n"
+        done
+        if cmp -s "$T/perr1" "$T/perr2" && grep -q '02-system-speed-of-light.yaml' "$T/perr2" &&
+                grep -q 'rc 2' "$T/perr2"; then ok; else bad "damaged panels: $(cat "$T/perr2")"; fi
+else
+        echo "SKIP threads: no $V"
+        skip=$((skip + 1))
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
