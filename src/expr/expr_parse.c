@@ -177,12 +177,9 @@ static int enter(struct parser *p)
 
 static struct expr_node *node_new(struct parser *p, enum expr_kind kind, size_t pos)
 {
-        struct expr_node *n = arena_zalloc(&p->ar, sizeof *n);
+        struct expr_node *n = arena_alloc(&p->ar, sizeof *n);
 
-        n->kind = kind;
-        n->slot = -1;
-        n->agg_tag = -1;
-        n->height = 1;
+        *n = (struct expr_node){.kind = kind, .slot = -1, .agg_tag = -1, .height = 1};
         linecol(p, pos, &n->line, &n->col);
         return n;
 }

@@ -2,7 +2,6 @@
  * one before. */
 #include "arena.h"
 
-#include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +9,6 @@
 #include "util.h"
 
 #define LINK (sizeof(char *))
-#define ALIGN (alignof(max_align_t))
 
 void arena_init(struct arena *a, size_t first)
 {
@@ -54,7 +52,7 @@ static void *own_block(struct arena *a, size_t n, size_t align)
         return aligned(b + LINK, align);
 }
 
-static void *take(struct arena *a, size_t n, size_t align)
+void *arena_take_slow(struct arena *a, size_t n, size_t align)
 {
         if (a->blk) {
                 char *p = aligned(a->blk + a->used, align);
@@ -77,11 +75,6 @@ static void *take(struct arena *a, size_t n, size_t align)
         return p;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
-{
-        return take(a, n ? n : 1, ALIGN);
-}
-
 void *arena_zalloc(struct arena *a, size_t n)
 {
         void *p = arena_alloc(a, n);
@@ -91,7 +84,7 @@ void *arena_zalloc(struct arena *a, size_t n)
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-        char *p = take(a, n + 1, 1);
+        char *p = arena_take(a, n + 1, 1);
         memcpy(p, s, n);
         p[n] = 0;
         return p;

@@ -30,7 +30,7 @@ void arena_init(struct arena *a, size_t first);
 void arena_init_buf(struct arena *a, void *buf, size_t size);
 /* n bytes aligned for any type (max_align_t), uninitialized; never NULL (aborts when
  * memory is out, as xmalloc does). */
-void *arena_alloc(struct arena *a, size_t n);
+static inline void *arena_alloc(struct arena *a, size_t n);
 /* the same, zeroed */
 void *arena_zalloc(struct arena *a, size_t n);
 /* copies of texts, not aligned */
@@ -38,6 +38,28 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* Free every block; the arena is empty (and usable) afterwards. */
 void arena_free(struct arena *a);
+/* arena_take when the newest block has no room: a new block (arena.c) */
+void *arena_take_slow(struct arena *a, size_t n, size_t align);
+
+/* n bytes at an offset aligned to align (a power of two) in the newest block when they fit
+ * there (the common case, inline), else from a new block */
+static inline void *arena_take(struct arena *a, size_t n, size_t align)
+{
+        if (a->blk) {
+                size_t off = (a->used + align - 1) & ~(align - 1); /* blocks are aligned */
+                if (off <= a->cap && n <= a->cap - off) {
+                        a->used = off + n;
+                        return a->blk + off;
+                }
+        }
+        return arena_take_slow(a, n, align);
+}
+
+static inline void *arena_alloc(struct arena *a, size_t n)
+{
+        return arena_take(a, n ? n : 1, _Alignof(max_align_t));
+}
+
 /* The number of blocks held (the mallocs made; for tests and measurements). */
 size_t arena_blocks(const struct arena *a);
 

@@ -523,12 +523,13 @@ size_t long_text(char *buf, long n)
 void key_num(char *buf, size_t size, const char *s, char sep, long n)
 {
         char num[24];
-        size_t nl = long_text(num, n), o = 0;
-        for (; *s && o + 1 < size; s++)
-                buf[o++] = *s;
-        if (o + 1 < size)
+        size_t nl = long_text(num, n), room = size ? size - 1 : 0;
+        size_t o = strnlen(s, room); /* s, sep and the number, cut at size - 1 bytes */
+        memcpy(buf, s, o);
+        if (o < room)
                 buf[o++] = sep;
-        for (size_t k = 0; k < nl && o + 1 < size; k++)
-                buf[o++] = num[k];
-        buf[o] = 0;
+        if (nl > room - o)
+                nl = room - o;
+        memcpy(buf + o, num, nl);
+        buf[o + nl] = 0;
 }
