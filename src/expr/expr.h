@@ -55,7 +55,8 @@ struct expr *expr_instance(const struct expr *tmpl, const char *src, const struc
                            long i);
 void expr_free(struct expr *e);
 
-/* A deep copy. */
+/* A deep copy, unbound and untagged (bind it before evaluating): it reads nothing a
+ * binding writes, so another thread may be binding the original meanwhile. */
 struct expr *expr_clone(const struct expr *e);
 
 /* Visit every name the formula uses, once per occurrence, in source order. `name` is the
