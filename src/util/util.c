@@ -247,8 +247,8 @@ static uint64_t hash_str(const char *s)
                 h ^= h >> 32;
         }
         /* the last n < 8 bytes as memcpy(&w, s, n) into a zeroed w puts them (on a
-         * little-endian machine), read in two overlapping words or three bytes (a memcpy of a variable length was a
-         * third of the hash's cost) */
+         * little-endian machine), read in two overlapping words or three bytes (a memcpy
+         * of a variable length was a third of the hash's cost) */
         if (n >= 4) {
                 uint32_t lo, hi;
                 memcpy(&lo, s, 4);
@@ -256,7 +256,8 @@ static uint64_t hash_str(const char *s)
                 w = lo | (uint64_t)hi << (8 * (n - 4));
         } else if (n) {
                 const unsigned char *u = (const unsigned char *)s;
-                w = u[0] | (uint64_t)u[n / 2] << (8 * (n / 2)) | (uint64_t)u[n - 1] << (8 * (n - 1));
+                w = u[0] | (uint64_t)u[n / 2] << (8 * (n / 2)) |
+                    (uint64_t)u[n - 1] << (8 * (n - 1));
         } else {
                 w = 0;
         }
