@@ -465,10 +465,6 @@ static void tune_malloc(void)
 #ifdef __GLIBC__
         mallopt(M_MMAP_THRESHOLD, 64 << 20);
         mallopt(M_TRIM_THRESHOLD, 256 << 20);
-        /* the second thread allocates from the same heap (its per-thread cache first)
-         * rather than from a fresh arena of its own: memory the first thread freed is
-         * reused instead of new pages faulted in (a shared recording: 790 -> 730 page faults) */
-        mallopt(M_ARENA_MAX, 1);
 #endif
 }
 

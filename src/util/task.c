@@ -1,17 +1,54 @@
 /* A second thread for independent steps, its warnings held for an ordered print. */
 #include "task.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+/* Run t's function here unless the other side took it first (1: ran it). Either the new
+ * thread or task_join runs it, exactly once: a thread the scheduler starts late costs no
+ * more than doing the work on the caller's thread. */
+static int take_and_run(struct task *t)
+{
+        if (__atomic_exchange_n(&t->taken, 1, __ATOMIC_ACQ_REL))
+                return 0;
+        struct strbuf *outer = warn_held();
+        warn_hold(&t->warnings);
+        t->rc = t->fn(t->arg);
+        warn_hold(outer);
+        return 1;
+}
+
 static void *trampoline(void *p)
 {
         struct task *t = p;
-        warn_hold(&t->warnings);
-        t->rc = t->fn(t->arg);
-        warn_hold(NULL);
+        if (t->pinned) /* placed on another CPU to start at once; free to move from now on */
+                pthread_setaffinity_np(pthread_self(), sizeof t->cpus, &t->cpus);
+        take_and_run(t);
         return NULL;
+}
+
+/* A new thread is queued on its creator's CPU and may wait there until the creator blocks
+ * (seen on a 2-CPU virtual machine: idle as the other CPU was, the thread started only when
+ * the caller joined it). It is created on the CPUs other than the caller's, so that it
+ * starts right away where one is idle; trampoline then lets it go anywhere. */
+static int create(struct task *t)
+{
+        pthread_attr_t attr;
+        if (pthread_attr_init(&attr))
+                return 0;
+        t->pinned = 0;
+        int cpu = sched_getcpu();
+        if (cpu >= 0 && sched_getaffinity(0, sizeof t->cpus, &t->cpus) == 0 &&
+            CPU_ISSET(cpu, &t->cpus) && CPU_COUNT(&t->cpus) >= 2) {
+                cpu_set_t others = t->cpus;
+                CPU_CLR(cpu, &others);
+                t->pinned = pthread_attr_setaffinity_np(&attr, sizeof others, &others) == 0;
+        }
+        int ok = pthread_create(&t->th, &attr, trampoline, t) == 0;
+        pthread_attr_destroy(&attr);
+        return ok;
 }
 
 void task_start(struct task *t, int (*fn)(void *), void *arg)
@@ -20,19 +57,19 @@ void task_start(struct task *t, int (*fn)(void *), void *arg)
         t->arg = arg;
         t->rc = 0;
         t->joined = 0;
+        t->taken = 0;
         t->warnings = (struct strbuf){0};
-        t->started = task_workers() > 1 && pthread_create(&t->th, NULL, trampoline, t) == 0;
-        if (!t->started) { /* same result, this thread's time */
-                struct strbuf *outer = warn_held();
-                trampoline(t);
-                warn_hold(outer);
-        }
+        t->started = task_workers() > 1 && create(t);
+        if (!t->started) /* same result, this thread's time */
+                take_and_run(t);
 }
 
 int task_join(struct task *t)
 {
-        if (t->started && !t->joined)
+        if (t->started && !t->joined) {
+                take_and_run(t); /* not begun yet: done here instead of waiting for it */
                 pthread_join(t->th, NULL);
+        }
         t->joined = 1;
         return t->rc;
 }

@@ -9,13 +9,17 @@
 #include "util.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 struct task {
         int (*fn)(void *arg);
         void *arg;
         int rc;
-        int started; /* 1: on its own thread; 0: ran in task_start (no thread could start) */
+        int started; /* 1: a thread was started; 0: ran in task_start (no thread could start) */
         int joined;
+        int taken;   /* set by whichever of the thread and task_join runs fn (atomic) */
+        int pinned;  /* the thread was created on the CPUs but its creator's (cpus: all) */
+        cpu_set_t cpus;
         pthread_t th;
         struct strbuf warnings; /* "prism: warning: ...\n" lines, in order */
 };
@@ -23,7 +27,8 @@ struct task {
 /* Run fn(arg) on a new thread (or at once on this one: one worker, task_workers, or no
  * thread could be started). */
 void task_start(struct task *t, int (*fn)(void *), void *arg);
-/* Wait for t; returns fn's result. Its warnings stay held until task_warnings. */
+/* Wait for t, or run it here if its thread has not begun it yet; returns fn's result.
+ * Its warnings stay held until task_warnings. */
 int task_join(struct task *t);
 /* Print t's held warnings to stderr and forget them (after task_join). */
 void task_warnings(struct task *t);
