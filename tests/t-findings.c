@@ -103,7 +103,7 @@ static void test_na_data_gives_no_finding(void **state)
                                 double *v = xcalloc(c.n, sizeof *v);
                                 memcpy(v, c.vals, c.n * sizeof *v);
                                 v[0] = INFINITY;
-                                struct rule_case inf = {c.names, v, c.n};
+                                struct rule_case inf = {c.names, v, c.n, c.n};
                                 assert_false(fired(&rs, &fv, &inf, "mem.hbm_bandwidth", NULL));
                                 free(v);
                         }

@@ -127,7 +127,7 @@ struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struc
                                      const struct panel_table *pt, const char *key_title,
                                      size_t ncols, char **cols)
 {
-        an->tables = xrealloc(an->tables, (an->ntables + 1) * sizeof *an->tables);
+        xgrow(&an->tables, &an->captables, an->ntables + 1, sizeof *an->tables);
         memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
         an->ntables++;
         rtable_init(&an->tables[at], p, pt, key_title, ncols, cols);
@@ -241,7 +241,7 @@ static int half_job(void *p)
 static void append_half(struct analysis *an, struct half *h)
 {
         struct analysis *b = &h->an;
-        an->tables = xrealloc(an->tables, (an->ntables + b->ntables) * sizeof *an->tables);
+        xgrow(&an->tables, &an->captables, an->ntables + b->ntables, sizeof *an->tables);
         memcpy(an->tables + an->ntables, b->tables, b->ntables * sizeof *b->tables);
         an->ntables += b->ntables;
         free(b->tables);

@@ -39,6 +39,7 @@ struct analysis {
         size_t nselected;        /* dispatches selected */
         char **missing; size_t nmissing; /* counters the workload lacks */
         struct roofline *roof;   /* the roofline model when o->roof and panel 4 are shown */
+        size_t captables;        /* tables the array has room for */
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.

@@ -196,22 +196,39 @@ int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
 
 static void own_expr(struct eval *c, struct expr *e);
 
-/* The accumulator of e (read in table): e itself is bound, unless the architecture's
- * formulas are private (o->private_formulas) and e is one of them: then a copy of it. */
+/* where the accumulator of (e, table) is or goes in the open-addressed map accmap */
+static size_t acc_probe(const struct eval *c, const struct expr *e, const char *table)
+{
+        uint64_t h = (uint64_t)(uintptr_t)e * 0x9E3779B97F4A7C15ULL ^
+                     (uint64_t)(uintptr_t)table * 0xC2B2AE3D27D4EB4FULL;
+        size_t j = (size_t)(h ^ (h >> 29)) & (c->capaccmap - 1);
+        while (c->accmap[j].e && (c->accmap[j].e != e || c->accmap[j].table != table))
+                j = (j + 1) & (c->capaccmap - 1);
+        return j;
+}
+
+/* The accumulator of e (read in table), found by the two addresses (a cell is planned per
+ * metric and column, a string key cost a hash and a copy each): e itself is bound, unless
+ * the architecture's formulas are private (o->private_formulas) and e is one of them: then
+ * a copy of it. */
 static int acc_for(struct eval *c, struct expr *e, const char *table)
 {
-        /* the two addresses in hex (no printf: a cell is planned per metric and column) */
-        char key[34];
-        uintptr_t v[2] = {(uintptr_t)e, (uintptr_t)table};
-        for (size_t k = 0; k < 2; k++)
-                for (size_t d = 0; d < 16; d++)
-                        key[k * 17 + d] = "0123456789abcdef"[(v[k] >> (60 - 4 * d)) & 15];
-        key[16] = '|';
-        key[33] = '\0';
-        int i;
-        if (smap_get(&c->accmap, key, &i))
-                return i;
-        xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
+        if ((c->naccs + 1) * 2 > c->capaccmap) {
+                /* rehash into twice the room (the entries are never dropped) */
+                size_t ocap = c->capaccmap;
+                struct accslot *old = c->accmap;
+                c->capaccmap = ocap ? ocap * 2 : 64;
+                c->accmap = xcalloc(c->capaccmap, sizeof *c->accmap);
+                for (size_t i = 0; i < ocap; i++)
+                        if (old[i].e)
+                                c->accmap[acc_probe(c, old[i].e, old[i].table)] = old[i];
+                free(old);
+        }
+        size_t j = acc_probe(c, e, table);
+        if (c->accmap[j].e)
+                return c->accmap[j].i;
+        if (c->naccs == c->capaccs)
+                xgrow(&c->accs, &c->capaccs, c->naccs + 1, sizeof *c->accs);
         struct acc *a = &c->accs[c->naccs];
         memset(a, 0, sizeof *a);
         a->e = e;
@@ -221,7 +238,9 @@ static int acc_for(struct eval *c, struct expr *e, const char *table)
         }
         a->table = table;
         a->mn = a->mx = NAN;
-        smap_put(&c->accmap, key, (int)c->naccs);
+        c->accmap[j].e = e;
+        c->accmap[j].table = table;
+        c->accmap[j].i = (int)c->naccs;
         return (int)c->naccs++;
 }
 
@@ -237,7 +256,8 @@ static void plan_cell(struct eval *c, size_t t, size_t row, size_t col, struct e
 {
         if (!e || (pop && !peak))
                 return; /* n/a */
-        xgrow(&c->pend, &c->cappend, c->npend + 1, sizeof *c->pend);
+        if (c->npend == c->cappend)
+                xgrow(&c->pend, &c->cappend, c->npend + 1, sizeof *c->pend);
         struct pending *p = &c->pend[c->npend++];
         memset(p, 0, sizeof *p);
         p->table = t;
@@ -261,12 +281,15 @@ char *unit_display(const char *unit, const char *norm, const char *time_unit)
         const char *p = strstr(unit, "$normUnit");
         if (!p)
                 return xstrdup(unit);
-        struct strbuf sb = {0};
-        sb_addn(&sb, unit, (size_t)(p - unit));
-        for (const char *q = norm; *q; q++)
-                sb_addc(&sb, *q == '_' ? ' ' : *q);
-        sb_add(&sb, p + strlen("$normUnit"));
-        return sb_detach(&sb);
+        /* the text before, the normalization's name with '_' as ' ', the text after */
+        const char *after = p + strlen("$normUnit");
+        size_t head = (size_t)(p - unit), ln = strlen(norm), tail = strlen(after);
+        char *out = xmalloc(head + ln + tail + 1);
+        memcpy(out, unit, head);
+        for (size_t i = 0; i < ln; i++)
+                out[head + i] = norm[i] == '_' ? ' ' : norm[i];
+        memcpy(out + head + ln, after, tail + 1);
+        return out;
 }
 
 static int is_agg(const char *show)
@@ -277,6 +300,25 @@ static int is_agg(const char *show)
                 if (!strcmp(aggs[i], show))
                         return 1;
         return 0;
+}
+
+/* what a panel column shows (its `show`), told by the first letter where it can be */
+enum show { SHOW_NAME, SHOW_UNIT, SHOW_TEXT, SHOW_AGG, SHOW_PEAK, SHOW_POP, SHOW_OTHER };
+
+static enum show show_kind(const char *s)
+{
+        switch (s[0]) {
+        case 'n':
+                return !strcmp(s, "name") ? SHOW_NAME : SHOW_OTHER;
+        case 'u':
+                return !strcmp(s, "unit") ? SHOW_UNIT : SHOW_OTHER;
+        case 't':
+                return !strcmp(s, "text") ? SHOW_TEXT : SHOW_OTHER;
+        case 'p':
+                return !strcmp(s, "peak") ? SHOW_PEAK : !strcmp(s, "pop") ? SHOW_POP : SHOW_OTHER;
+        default:
+                return is_agg(s) ? SHOW_AGG : SHOW_OTHER;
+        }
 }
 
 static struct metric_field *find_field(struct metric_field *f, size_t n, const char *key)
@@ -315,20 +357,23 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
         for (size_t k = 0; k < pt->ncols; k++) {
                 const struct panel_col *pc = &pt->cols[k];
                 struct cell *cl = &row[k];
+                enum show sk = show_kind(pc->show);
                 struct metric_field *ov =
-                    find_field(m->overrides, m->noverrides, pc->show);
-                if (!strcmp(pc->show, "name")) {
+                    sk > SHOW_TEXT && m->noverrides
+                        ? find_field(m->overrides, m->noverrides, pc->show)
+                        : NULL;
+                if (sk == SHOW_NAME) {
                         cl->text = xstrdup(name);
-                } else if (!strcmp(pc->show, "unit")) {
+                } else if (sk == SHOW_UNIT) {
                         cl->text = unit_display(m->unit, arch_title(c->a, c->o->norm, c->o->norm),
                                                 c->o->time_unit);
-                } else if (!strcmp(pc->show, "text")) {
+                } else if (sk == SHOW_TEXT) {
                         struct metric_field *f =
                             pc->field ? find_field(m->texts, m->ntexts, pc->field) : NULL;
                         cl->text = xstrdup(f && f->src ? f->src : "");
                 } else if (ov) {
                         plan_cell(c, ti, r, k, ov->expr, NULL, m->table, "avg", -1, 0);
-                } else if (is_agg(pc->show)) {
+                } else if (sk == SHOW_AGG) {
                         struct expr *e = m->expr.expr;
                         if (pc->field) {
                                 struct metric_field *f =
@@ -336,9 +381,9 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
                                 e = f ? f->expr : NULL;
                         }
                         plan_cell(c, ti, r, k, e, NULL, m->table, pc->show, pc->round, 0);
-                } else if (!strcmp(pc->show, "peak")) {
+                } else if (sk == SHOW_PEAK) {
                         plan_cell(c, ti, r, k, m->peak.expr, NULL, m->table, "avg", -1, 0);
-                } else if (!strcmp(pc->show, "pop")) {
+                } else if (sk == SHOW_POP) {
                         plan_cell(c, ti, r, k, m->expr.expr, m->peak.expr, m->table, "avg", -1,
                                   1);
                 }
@@ -369,13 +414,18 @@ static struct metric_field clone_field(struct eval *c, const struct metric_field
         struct metric_field r = {0};
         if (!f->src)
                 return r;
-        r.key = f->key ? xstrdup(f->key) : NULL;
-        r.src = subst_at(f->src, i);
+        r.key = f->key; /* the metric's: the instance lives while the metric does */
         r.loc = f->loc;
         /* a clone of the parsed template is the instance's parse; a template that does not
          * parse is parsed per instance, for the instance's own message */
         const struct expr *t = template_expr(c, f, what);
-        r.expr = t ? expr_instance(t, f->src, &f->loc, i) : expr_parse(r.src, &r.loc, what, err);
+        if (t) {
+                r.expr = expr_instance(t, f->src, &f->loc, i);
+        } else {
+                char *src = subst_at(f->src, i);
+                r.expr = expr_parse(src, &r.loc, what, err);
+                free(src);
+        }
         if (!r.expr)
                 *bad = 1;
         return r;
@@ -400,20 +450,15 @@ static int eval_template_row(struct eval *c, size_t ti, const struct panel_table
                 c->owned_row = 0;
         }
         free(name);
-        /* the formulas live until the evaluation has run */
+        /* the formulas live until the evaluation has run (keys are the metric's, no source
+         * was kept) */
         struct metric_field *fs[] = {&inst.expr, &inst.peak};
-        for (size_t j = 0; j < 2; j++) {
-                free(fs[j]->key);
-                free(fs[j]->src);
+        for (size_t j = 0; j < 2; j++)
                 if (fs[j]->expr)
                         own_expr(c, fs[j]->expr);
-        }
-        for (size_t j = 0; j < m->nfields; j++) {
-                free(inst.fields[j].key);
-                free(inst.fields[j].src);
+        for (size_t j = 0; j < m->nfields; j++)
                 if (inst.fields[j].expr)
                         own_expr(c, inst.fields[j].expr);
-        }
         free(inst.fields);
         return bad ? ERR_INPUT : 0;
 }
@@ -486,7 +531,7 @@ void eval_free(struct eval *c)
         smap_free(&c->slotmap);
         smap_free(&c->missing);
         free(c->accs);
-        smap_free(&c->accmap);
+        free(c->accmap);
         free(c->pend);
         for (size_t i = 0; i < c->nowned; i++)
                 expr_free(c->owned[i]);

@@ -31,7 +31,8 @@ struct pwacc {
         double *pend;   /* a block's values until it is whole (allocated when a chunk ends
                            inside a block) */
         size_t npend, leaf;
-        double *stack;  /* the partial sums waiting for their pair (eval's pw_depth) */
+        double *stack;  /* the partial sums waiting for their pair (eval's pw_depth; in
+                           eval's pw_stacks) */
         int sp;
 };
 
@@ -51,6 +52,13 @@ struct acc {
         size_t vidx;       /* need_vals: its place among them in the file's blocks */
         int have_r;        /* r holds median, q1, q3, std */
         double r[4];
+};
+
+/* a place of eval's accmap: the accumulator i of formula e read in table */
+struct accslot {
+        const struct expr *e; /* NULL: a free place */
+        const char *table;
+        int i;
 };
 
 /* a cell waiting for its accumulators: (a op b) reduced by agg */
@@ -81,7 +89,8 @@ struct eval {
         /* accumulators and the cells that read them */
         struct acc *accs;
         size_t naccs, capaccs;
-        struct smap accmap;
+        struct accslot *accmap;       /* (e, table) -> accumulator, open-addressed */
+        size_t capaccmap;             /* a power of two, over twice naccs */
         struct pending *pend;
         size_t npend, cappend;
         struct expr **owned;
@@ -96,6 +105,7 @@ struct eval {
         size_t *leaf_len;
         unsigned char *leaf_comb;
         size_t nleaves, capleaves, pw_depth;
+        double *pw_stacks; /* the accumulators' stacks, pw_depth + 1 sums each */
         /* every value of the accumulators that need them, when too many for memory */
         FILE *vf;
         size_t nvacc;

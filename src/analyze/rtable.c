@@ -19,15 +19,23 @@ void rtable_init(struct rtable *t, const struct panel *p, const struct panel_tab
         t->cols = cols;
 }
 
-#define KBLK 65536
+/* key blocks: the first small (most tables have a few rows), each next one twice the
+ * last up to KBLK_MAX */
+#define KBLK_MIN 256
+#define KBLK_MAX 65536
 
 /* a key's text in the table's blocks: a million row numbers cost their bytes, not a
- * malloc'd block each (32 bytes) */
+ * malloc'd block each (32 bytes); a table of three rows costs one small block */
 static char *key_copy(struct rtable *t, const char *s)
 {
         size_t n = strlen(s) + 1;
         if (n > t->kleft) {
-                size_t sz = n > KBLK ? n : KBLK;
+                size_t sz = t->kbsz ? t->kbsz * 2 : KBLK_MIN;
+                if (sz > KBLK_MAX)
+                        sz = KBLK_MAX;
+                t->kbsz = sz;
+                if (sz < n)
+                        sz = n;
                 t->kblk = xrealloc(t->kblk, (t->nkblk + 1) * sizeof *t->kblk);
                 t->kcur = t->kblk[t->nkblk++] = xmalloc(sz);
                 t->kleft = sz;

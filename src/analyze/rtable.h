@@ -29,7 +29,7 @@ struct rtable {
         size_t nhidden;          /* rows the family hides (no counterpart; ids kept) */
         size_t caprows;      /* rows the arrays have room for */
         char **kblk;          /* the keys' texts, packed in blocks (no malloc per row) */
-        size_t nkblk, kleft;
+        size_t nkblk, kleft, kbsz; /* kbsz: the last block's planned size */
         char *kcur;
         struct smap pool_idx; /* rtable_pool_text: texts kept once */
         char **pool;

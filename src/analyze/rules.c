@@ -122,8 +122,11 @@ static void case_put(struct rule_case *c, const char *name, double v)
                         c->vals[i] = v;
                         return;
                 }
-        c->names = xrealloc(c->names, (c->n + 1) * sizeof *c->names);
-        c->vals = xrealloc(c->vals, (c->n + 1) * sizeof *c->vals);
+        if (c->n == c->cap) {
+                c->cap = c->cap ? c->cap * 2 : 8;
+                c->names = xrealloc(c->names, c->cap * sizeof *c->names);
+                c->vals = xrealloc(c->vals, c->cap * sizeof *c->vals);
+        }
         c->names[c->n] = xstrdup(name);
         c->vals[c->n++] = v;
 }
@@ -274,7 +277,14 @@ static int merge_rule(struct ruleset *rs, struct ydoc *y, const char *id, yaml_n
                 int rc = 0;
                 if (!k)
                         continue;
-                char *what = xasprintf("%s.%s", id, k);
+                /* "id.key", for messages (no printf: a rule has a dozen keys) */
+                char wbuf[160], *what = wbuf;
+                size_t li = strlen(id), lk = strlen(k);
+                if (li + lk + 2 > sizeof wbuf)
+                        what = xmalloc(li + lk + 2);
+                memcpy(what, id, li);
+                what[li] = '.';
+                memcpy(what + li + 1, k, lk + 1);
                 if (!strcmp(k, "title"))
                         rc = set_text(y, val, &r->title, file, what, err);
                 else if (!strcmp(k, "severity"))
@@ -304,7 +314,8 @@ static int merge_rule(struct ruleset *rs, struct ydoc *y, const char *id, yaml_n
                 else if (k[0] != '_' && strcmp(k, "description"))
                         rc = err_set(err, ERR_INPUT, "%s:%d:%d: unknown key '%s' in rule '%s'",
                                      file, ydoc_line(kn), ydoc_col(kn), k, id);
-                free(what);
+                if (what != wbuf)
+                        free(what);
                 if (rc)
                         return rc;
         }

@@ -17,7 +17,7 @@ struct rule_expr {
 struct rule_case {
         char **names;
         double *vals;
-        size_t n;
+        size_t n, cap;
 };
 
 struct rule {

@@ -56,9 +56,6 @@ static void pw_plan(struct eval *ev, size_t n, size_t depth)
 
 static void pw_push(struct pwacc *p, const struct eval *ev, double s)
 {
-        /* a block's sum waits at most for one sum per level above it */
-        if (!p->stack)
-                p->stack = xmalloc((ev->pw_depth + 1) * sizeof *p->stack);
         p->stack[p->sp++] = s;
         for (unsigned k = 0; k < ev->leaf_comb[p->leaf]; k++) {
                 double b = p->stack[--p->sp];
@@ -211,26 +208,53 @@ static int tag_agg(void *p, struct expr *arg, const char *agg, struct expr *q)
         return (int)ev->naccs++;
 }
 
+/* levels computed once each, as a formula's walk first needs them: a slot's (its formula's,
+ * SK_EXPR; 0 for a column or a scalar) and an accumulator's (its formula's, + 1 for an
+ * aggregate call's argument). What they depend on was made before them (a slot's formula is
+ * bound before the slot is added; a tagged call lies inside the formula that tags it), so
+ * the walks end; a circle would read the level in progress as 0. */
+struct levels {
+        struct eval *ev;
+        int *sl, *tl;
+        unsigned char *sdone, *tdone; /* 1: in progress, 2: known */
+};
+
+static int level_of(void *p, int slot, int tag)
+{
+        struct levels *L = p;
+        struct eval *ev = L->ev;
+        if (tag >= 0) {
+                if ((size_t)tag >= ev->naccs)
+                        return -1;
+                if (!L->tdone[tag]) {
+                        L->tdone[tag] = 1;
+                        struct acc *a = &ev->accs[tag];
+                        L->tl[tag] = expr_level(a->e, level_of, L) + a->inner;
+                        L->tdone[tag] = 2;
+                }
+                return L->tl[tag];
+        }
+        if ((size_t)slot >= ev->nslots || ev->slots[slot].kind != SK_EXPR)
+                return 0;
+        if (!L->sdone[slot]) {
+                L->sdone[slot] = 1;
+                L->sl[slot] = expr_level(ev->slots[slot].e, level_of, L);
+                L->sdone[slot] = 2;
+        }
+        return L->sl[slot];
+}
+
 /* the levels of slots and accumulators: a pass per level of nested aggregate calls */
 static int plan_passes(struct eval *ev)
 {
         int *sl = xcalloc(ev->nslots + 1, sizeof *sl), *tl = xcalloc(ev->naccs + 1, sizeof *tl);
-        for (int changed = 1, it = 0; changed && it < 64; it++) {
-                changed = 0;
-                for (size_t i = 0; i < ev->nslots; i++) {
-                        if (ev->slots[i].kind != SK_EXPR)
-                                continue;
-                        int l = expr_level(ev->slots[i].e, sl, ev->nslots, tl, ev->naccs);
-                        changed |= l != sl[i];
-                        sl[i] = l;
-                }
-                for (size_t i = 0; i < ev->naccs; i++) {
-                        struct acc *a = &ev->accs[i];
-                        int l = expr_level(a->e, sl, ev->nslots, tl, ev->naccs) + a->inner;
-                        changed |= l != tl[i];
-                        tl[i] = l;
-                }
-        }
+        unsigned char *done = xcalloc(ev->nslots + ev->naccs + 1, 1);
+        struct levels L = {ev, sl, tl, done, done + ev->nslots};
+        for (size_t i = 0; i < ev->nslots; i++)
+                level_of(&L, (int)i, -1);
+        for (size_t i = 0; i < ev->naccs; i++)
+                level_of(&L, -1, (int)i);
+        free(done);
         int npass = 0;
         for (size_t i = 0; i < ev->nslots; i++)
                 ev->slots[i].level = sl[i];
@@ -408,12 +432,13 @@ void eval_stream_free(struct eval *ev)
         for (size_t i = 0; i < ev->naccs; i++) {
                 free(ev->accs[i].vals);
                 free(ev->accs[i].pw.pend);
-                free(ev->accs[i].pw.stack);
                 ev->accs[i].pw.pend = ev->accs[i].pw.stack = NULL;
         }
         if (ev->vf)
                 fclose(ev->vf);
         ev->vf = NULL;
+        free(ev->pw_stacks);
+        ev->pw_stacks = NULL;
         free(ev->leaf_len);
         free(ev->leaf_comb);
         free(ev->blk_n);
@@ -489,6 +514,12 @@ int eval_run(struct eval *ev, struct err *err)
                 if (ev->accs[i].need_vals && !ev->vf)
                         ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
         pw_plan(ev, ev->n, 0);
+        /* a block's sum waits at most for one sum per level above it: every accumulator's
+         * stack in one array */
+        ev->pw_stacks = xmalloc((ev->naccs ? ev->naccs : 1) * (ev->pw_depth + 1) *
+                                sizeof *ev->pw_stacks);
+        for (size_t i = 0; i < ev->naccs; i++)
+                ev->accs[i].pw.stack = ev->pw_stacks + i * (ev->pw_depth + 1);
         double *aggs = xcalloc(ev->naccs + 1, sizeof *aggs);
         for (size_t i = 0; i < ev->naccs; i++)
                 aggs[i] = NAN;

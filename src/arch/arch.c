@@ -15,21 +15,23 @@
 
 /* ---- merging ---- */
 
+/* The architecture's texts (keys, names, formulas' sources, file names) and parsed formulas
+ * are in its arena, a->ar: a text a child file replaces stays there until arch_free, which
+ * frees them all at once; the arrays are freed one by one (expr_free of a formula in the
+ * arena does nothing). */
+
 static void field_clear(struct metric_field *f)
 {
-        free(f->key);
-        free(f->src);
         expr_free(f->expr);
         memset(f, 0, sizeof *f);
 }
 
-static void field_set(struct metric_field *f, const char *key, const char *src,
+static void field_set(struct arch *a, struct metric_field *f, const char *key, const char *src,
                       const char *file, yaml_node_t *n)
 {
-        char *k = key ? xstrdup(key) : NULL;
         field_clear(f);
-        f->key = k;
-        f->src = src ? xstrdup(src) : NULL;
+        f->key = key ? arena_strdup(&a->ar, key) : NULL;
+        f->src = src ? arena_strdup(&a->ar, src) : NULL;
         f->loc.file = file;
         f->loc.line = ydoc_line(n);
         f->loc.col = ydoc_col(n);
@@ -44,11 +46,6 @@ static void fields_free(struct metric_field *f, size_t n)
 
 static void metric_clear(struct metric *m)
 {
-        free(m->key);
-        free(m->name);
-        free(m->unit);
-        free(m->table);
-        free(m->same_as);
         field_clear(&m->expr);
         field_clear(&m->peak);
         fields_free(m->fields, m->nfields);
@@ -58,8 +55,8 @@ static void metric_clear(struct metric *m)
 }
 
 /* Merge a mapping {key: formula} into a field list, key by key (null removes). */
-static int merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **arr, size_t *n,
-                     const char *file, const char *metric, struct err *err)
+static int merge_map(struct arch *a, struct ydoc *y, yaml_node_t *map, struct metric_field **arr,
+                     size_t *n, const char *file, const char *metric, struct err *err)
 {
         size_t len = ydoc_len(map);
         for (size_t i = 0; i < len; i++) {
@@ -91,15 +88,14 @@ static int merge_map(struct ydoc *y, yaml_node_t *map, struct metric_field **arr
                         memset(&(*arr)[j], 0, sizeof **arr);
                         (*n)++;
                 }
-                field_set(&(*arr)[j], k, ydoc_str(v), file, v);
+                field_set(a, &(*arr)[j], k, ydoc_str(v), file, v);
         }
         return 0;
 }
 
-static void set_str(char **dst, yaml_node_t *v)
+static void set_str(struct arch *a, char **dst, yaml_node_t *v)
 {
-        free(*dst);
-        *dst = ydoc_is_null(v) ? NULL : xstrdup(ydoc_str(v) ? ydoc_str(v) : "");
+        *dst = ydoc_is_null(v) ? NULL : arena_strdup(&a->ar, ydoc_str(v) ? ydoc_str(v) : "");
 }
 
 static struct metric *metric_slot(struct arch *a, const char *key)
@@ -107,10 +103,10 @@ static struct metric *metric_slot(struct arch *a, const char *key)
         int idx;
         if (smap_get(&a->index, key, &idx) && idx >= 0)
                 return &a->metrics[idx];
-        a->metrics = xrealloc(a->metrics, (a->nmetrics + 1) * sizeof *a->metrics);
+        xgrow(&a->metrics, &a->capmetrics, a->nmetrics + 1, sizeof *a->metrics);
         struct metric *m = &a->metrics[a->nmetrics];
         memset(m, 0, sizeof *m);
-        m->key = xstrdup(key);
+        m->key = arena_strdup(&a->ar, key);
         smap_put(&a->index, key, (int)a->nmetrics);
         a->nmetrics++;
         return m;
@@ -142,11 +138,11 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                 if (!k)
                         continue;
                 if (!strcmp(k, "name")) {
-                        set_str(&m->name, val);
+                        set_str(a, &m->name, val);
                 } else if (!strcmp(k, "unit")) {
-                        set_str(&m->unit, val);
+                        set_str(a, &m->unit, val);
                 } else if (!strcmp(k, "table")) {
-                        set_str(&m->table, val);
+                        set_str(a, &m->table, val);
                 } else if (!strcmp(k, "same_as")) {
                         /* the formula of another metric: replaces this one's expr (a child's
                          * `expr:` replaces the reference in turn) */
@@ -155,15 +151,13 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                                "%s:%d:%d: 'same_as' of metric '%s' must be a "
                                                "metric key",
                                                file, ydoc_line(val), ydoc_col(val), key);
-                        set_str(&m->same_as, val);
+                        set_str(a, &m->same_as, val);
                         m->same_as_loc = (struct expr_loc){file, ydoc_line(val), ydoc_col(val)};
                         field_clear(&m->expr);
                 } else if (!strcmp(k, "expr") || !strcmp(k, "peak")) {
                         struct metric_field *f = !strcmp(k, "expr") ? &m->expr : &m->peak;
-                        if (f == &m->expr) {
-                                free(m->same_as);
+                        if (f == &m->expr)
                                 m->same_as = NULL;
-                        }
                         if (ydoc_is_null(val))
                                 field_clear(f);
                         else if (!ydoc_str(val))
@@ -171,7 +165,7 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                                "%s:%d:%d: '%s' of metric '%s' must be a formula",
                                                file, ydoc_line(val), ydoc_col(val), k, key);
                         else
-                                field_set(f, k, ydoc_str(val), file, val);
+                                field_set(a, f, k, ydoc_str(val), file, val);
                 } else if (!strcmp(k, "fields") || !strcmp(k, "text") || !strcmp(k, "override")) {
                         if (val->type != YAML_MAPPING_NODE && !ydoc_is_null(val))
                                 return err_set(err, ERR_INPUT,
@@ -189,13 +183,13 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
                                 *n = 0;
                         } else {
                                 int rc = !strcmp(k, "fields")
-                                             ? merge_map(y, val, &m->fields, &m->nfields, file,
-                                                         key, err)
+                                             ? merge_map(a, y, val, &m->fields, &m->nfields,
+                                                         file, key, err)
                                          : !strcmp(k, "text")
-                                             ? merge_map(y, val, &m->texts, &m->ntexts, file,
+                                             ? merge_map(a, y, val, &m->texts, &m->ntexts, file,
                                                          key, err)
-                                             : merge_map(y, val, &m->overrides, &m->noverrides,
-                                                         file, key, err);
+                                             : merge_map(a, y, val, &m->overrides,
+                                                         &m->noverrides, file, key, err);
                                 if (rc)
                                         return rc;
                         }
@@ -210,8 +204,8 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
         return 0;
 }
 
-static void named_merge(struct named_expr **arr, size_t *n, const char *name, const char *src,
-                        const char *file, yaml_node_t *node)
+static void named_merge(struct arch *a, struct named_expr **arr, size_t *n, const char *name,
+                        const char *src, const char *file, yaml_node_t *node)
 {
         size_t j;
         for (j = 0; j < *n; j++)
@@ -220,11 +214,10 @@ static void named_merge(struct named_expr **arr, size_t *n, const char *name, co
         if (j == *n) {
                 *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
                 memset(&(*arr)[j], 0, sizeof **arr);
-                (*arr)[j].name = xstrdup(name);
+                (*arr)[j].name = arena_strdup(&a->ar, name);
                 (*n)++;
         }
-        free((*arr)[j].src);
-        (*arr)[j].src = xstrdup(src);
+        (*arr)[j].src = arena_strdup(&a->ar, src);
         (*arr)[j].loc.file = file;
         (*arr)[j].loc.line = ydoc_line(node);
         (*arr)[j].loc.col = ydoc_col(node);
@@ -266,7 +259,8 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(named[j].arr, named[j].n, k, ydoc_str(v), file, v);
+                                named_merge(a, named[j].arr, named[j].n, k, ydoc_str(v), file,
+                                            v);
                 }
         }
         arch_merge_words(a, &y, root);
@@ -276,15 +270,14 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 goto out;
         if ((rc = arch_merge_roofline(a, &y, root, path, err)))
                 goto out;
-        if ((sec = ydoc_get(&y, root, "chip"))) {
-                free(a->chip);
-                a->chip = ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
-        }
-        if ((sec = ydoc_get(&y, root, "accumulate_value"))) {
-                free(a->accum_value);
-                a->accum_value =
-                    ydoc_is_null(sec) || !ydoc_str(sec) ? NULL : xstrdup(ydoc_str(sec));
-        }
+        if ((sec = ydoc_get(&y, root, "chip")))
+                a->chip = ydoc_is_null(sec) || !ydoc_str(sec)
+                              ? NULL
+                              : arena_strdup(&a->ar, ydoc_str(sec));
+        if ((sec = ydoc_get(&y, root, "accumulate_value")))
+                a->accum_value = ydoc_is_null(sec) || !ydoc_str(sec)
+                                     ? NULL
+                                     : arena_strdup(&a->ar, ydoc_str(sec));
         /* lists: a list replaces the parent's; null empties it */
         const struct {
                 const char *sec;
@@ -297,7 +290,6 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 if (!(sec = ydoc_get(&y, root, lists[j].sec)))
                         continue;
                 char **arr = *lists[j].arr;
-                free_all((void *const *)arr, *lists[j].n);
                 free(arr);
                 *lists[j].arr = NULL;
                 *lists[j].n = 0;
@@ -311,7 +303,7 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 for (size_t i = 0; i < n; i++) {
                         const char *v = ydoc_str(ydoc_item(&y, sec, i));
                         if (v && *v)
-                                arr[(*lists[j].n)++] = xstrdup(v);
+                                arr[(*lists[j].n)++] = arena_strdup(&a->ar, v);
                 }
         }
         if ((sec = ydoc_get(&y, root, "block_limits"))) {
@@ -331,7 +323,7 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                                         break;
                         if (j == a->nlimits) {
                                 a->limits = xrealloc(a->limits, (j + 1) * sizeof *a->limits);
-                                a->limits[j].block = xstrdup(k);
+                                a->limits[j].block = arena_strdup(&a->ar, k);
                                 a->nlimits++;
                         }
                         a->limits[j].limit = (int)d;
@@ -383,23 +375,24 @@ static int resolve_same_as(struct arch *a, struct err *err)
                                        m->same_as_loc.file, m->same_as_loc.line, m->same_as_loc.col,
                                        m->key, m->table, m->same_as,
                                        s->table ? s->table : "pmc_perf");
+                /* s's texts: they live as long as the arena */
                 field_clear(&m->expr);
                 if (s->expr.src) {
-                        m->expr.key = xstrdup("expr");
-                        m->expr.src = xstrdup(s->expr.src);
+                        m->expr.key = s->expr.key;
+                        m->expr.src = s->expr.src;
                         m->expr.loc = s->expr.loc;
                 }
-                free(m->table);
-                m->table = s->table ? xstrdup(s->table) : NULL;
+                m->table = s->table;
         }
         return 0;
 }
 
-static int parse_field(struct metric_field *f, const char *what, struct err *err)
+static int parse_field(struct arch *a, struct metric_field *f, const char *what,
+                       struct err *err)
 {
         if (!f->src || f->expr)
                 return 0;
-        f->expr = expr_parse(f->src, &f->loc, what, err);
+        f->expr = expr_parse_in(&a->ar, f->src, &f->loc, what, err);
         return f->expr ? 0 : ERR_INPUT;
 }
 
@@ -408,12 +401,12 @@ static int parse_all(struct arch *a, struct err *err)
         int rc;
         for (size_t i = 0; i < a->nbuiltins; i++) {
                 struct named_expr *b = &a->builtins[i];
-                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                if (!(b->expr = expr_parse_in(&a->ar, b->src, &b->loc, b->name, err)))
                         return ERR_INPUT;
         }
         for (size_t i = 0; i < a->nnorms; i++) {
                 struct named_expr *b = &a->norms[i];
-                if (!(b->expr = expr_parse(b->src, &b->loc, b->name, err)))
+                if (!(b->expr = expr_parse_in(&a->ar, b->src, &b->loc, b->name, err)))
                         return ERR_INPUT;
         }
         for (size_t i = 0; i < a->nmetrics; i++) {
@@ -424,14 +417,14 @@ static int parse_all(struct arch *a, struct err *err)
                         m->is_template = strchr(m->fields[j].src, '@') != NULL;
                 if (m->is_template)
                         continue; /* parsed per channel when instantiated */
-                if ((rc = parse_field(&m->expr, m->key, err)) ||
-                    (rc = parse_field(&m->peak, m->key, err)))
+                if ((rc = parse_field(a, &m->expr, m->key, err)) ||
+                    (rc = parse_field(a, &m->peak, m->key, err)))
                         return rc;
                 for (size_t j = 0; j < m->nfields; j++)
-                        if ((rc = parse_field(&m->fields[j], m->key, err)))
+                        if ((rc = parse_field(a, &m->fields[j], m->key, err)))
                                 return rc;
                 for (size_t j = 0; j < m->noverrides; j++)
-                        if ((rc = parse_field(&m->overrides[j], m->key, err)))
+                        if ((rc = parse_field(a, &m->overrides[j], m->key, err)))
                                 return rc;
         }
         return 0;
@@ -452,7 +445,7 @@ static void compact(struct arch *a)
                         continue;
                 }
                 if (!m->name)
-                        m->name = xstrdup(m->key);
+                        m->name = m->key;
                 if (w != i)
                         a->metrics[w] = *m;
                 smap_put(&a->index, a->metrics[w].key, (int)w);
@@ -534,6 +527,7 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
         size_t nf = 0;
         int rc;
         memset(a, 0, sizeof *a);
+        arena_init(&a->ar, 16384); /* an AMD family's texts: about 200 KB */
         if ((rc = scan_families(dir, &ff, &nf, err)))
                 return rc;
         int chain[32];
@@ -541,9 +535,11 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
         if ((rc = find_chain(ff, nf, target, chain, &nc, err)))
                 goto out;
         int leaf = chain[0];
-        a->target = xstrdup(target);
-        a->family = xstrdup(ff[leaf].family);
-        a->chain = chain_text(ff, chain, nc);
+        a->target = arena_strdup(&a->ar, target);
+        a->family = arena_strdup(&a->ar, ff[leaf].family);
+        char *ct = chain_text(ff, chain, nc);
+        a->chain = arena_strdup(&a->ar, ct);
+        free(ct);
         size_t nfiles = 0;
         for (size_t k = 0; k < nc; k++)
                 nfiles += 1 + ff[chain[k]].nover;
@@ -552,7 +548,7 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 const struct family_file *f = &ff[chain[k]];
                 for (size_t o = 0; o <= f->nover; o++) {
                         const char *p = o ? f->over[o - 1] : f->path;
-                        a->files[a->nfiles++] = xstrdup(p);
+                        a->files[a->nfiles++] = arena_strdup(&a->ar, p);
                         if ((rc = merge_file(a, p, o ? &f->over_src[o - 1] : &f->src, err)))
                                 goto out;
                 }
@@ -582,27 +578,12 @@ void arch_free(struct arch *a)
         struct named_expr *lists[3] = {a->builtins, a->norms, a->defaults};
         size_t counts[3] = {a->nbuiltins, a->nnorms, a->ndefaults};
         for (int l = 0; l < 3; l++) {
-                for (size_t i = 0; i < counts[l]; i++) {
-                        free(lists[l][i].name);
-                        free(lists[l][i].src);
+                for (size_t i = 0; i < counts[l]; i++)
                         expr_free(lists[l][i].expr);
-                }
                 free(lists[l]);
         }
-        for (size_t i = 0; i < a->nlimits; i++)
-                free(a->limits[i].block);
-        free(a->limits);
-        char **const strs[] = {a->files, a->per_pass, a->ip_blocks, a->instrumented};
-        const size_t nstrs[] = {a->nfiles, a->nper_pass, a->nip_blocks, a->ninstrumented};
-        for (size_t j = 0; j < sizeof strs / sizeof *strs; j++) {
-                free_all((void *const *)strs[j], nstrs[j]);
-                free(strs[j]);
-        }
-        free(a->chip);
-        free(a->accum_value);
-        free(a->target);
-        free(a->family);
-        free(a->chain);
+        FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented);
+        arena_free(&a->ar); /* every text */
         memset(a, 0, sizeof *a);
 }
 

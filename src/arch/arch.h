@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../expr/expr.h"
+#include "../util/arena.h"
 #include "../util/util.h"
 
 struct metric_field {
@@ -119,7 +120,7 @@ struct arch {
         char *target;       /* the gfx/sm name asked for */
         char *family;       /* leaf family file name */
         char *chain;        /* "cdna3 < cdna" for messages */
-        struct metric *metrics; size_t nmetrics;
+        struct metric *metrics; size_t nmetrics, capmetrics;
         struct smap index;  /* key -> metric index */
         struct named_expr *builtins; size_t nbuiltins;  /* in evaluation order */
         struct named_expr *norms; size_t nnorms;        /* per_wave, per_cycle, ... */
@@ -155,6 +156,9 @@ struct arch {
         struct counter_def *counter_defs; size_t ncounter_defs;
         /* the family's roofline (`roofline:`); file NULL when it has none */
         struct roof_spec roof;
+        /* the texts of the metrics, named formulas, lists and files (arch.c; freed at once
+         * by arch_free) */
+        struct arena ar;
 };
 
 /* Load the architecture serving `target` (a gfx name such as those listed by

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "../util/arena.h"
 #include "../util/util.h"
 
 struct expr; /* opaque AST */
@@ -43,6 +44,10 @@ struct expr_loc {
  * The AST keeps its own copy of everything it needs. */
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err);
+/* The same, the expression in arena ar (NULL: malloc'd, as expr_parse): it lives as long as
+ * the arena; expr_free leaves it (an architecture's formulas, freed with its texts). */
+struct expr *expr_parse_in(struct arena *ar, const char *src, const struct expr_loc *loc,
+                           const char *what, struct err *err);
 /* What expr_parse gives for src with every '@' replaced by i, from tmpl, src's parse: its
  * clone with "[@]" in names read as "[i]" and the columns after an '@' moved as the wider
  * number moves them (per-channel template rows, parsed once). */
@@ -134,11 +139,13 @@ double agg_by_name(const char *agg, const double *v, size_t n);
 typedef int (*expr_agg_fn)(void *ctx, struct expr *arg, const char *agg, struct expr *q);
 void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx);
 
-/* The pass in which e can be evaluated: the highest of slot_level[slot] for the names it
- * reads outside aggregate calls and tag_level[tag] for its outermost tagged calls (0 when
- * none). Untagged calls count as the level of their argument. */
-int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
-               size_t ntags);
+/* The pass in which e can be evaluated: the highest of the levels of the slots of the names
+ * it reads outside aggregate calls, level(ctx, slot, -1), and of its outermost tagged calls,
+ * level(ctx, -1, tag) (0 when none). Untagged calls count as the level of their argument,
+ * and so does a tagged one whose level() is negative. Levels are asked as the walk needs
+ * them, so the caller may compute them then (once each, in dependency order). */
+typedef int (*expr_level_fn)(void *ctx, int slot, int tag);
+int expr_level(const struct expr *e, expr_level_fn level, void *ctx);
 /* Set used[slot] for every slot e reads outside its tagged aggregate calls (whose values
  * an evaluation with aggs takes from there). */
 void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots);

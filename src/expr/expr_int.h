@@ -124,12 +124,33 @@ struct expr_node {
         int agg_tag; /* an aggregate call's tag (expr_tag_aggregates), -1 when none */
 };
 
+/* An expression is one allocation (expr_pack): this struct, then its nodes, then its texts
+ * (file, what, the names); expr_free frees that block (or, when it is in an arena, leaves it
+ * to the arena). A view (expr_tag_aggregates) is a
+ * struct alone, its root and texts those of the expression it is a part of. */
 struct expr {
         struct expr_node *root;
         char *file; /* may be NULL */
         char *what; /* may be NULL */
         int view;   /* root belongs to another expression (expr_tag_aggregates) */
+        int in_arena; /* the block is in an arena (expr_parse_in): expr_free leaves it */
 };
+
+/* The '@' marks of a per-channel template row's text (expr_instance): where each is (line,
+ * col) and the number that replaces them. */
+struct at_marks {
+        int *line, *col;
+        size_t n;
+        char num[24];
+        size_t nlen;
+};
+
+/* root's tree copied into one block (from ar, or malloc'd when NULL) with file and what
+ * (either may be NULL); with at, as
+ * the instance for at's number: "[@]" in names read as "[number]" and every column after an
+ * '@' on its line moved as the wider number moves the text (expr_walk.c) */
+struct expr *expr_pack(const struct expr_node *root, const char *file, const char *what,
+                       const struct at_marks *at, struct arena *ar);
 
 /* out[i] = a[i] op b[i] for + - * / and the comparisons (1.0 or 0.0; expr_vec.c), a
  * stride of 0 broadcasting a scalar; out may be a or b. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/arena.h"
+
 /* Deeper nesting than this is refused rather than risking the C stack. */
 #define MAX_DEPTH 200
 /* A taller AST is refused too: MAX_DEPTH bounds the parser's recursion, but a chain of
@@ -100,6 +102,9 @@ struct parser {
         int depth;
         int failed;
         struct err *err;
+        /* the nodes and names while parsing (dropped whole, also on a failed parse; the
+         * expression is a packed copy, expr_pack) */
+        struct arena ar;
 };
 
 /* Byte offset in the formula -> line:col in the file. A newline in the formula moves to
@@ -172,26 +177,11 @@ static int enter(struct parser *p)
 
 static struct expr_node *node_new(struct parser *p, enum expr_kind kind, size_t pos)
 {
-        struct expr_node *n = xcalloc(1, sizeof *n);
+        struct expr_node *n = arena_alloc(&p->ar, sizeof *n);
 
-        n->kind = kind;
-        n->slot = -1;
-        n->agg_tag = -1;
-        n->height = 1;
+        *n = (struct expr_node){.kind = kind, .slot = -1, .agg_tag = -1, .height = 1};
         linecol(p, pos, &n->line, &n->col);
         return n;
-}
-
-static void node_free(struct expr_node *n)
-{
-        int i;
-
-        if (!n)
-                return;
-        for (i = 0; i < n->nkids; i++)
-                node_free(n->kids[i]);
-        free(n->name);
-        free(n);
 }
 
 /* Set n's height from its kids'; past MAX_HEIGHT fail the parse and return -1. */
@@ -210,29 +200,21 @@ static int node_height(struct parser *p, struct expr_node *n, size_t pos)
         return 0;
 }
 
-/* A node with kids; takes them, frees them when one is missing (a failed parse). */
+/* A node with kids; NULL when one is missing (a failed parse). */
 static struct expr_node *node_op(struct parser *p, enum expr_kind kind, int op, size_t pos, int nk,
                                  struct expr_node *a, struct expr_node *b, struct expr_node *c)
 {
         struct expr_node *n;
 
-        if (!a || (nk >= 2 && !b) || (nk >= 3 && !c) || p->failed) {
-                node_free(a);
-                node_free(b);
-                node_free(c);
+        if (!a || (nk >= 2 && !b) || (nk >= 3 && !c) || p->failed)
                 return NULL;
-        }
         n = node_new(p, kind, pos);
         n->op = op;
         n->nkids = nk;
         n->kids[0] = a;
         n->kids[1] = b;
         n->kids[2] = c;
-        if (node_height(p, n, pos)) {
-                node_free(n);
-                return NULL;
-        }
-        return n;
+        return node_height(p, n, pos) ? NULL : n;
 }
 
 static struct expr_node *parse_test(struct parser *p);
@@ -258,7 +240,7 @@ static char *parse_index(struct parser *p, const char *base, size_t blen)
         if (p->tok.kind != T_RBRACK)
                 return unexpected(p);
         advance(p);
-        name = xmalloc(blen + idx.len + 3);
+        name = arena_alloc(&p->ar, blen + idx.len + 3);
         memcpy(name, base, blen);
         name[blen] = '[';
         memcpy(name + blen + 1, p->src + idx.pos, idx.len);
@@ -316,21 +298,15 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
                                 m->nkids = 2;
                                 m->kids[0] = args[k];
                                 m->kids[1] = args[k + 1];
-                                args[k] = args[k + 1] = NULL;
-                                if (node_height(p, m, ft->pos)) {
-                                        node_free(m);
+                                if (node_height(p, m, ft->pos))
                                         goto out;
-                                }
                                 args[w++] = m;
                         }
-                        if (k < nargs) {
+                        if (k < nargs)
                                 args[w++] = args[k];
-                                args[k] = NULL;
-                        }
-                        nargs = w; /* what lies past w was taken (NULL) */
+                        nargs = w;
                 }
                 n = args[0];
-                nargs = 0;
                 goto out;
         }
         n = node_new(p, EK_CALL, ft->pos);
@@ -338,14 +314,9 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
         n->nkids = (int)nargs;
         for (k = 0; k < nargs; k++)
                 n->kids[k] = args[k];
-        nargs = 0;
-        if (node_height(p, n, ft->pos)) {
-                node_free(n);
+        if (node_height(p, n, ft->pos))
                 n = NULL;
-        }
 out:
-        for (k = 0; k < nargs; k++)
-                node_free(args[k]);
         free(args);
         return n;
 }
@@ -368,10 +339,8 @@ static struct expr_node *parse_atom(struct parser *p)
                 n = parse_test(p);
                 if (!n)
                         return NULL;
-                if (p->tok.kind != T_RPAREN) {
-                        node_free(n);
+                if (p->tok.kind != T_RPAREN)
                         return unexpected(p);
-                }
                 advance(p);
                 return n;
         case T_NAME:
@@ -385,7 +354,7 @@ static struct expr_node *parse_atom(struct parser *p)
                         if (p->tok.kind == T_LBRACK)
                                 name = parse_index(p, base, blen);
                         else
-                                name = xstrndup(base, blen);
+                                name = arena_strndup(&p->ar, base, blen);
                 }
                 if (!name)
                         return NULL;
@@ -504,10 +473,8 @@ static struct expr_node *parse_cmp(struct parser *p)
         pos = p->tok.pos;
         advance(p);
         n = node_op(p, EK_BIN, op, pos, 2, n, parse_arith(p), NULL);
-        if (n && cmp_op(p->tok.kind) >= 0) {
-                node_free(n);
+        if (n && cmp_op(p->tok.kind) >= 0)
                 return perr(p, p->tok.pos, "chained comparison is not supported");
-        }
         return n;
 }
 
@@ -568,11 +535,8 @@ static struct expr_node *parse_test(struct parser *p)
         cond = parse_or(p);
         if (cond && p->tok.kind != T_ELSE)
                 unexpected(p);
-        if (!cond || p->failed) {
-                node_free(body);
-                node_free(cond);
+        if (!cond || p->failed)
                 goto out;
-        }
         advance(p);
         alt = parse_test(p);
         n = node_op(p, EK_COND, 0, pos, 3, body, cond, alt);
@@ -590,21 +554,33 @@ static void parser_at(struct parser *p, const char *src, const struct expr_loc *
         p->line0 = loc && loc->line > 0 ? loc->line : 1;
         p->col0 = loc && loc->col > 0 ? loc->col : 1;
         p->len = strlen(p->src);
-        for (size_t i = 0, cap = 0; i < p->len; i++)
-                if (p->src[i] == '\n') {
-                        xgrow(&p->nl, &cap, p->nnl + 1, sizeof *p->nl);
-                        p->nl[p->nnl++] = i;
-                }
+        size_t cap = 0;
+        for (const char *q = p->src; (q = memchr(q, '\n', p->len - (size_t)(q - p->src))); q++) {
+                xgrow(&p->nl, &cap, p->nnl + 1, sizeof *p->nl);
+                p->nl[p->nnl++] = (size_t)(q - p->src);
+        }
 }
 
 struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char *what,
                         struct err *err)
 {
+        return expr_parse_in(NULL, src, loc, what, err);
+}
+
+struct expr *expr_parse_in(struct arena *ar, const char *src, const struct expr_loc *loc,
+                           const char *what, struct err *err)
+{
         struct parser p;
         struct expr_node *root = NULL;
         struct expr *e = NULL;
+        /* the scratch of all but the longest formulas (50 nodes), on the stack */
+        union {
+                max_align_t align;
+                char b[4096];
+        } scratch;
 
         parser_at(&p, src, loc);
+        arena_init_buf(&p.ar, &scratch, sizeof scratch);
         p.what = what;
         p.err = err;
         lex_init(&p.lx, p.src);
@@ -618,44 +594,11 @@ struct expr *expr_parse(const char *src, const struct expr_loc *loc, const char 
                 unexpected(&p);
         if (!root || p.failed)
                 goto out;
-        e = xcalloc(1, sizeof *e);
-        e->root = root;
-        e->file = p.file ? xstrdup(p.file) : NULL;
-        e->what = what ? xstrdup(what) : NULL;
-        root = NULL;
+        e = expr_pack(root, p.file, what, NULL, ar);
 out:
-        node_free(root);
+        arena_free(&p.ar);
         free(p.nl);
         return e;
-}
-
-struct at_marks {
-        int *line, *col;
-        size_t n;
-        char num[24];
-        size_t nlen;
-};
-
-/* a clone of a template's node with '@' read as the number: "[@]" in names, and every
- * column after an '@' on its line moved as the wider number moves the text */
-static void instance_node(struct expr_node *n, const struct at_marks *at)
-{
-        size_t before = 0;
-        for (size_t k = 0; k < at->n; k++)
-                before += at->line[k] == n->line && at->col[k] < n->col;
-        n->col += (int)(before * (at->nlen - 1));
-        char *br = n->kind == EK_NAME && n->name ? strstr(n->name, "[@]") : NULL;
-        if (br) {
-                size_t b = (size_t)(br - n->name);
-                char *name = xmalloc(b + at->nlen + 3);
-                memcpy(name, n->name, b + 1);
-                memcpy(name + b + 1, at->num, at->nlen);
-                memcpy(name + b + 1 + at->nlen, "]", 2);
-                free(n->name);
-                n->name = name;
-        }
-        for (int i = 0; i < n->nkids; i++)
-                instance_node(n->kids[i], at);
 }
 
 struct expr *expr_instance(const struct expr *tmpl, const char *src, const struct expr_loc *loc,
@@ -663,32 +606,28 @@ struct expr *expr_instance(const struct expr *tmpl, const char *src, const struc
 {
         struct parser p;
         struct at_marks at = {0};
+        int lines[8], cols[8]; /* enough for the '@'s of most rows */
         parser_at(&p, src, loc);
-        for (size_t k = 0; k < p.len; k++)
-                at.n += p.src[k] == '@';
-        at.line = xmalloc((at.n + 1) * sizeof *at.line);
-        at.col = xmalloc((at.n + 1) * sizeof *at.col);
-        for (size_t k = 0, j = 0; k < p.len; k++)
-                if (p.src[k] == '@') {
-                        linecol(&p, k, &at.line[j], &at.col[j]);
-                        j++;
-                }
+        for (const char *q = p.src; (q = strchr(q, '@')); q++)
+                at.n++;
+        at.line = at.n <= 8 ? lines : xmalloc(at.n * sizeof *at.line);
+        at.col = at.n <= 8 ? cols : xmalloc(at.n * sizeof *at.col);
+        size_t j = 0;
+        for (const char *q = p.src; (q = strchr(q, '@')); q++, j++)
+                linecol(&p, (size_t)(q - p.src), &at.line[j], &at.col[j]);
         at.nlen = long_text(at.num, i);
-        struct expr *e = expr_clone(tmpl);
-        instance_node(e->root, &at);
-        free(at.line);
-        free(at.col);
+        struct expr *e = expr_pack(tmpl->root, tmpl->file, tmpl->what, &at, NULL);
+        if (at.line != lines) {
+                free(at.line);
+                free(at.col);
+        }
         free(p.nl);
         return e;
 }
 
+/* one block, nodes and texts included (expr_pack); a view's too (expr_pass.c) */
 void expr_free(struct expr *e)
 {
-        if (!e)
-                return;
-        if (!e->view)
-                node_free(e->root);
-        free(e->file);
-        free(e->what);
-        free(e);
+        if (e && !e->in_arena)
+                free(e);
 }

@@ -6,11 +6,12 @@
 
 static struct expr *view(const struct expr *e, struct expr_node *root)
 {
-        struct expr *v = xcalloc(1, sizeof *v);
+        struct expr *v = xmalloc(sizeof *v);
         v->root = root;
-        v->file = e->file ? xstrdup(e->file) : NULL;
-        v->what = e->what ? xstrdup(e->what) : NULL;
+        v->file = e->file; /* e's: a view lives no longer than e (its root is e's) */
+        v->what = e->what;
         v->view = 1;
+        v->in_arena = 0;
         return v;
 }
 
@@ -54,26 +55,27 @@ void expr_tag_aggregates(struct expr *e, expr_agg_fn fn, void *ctx)
                 tag_node(e, e->root, fn, ctx);
 }
 
-static int node_level(const struct expr_node *n, const int *slot_level, size_t nslots,
-                      const int *tag_level, size_t ntags)
+static int node_level(const struct expr_node *n, expr_level_fn level, void *ctx)
 {
-        if (n->kind == EK_CALL && n->agg_tag >= 0 && (size_t)n->agg_tag < ntags)
-                return tag_level[n->agg_tag];
+        if (n->kind == EK_CALL && n->agg_tag >= 0) {
+                int t = level(ctx, -1, n->agg_tag);
+                if (t >= 0)
+                        return t;
+        }
         int l = 0;
-        if (n->kind == EK_NAME && n->slot >= 0 && (size_t)n->slot < nslots)
-                l = slot_level[n->slot];
+        if (n->kind == EK_NAME && n->slot >= 0)
+                l = level(ctx, n->slot, -1);
         for (int i = 0; i < n->nkids; i++) {
-                int k = node_level(n->kids[i], slot_level, nslots, tag_level, ntags);
+                int k = node_level(n->kids[i], level, ctx);
                 if (k > l)
                         l = k;
         }
         return l;
 }
 
-int expr_level(const struct expr *e, const int *slot_level, size_t nslots, const int *tag_level,
-               size_t ntags)
+int expr_level(const struct expr *e, expr_level_fn level, void *ctx)
 {
-        return e ? node_level(e->root, slot_level, nslots, tag_level, ntags) : 0;
+        return e ? node_level(e->root, level, ctx) : 0;
 }
 
 static void node_slots(const struct expr_node *n, unsigned char *used, size_t nslots)
