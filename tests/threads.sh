@@ -46,7 +46,11 @@ done
 V=$S/rocprof-workloads/vcopy/MI200
 if [ -f "$V/pmc_perf.csv" ]; then
         same "-b 2 18 -k 0" -p "$V" -b 2 18 -k 0
-        same "comparison" -p "$V" -p "$S/rocprof-workloads/vcopy/MI300X"
+        for o in "$S"/rocprof-workloads/vcopy/MI300*/; do
+                [ -f "$o/pmc_perf.csv" ] || continue
+                same "comparison with $o" -p "$V" -p "$o"
+                break
+        done
         # data whose formulas warn: a first-half metric (panel 2), a second-half one (18)
         for where in first second both; do
                 # a copy of prism beside the edited data reads that data (data_path)
