@@ -90,6 +90,9 @@ int task_workers(void)
         const char *e = getenv("PRISM_THREADS");
         if (e && e[0] == '1' && !e[1])
                 return 1;
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        /* the CPUs this process may run on (taskset, cgroups' cpusets), not all online */
+        cpu_set_t cpus;
+        long n = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus)
+                                                                : sysconf(_SC_NPROCESSORS_ONLN);
         return n >= 2 ? 2 : 1;
 }

@@ -35,8 +35,8 @@ void task_warnings(struct task *t);
 /* Print sb's held warnings to stderr and empty it. */
 void warn_release(struct strbuf *sb);
 
-/* How many threads a parallel step may use: online CPUs, at most 2; 1 when
- * $PRISM_THREADS=1 (for comparing with the one-thread path). */
+/* How many threads a parallel step may use: the CPUs this process may run on, at most 2;
+ * 1 when $PRISM_THREADS=1 (for comparing with the one-thread path). */
 int task_workers(void);
 
 #endif
