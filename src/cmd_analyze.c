@@ -307,8 +307,7 @@ static int panels_job(void *p)
         int rc = panels_load(j->dir, j->ps, &j->err);
         if (rc || !j->target)
                 return rc;
-        struct strbuf *panels_warnings = warn_held();
-        warn_hold(&j->rules_warnings);
+        struct strbuf *panels_warnings = warn_hold(&j->rules_warnings);
         char *chain = NULL;
         struct err cerr = {0}; /* arch_load reports it */
         if (arch_chain(j->mdir, j->target, &chain, &cerr) == 0)
@@ -395,16 +394,16 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
         char *target = NULL;
         int arc = 0;
         if (args->paths.n) {
-                warn_hold(&held);
+                struct strbuf *outer = warn_hold(&held);
                 arc = workload_arch(args->paths.v[0], &target, err);
-                warn_hold(NULL);
+                warn_hold(outer);
         }
         pj->target = arc ? NULL : target;
         task_start(pt, panels_job, pj);
         if (args->paths.n && !arc) {
-                warn_hold(&held);
+                struct strbuf *outer = warn_hold(&held);
                 arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
-                warn_hold(NULL);
+                warn_hold(outer);
         }
         int prc = task_join(pt);
         free(target); /* read by panels_job */

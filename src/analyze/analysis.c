@@ -250,13 +250,12 @@ static void append_half(struct analysis *an, struct half *h)
         struct smap seen = {0};
         for (size_t i = 0; i < an->nmissing; i++)
                 smap_put(&seen, an->missing[i], 1);
+        an->missing = xrealloc(an->missing, (an->nmissing + b->nmissing) * sizeof *an->missing);
         for (size_t i = 0; i < b->nmissing; i++) {
-                if (smap_get(&seen, b->missing[i], NULL)) {
+                if (smap_get(&seen, b->missing[i], NULL))
                         free(b->missing[i]);
-                        continue;
-                }
-                an->missing = xrealloc(an->missing, (an->nmissing + 1) * sizeof *an->missing);
-                an->missing[an->nmissing++] = b->missing[i];
+                else
+                        an->missing[an->nmissing++] = b->missing[i];
         }
         free(b->missing);
         b->missing = NULL;
@@ -287,9 +286,9 @@ static int build_two(struct build_ctx *bc, struct err *err)
         struct task t;
         struct strbuf held = {0};
         task_start(&t, half_job, &h);
-        warn_hold(&held);
+        struct strbuf *outer = warn_hold(&held);
         int rc = build_panels(bc, 0, k, err);
-        warn_hold(NULL);
+        warn_hold(outer);
         int hrc = task_join(&t);
         int ok = !rc && !hrc && !held.len && !t.warnings.len;
         sb_free(&held);

@@ -13,8 +13,7 @@ static int take_and_run(struct task *t)
 {
         if (__atomic_exchange_n(&t->taken, 1, __ATOMIC_ACQ_REL))
                 return 0;
-        struct strbuf *outer = warn_held();
-        warn_hold(&t->warnings);
+        struct strbuf *outer = warn_hold(&t->warnings);
         t->rc = t->fn(t->arg);
         warn_hold(outer);
         return 1;

@@ -107,14 +107,11 @@ void warnf(const char *fmt, ...)
         free(msg);
 }
 
-void warn_hold(struct strbuf *sb)
+struct strbuf *warn_hold(struct strbuf *sb)
 {
+        struct strbuf *was = warn_sink;
         warn_sink = sb;
-}
-
-struct strbuf *warn_held(void)
-{
-        return warn_sink;
+        return was;
 }
 
 static void oom(void)

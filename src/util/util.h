@@ -27,9 +27,9 @@ void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set to 1 to silence warnings (tests). */
 extern int warn_quiet;
 struct strbuf;
-/* warnings of this thread into sb instead of stderr (NULL: stderr); see task.h */
-void warn_hold(struct strbuf *sb);
-struct strbuf *warn_held(void);
+/* warnings of this thread into sb instead of stderr (NULL: stderr); returns where they went
+ * before, to put back (see task.h) */
+struct strbuf *warn_hold(struct strbuf *sb);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
