@@ -393,18 +393,14 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
         struct strbuf held = {0};
         char *target = NULL;
         int arc = 0;
-        if (args->paths.n) {
-                struct strbuf *outer = warn_hold(&held);
+        struct strbuf *outer = warn_hold(&held);
+        if (args->paths.n)
                 arc = workload_arch(args->paths.v[0], &target, err);
-                warn_hold(outer);
-        }
         pj->target = arc ? NULL : target;
         task_start(pt, panels_job, pj);
-        if (args->paths.n && !arc) {
-                struct strbuf *outer = warn_hold(&held);
+        if (args->paths.n && !arc)
                 arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
-                warn_hold(outer);
-        }
+        warn_hold(outer);
         int prc = task_join(pt);
         free(target); /* read by panels_job */
         task_warnings(pt);
@@ -417,9 +413,7 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
                 return prc;
         }
         warn_release(&held);
-        sb_free(&held);
         warn_release(&pj->rules_warnings);
-        sb_free(&pj->rules_warnings);
         if (arc)
                 return arc;
         for (size_t i = 0; i < args->paths.n; i++) {

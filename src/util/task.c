@@ -74,14 +74,13 @@ int task_join(struct task *t)
 void task_warnings(struct task *t)
 {
         warn_release(&t->warnings);
-        sb_free(&t->warnings);
 }
 
 void warn_release(struct strbuf *sb)
 {
         if (sb->len)
                 fwrite(sb->buf, 1, sb->len, stderr);
-        sb_reset(sb);
+        sb_free(sb);
 }
 
 int task_workers(void)

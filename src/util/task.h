@@ -32,7 +32,7 @@ int task_join(struct task *t);
 /* Print t's held warnings to stderr and forget them (after task_join). */
 void task_warnings(struct task *t);
 
-/* Print sb's held warnings to stderr and empty it. */
+/* Print sb's held warnings to stderr and free it. */
 void warn_release(struct strbuf *sb);
 
 /* How many threads a parallel step may use: the CPUs this process may run on, at most 2;
