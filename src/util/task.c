@@ -36,10 +36,10 @@ static int create(struct task *t)
         pthread_attr_t attr;
         if (pthread_attr_init(&attr))
                 return 0;
+        cpu_set_t others;
         int cpu = sched_getcpu();
-        if (cpu >= 0 && sched_getaffinity(0, sizeof t->cpus, &t->cpus) == 0 &&
-            CPU_ISSET(cpu, &t->cpus) && CPU_COUNT(&t->cpus) >= 2) {
-                cpu_set_t others = t->cpus;
+        if (cpu >= 0 && sched_getaffinity(0, sizeof others, &others) == 0 &&
+            CPU_ISSET(cpu, &others) && CPU_COUNT(&others) >= 2) {
                 CPU_CLR(cpu, &others);
                 pthread_attr_setaffinity_np(&attr, sizeof others, &others);
         }

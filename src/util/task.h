@@ -9,7 +9,6 @@
 #include "util.h"
 
 #include <pthread.h>
-#include <sched.h>
 
 struct task {
         int (*fn)(void *arg);
@@ -18,7 +17,6 @@ struct task {
         int started; /* 1: a thread was started; 0: ran in task_start (no thread could start) */
         int joined;
         int taken;   /* set by whichever of the thread and task_join runs fn (atomic) */
-        cpu_set_t cpus; /* the CPUs this process may use */
         pthread_t th;
         struct strbuf warnings; /* "prism: warning: ...\n" lines, in order */
 };
