@@ -321,17 +321,24 @@ static int panels_job(void *p)
  * of at least $PRISM_STREAM_MB megabytes (default 32, about 7,000 dispatches of 400
  * counters): its columns then go to a temporary file and only those of selection and the
  * built-in tables stay in memory. */
+static int big_file(const char *path, double bytes)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size >= bytes;
+}
+
 static int stream_it(const char *path)
 {
         const char *v = getenv("PRISM_STREAM_MB");
         double mb = 32;
         if (v && parse_double(v, &mb))
                 mb = 32;
+        double bytes = mb * 1024 * 1024;
         char *pmc = xasprintf("%s/pmc_perf.csv", path), *db = xasprintf("%s/prism.db", path);
         struct stat st;
-        int big = (stat(pmc, &st) == 0 || (!is_file(pmc) && is_file(db) && stat(db, &st) == 0) ||
-                   (is_file(path) && stat(path, &st) == 0)) &&
-                  S_ISREG(st.st_mode) && (double)st.st_size >= mb * 1024 * 1024;
+        /* a pmc_perf.csv there decides (a directory in its place is no big file) */
+        int big = stat(pmc, &st) == 0 ? S_ISREG(st.st_mode) && (double)st.st_size >= bytes
+                                      : big_file(db, bytes) || big_file(path, bytes);
         free(pmc);
         free(db);
         return big;
