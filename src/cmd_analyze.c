@@ -110,6 +110,7 @@ struct analyze_args {
         const char *compat;     /* --compat VERSION */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
+        long width;             /* --width, -1: not given */
 };
 
 static int parse_args(int argc, char **argv, struct analyze_args *a)
@@ -120,6 +121,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         a->max_stat_num = 10;
         a->device = -1;
         a->kernel_verbose = 5;
+        a->width = -1;
         for (int i = 1; i < argc; i++) {
                 const char *o = argv[i];
                 const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -196,6 +198,11 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         NEED_VAL();
                         if (parse_long(argv[i], &a->device) || a->device < 0)
                                 return fail("--device needs a device number, not '%s'", argv[i]);
+                } else if (!strcmp(o, "--width")) {
+                        NEED_VAL();
+                        if (parse_long(argv[i], &a->width) || a->width < 0)
+                                return fail("--width needs a number of columns, not '%s'",
+                                            argv[i]);
                 } else if (!strcmp(o, "--plot-dir")) {
                         NEED_VAL();
                         a->plot_dir = argv[i];
@@ -433,19 +440,38 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
         return 0;
 }
 
-/* Columns the figures may use: $COLUMNS, else the terminal's width, else 120 (at most 160). */
-static int figure_width(FILE *out)
+/* The terminal's columns: of out when it is one, else $COLUMNS; 0 when neither says */
+static int terminal_width(FILE *out)
 {
         const char *c = getenv("COLUMNS");
         long v = 0;
         struct winsize ws;
-        if (c && parse_long(c, &v) == 0 && v > 0)
-                ;
-        else if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
-                v = ws.ws_col;
-        else
+        if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+                return ws.ws_col;
+        if (c && parse_long(c, &v) == 0 && v > 0 && v < 100000)
+                return (int)v;
+        return 0;
+}
+
+/* Columns the tables may use (0: no limit): --width, else none with --compat (the layout
+ * of rocprof-compute's report), else the terminal's, else 120 (pipes and files) */
+static int table_width(const struct analyze_args *args, FILE *out)
+{
+        if (args->width >= 0)
+                return args->width > 100000 ? 100000 : (int)args->width;
+        if (args->compat)
+                return 0;
+        int v = terminal_width(out);
+        return v ? v : 120;
+}
+
+/* Columns the figures may use: the tables', else the terminal's, else 120 (at most 160). */
+static int figure_width(const struct render_opts *ro, FILE *out)
+{
+        int v = ro->table_width ? ro->table_width : terminal_width(out);
+        if (!v)
                 v = 120;
-        return v > 160 ? 160 : (int)v;
+        return v > 160 ? 160 : v;
 }
 
 /* The figures' options; the roofline (analysis.roof) is plotted after its panel. */
@@ -453,7 +479,7 @@ static void prepare_figures(const struct analyze_args *args, const struct analys
                             struct render_opts *ro, FILE *out)
 {
         ro->norm = args->norm;
-        ro->width = figure_width(out);
+        ro->width = figure_width(ro, out);
         ro->roof = an->roof;
 }
 
@@ -570,7 +596,7 @@ int cmd_analyze(int argc, char **argv)
                 goto fail;
         }
         if (args.list_stats) {
-                list_stats(out, &w[0], &o);
+                list_stats(out, &w[0], &o, table_width(&args, out));
                 rc = 0;
                 goto done;
         }
@@ -600,7 +626,8 @@ int cmd_analyze(int argc, char **argv)
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,
                                  .ncols = args.cols.n,
-                                 .max_stat_num = args.max_stat_num};
+                                 .max_stat_num = args.max_stat_num,
+                                 .table_width = table_width(&args, out)};
         if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
                                        .ps = &ps, .opts = &o, .ro = &ro};

@@ -92,7 +92,7 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                         continue;
                 if (b->panel != pan) {
                         pan = b->panel;
-                        render_panel_heading(f, pan);
+                        render_panel_heading(f, pan, o->table_width);
                 }
                 render_table_title(f, b);
                 /* columns: key, then each column; numeric ones get "new" and "change" */
@@ -127,7 +127,8 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
                                 row[k++] = compare_delta_text(cl->v, nv, o->decimal);
                         }
                 }
-                render_grid(f, cells, b->nrows + 1, ncols, align);
+                render_grid_w(f, cells, b->nrows + 1, ncols, align,
+                              o->table_width > 0 ? (size_t)o->table_width : 0);
                 fputc('\n', f);
                 for (size_t x = 0; x < (b->nrows + 1) * ncols; x++)
                         free(cells[x]);

@@ -79,7 +79,7 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
         return 0;
 }
 
-void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o)
+void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o, int width)
 {
         char **names;
         size_t n;
@@ -92,7 +92,7 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
                 cells[(i + 1) * 2] = xasprintf("%zu", i);
                 cells[(i + 1) * 2 + 1] = names[i];
         }
-        render_grid(f, cells, n + 1, 2, "rl");
+        render_grid_w(f, cells, n + 1, 2, "rl", width > 0 ? (size_t)width : 0);
         for (size_t i = 0; i < (n + 1) * 2; i++)
                 free(cells[i]);
         free(cells);
@@ -113,7 +113,7 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
                 row[2] = xstrdup(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf) : "");
                 row[3] = xstrdup(cg >= 0 ? table_cell(&w->pmc, cg, r, buf, sizeof buf) : "");
         }
-        render_grid(f, cells, w->pmc.nrows + 1, 4, "rrlr");
+        render_grid_w(f, cells, w->pmc.nrows + 1, 4, "rrlr", width > 0 ? (size_t)width : 0);
         for (size_t i = 0; i < (w->pmc.nrows + 1) * 4; i++)
                 free(cells[i]);
         free(cells);

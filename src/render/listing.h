@@ -11,7 +11,8 @@
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
                  const struct workload *w, struct err *err);
 
-/* The kernels (index: name, as -k takes them) and the dispatches. */
-void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o);
+/* The kernels (index: name, as -k takes them) and the dispatches, in width columns (0: no
+ * limit). */
+void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o, int width);
 
 #endif

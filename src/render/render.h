@@ -17,12 +17,13 @@ struct render_opts {
         const char *base_name; /* comparison: labels */
         const char *norm;     /* the normalization the values use (memory chart caption) */
         int width;            /* columns the figures may use (0: 120) */
+        int table_width;      /* columns the text tables may use (0: no limit) */
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
 
 /* The text report's heading of a panel (a rule, "N. Title") and of a table ("N.M Title",
  * nothing for an untitled table). */
-void render_panel_heading(FILE *f, const struct panel *p);
+void render_panel_heading(FILE *f, const struct panel *p, int width);
 void render_table_title(FILE *f, const struct rtable *t);
 
 /* Print every table of an analysis, grouped under panel headings. */
@@ -101,5 +102,14 @@ void rgrid_free(struct rgrid *g);
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);
+/* The same, fitted into width columns (0: no limit): where the table is wider, columns are
+ * narrowed (text columns first, numbers kept whole where they can be) and their cells
+ * wrapped at spaces, or inside a word too long for its column (fit.c). */
+void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
+                   size_t width);
+/* The cells of a table wider than width, wrapped to fit it (malloc'd array of malloc'd
+ * strings), or NULL when it fits (or width is 0). */
+char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *align,
+                       size_t width);
 
 #endif
