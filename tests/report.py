@@ -76,6 +76,84 @@ def width_tests():
     check("--width wide: one-line error", r.returncode == 2 and r.stderr.count("\n") == 1)
 
 
+def rows_of(text, title):
+    """the body rows of table `title` in a --width 0 report: lists of cell texts"""
+    out, on = [], False
+    for line in text.split("\n"):
+        if line.startswith(title):
+            on = True
+        elif on and line.startswith("│"):
+            out.append([c.strip() for c in line.strip("│").split("│")])
+        elif on and not line.strip():
+            if out:
+                break
+    return out
+
+
+def compare_tests():
+    kinds = os.path.join(SAMPLE, "kinds", "H100")
+    compute = os.path.join(SAMPLE, "compute", "H100")
+    r = run(["analyze", "-p", kinds, "-p", compute, "-b", "0.1", "0.2", "--width", "0"])
+    top = rows_of(r.stdout, "0.1 Top Kernels")
+    head, body = top[0], top[1:]
+    st = head.index("Status")
+    names = lambda k: {x[1] for x in body if x[st] == k}
+    base = set(run(["analyze", "-p", kinds, "--list-stats", "--width", "0"]).stdout.split("\n"))
+    check("compare: the kernels of two different H100 workloads are removed/added, none paired",
+          r.returncode == 0 and names("removed") and names("added") and not names("")
+          and not names("removed") & names("added") and "smem_loop(float*, int, int)" in names("removed")
+          and any(n.startswith("mma_f16") for n in names("added")), r.stderr[-300:])
+    # a kernel in one run only: its other run's cells are empty, never a change
+    ch = [i for i, h in enumerate(head) if h == "Change"]
+    check("compare: no change computed for a kernel in one run only",
+          all(x[i] == "" for x in body for i in ch))
+    disp = rows_of(r.stdout, "0.2 Dispatch List")
+    dh = disp[0]
+    check("compare: dispatch ids are not compared as numbers",
+          "Dispatch_ID (new)" in dh and not any("Dispatch_ID" in h and "Change" in h for h in dh)
+          and dh.count("Change") == 0)
+    # the same kernels in both runs, at other ranks: each paired with itself (the copy
+    # without smem_loop, the first kernel of kinds, ranks fma32 first)
+    with tempfile.TemporaryDirectory() as t:
+        import shutil
+        cut = os.path.join(t, "cut")
+        shutil.copytree(kinds, cut)
+        for f in ("pmc_perf.csv", "pmc_dispatch_info.csv", "timestamps.csv"):
+            p = os.path.join(cut, f)
+            lines = open(p).read().split("\n")
+            open(p, "w").write("\n".join(l for l in lines if "smem_loop" not in l))
+        r = run(["analyze", "-p", kinds, "-p", cut, "-b", "0.1", "0.2", "--width", "0"])
+        top = rows_of(r.stdout, "0.1 Top Kernels")
+        h = top[0]
+        st = h.index("Status") if "Status" in h else 0
+        fma = [x for x in top[1:] if x[1].startswith("fma32")]
+        check("compare: a kernel in both runs is paired with itself at another rank",
+              r.returncode == 0 and st and len(fma) == 1 and fma[0][st] == ""
+              and fma[0][2] == fma[0][3] and fma[0][4].startswith("0.0 ")
+              and [x[st] for x in top[1:] if x[1].startswith("smem_loop")] == ["removed"],
+              r.stderr[-300:] + str(top[:3]))
+        d = rows_of(r.stdout, "0.2 Dispatch List")
+        dh = d[0]
+        pairs = [(x[1], x[2]) for x in d[1:] if x[3].startswith("fma32")]
+        check("compare: dispatches paired by kernel and occurrence",
+              len(pairs) == 2 and all(a and b for a, b in pairs), str(pairs))
+    # a change from zero is "new", not a percentage
+    r = run(["analyze", "-p", kinds, "-d", "0", "-p", kinds, "-b", "2", "--width", "0"])
+    check("compare: a change from zero reads 'new'",
+          "(new)" in r.stdout and "%)" in r.stdout and "+31411894" not in r.stdout
+          and not any("e+" in l and "%" in l for l in r.stdout.split("\n")))
+    # the CSV files say the same: the Status column, "new" in the relative change
+    with tempfile.TemporaryDirectory() as t:
+        run(["analyze", "-p", kinds, "-p", compute, "--save-dfs", t])
+        import csv
+        f = [n for n in os.listdir(t) if n.startswith("0.1_")][0]
+        rows = list(csv.DictReader(open(os.path.join(t, f))))
+        check("compare CSV: added and removed kernels",
+              {x["Status"] for x in rows} == {"added", "removed"}
+              and any(x["Kernel_Name"].startswith("smem_loop") and x["Status"] == "removed" for x in rows))
+
+
 width_tests()
+compare_tests()
 print(f"{passed} passed, {failed} failed, 0 skipped")
 sys.exit(1 if failed else 0)
