@@ -30,8 +30,9 @@ static const char usage_text[] =
     "\n"
     "  -p, --path DIR          workload directory, prism database (FILE.db) or multi-rank\n"
     "                          tree NAME/<node>/rank<N>/ (twice: compare DIR2 against DIR)\n"
-    "  -b, --block ID...       panels, tables or metrics to show (2, 16.1, 2.1.3)\n"
-    "  -k, --kernel N...       kernels by index in --list-stats (or by exact name)\n"
+    "  -b, --block ID...       panels, tables or metrics to show (0, 2, 16.1, 2.1.3)\n"
+    "  -k, --kernel K...       kernels by index in --list-stats, whole name, part of a\n"
+    "                          name or regular expression (what matched is said)\n"
     "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
     "      --gpu-id N          dispatches of one GPU\n"
     "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
@@ -50,7 +51,8 @@ static const char usage_text[] =
     "      --device N          roofline ceilings of device N of roofline.csv (default: mean)\n"
     "      --plot-dir DIR      write the memory chart and the roofline as SVG into DIR\n"
     "      --list-stats        list the kernels (with their index) and dispatches\n"
-    "      --list-metrics [ARCH]  list panel, table and metric ids\n"
+    "      --list-metrics [ARCH]  list the panel, table and metric ids of the GPU's\n"
+    "                          family (with --all-rows also those it hides)\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
     "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
     "  -o, --output FILE       write the report to FILE\n"
@@ -534,7 +536,7 @@ int cmd_analyze(int argc, char **argv)
                         panels_use_titles(&ps, &la); /* the family's titles */
                         arch_free(&la);
                 }
-                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
+                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, args.all_rows, &err) ? 2 : 0;
                 if (rc)
                         goto fail;
                 goto done;
@@ -547,7 +549,7 @@ int cmd_analyze(int argc, char **argv)
         }
         if (args.list_metrics) {
                 if (list_metrics(stdout, mdir, &ps, args.list_arch ? args.list_arch : w[0].arch,
-                                 args.list_arch ? NULL : &w[0], &err))
+                                 args.list_arch ? NULL : &w[0], args.all_rows, &err))
                         goto fail;
                 rc = 0;
                 goto done;

@@ -153,7 +153,51 @@ def compare_tests():
               and any(x["Kernel_Name"].startswith("smem_loop") and x["Status"] == "removed" for x in rows))
 
 
+def filter_tests():
+    kinds = os.path.join(SAMPLE, "kinds", "H100")
+    r = run(["analyze", "-p", kinds, "-b", "0"])
+    heads = [l for l in r.stdout.split("\n") if l[:1].isdigit() and ". " in l[:4]]
+    check("-b 0: panel 0 alone", r.returncode == 0 and heads == ["0. Top Stats"], r.stderr)
+    r = run(["analyze", "-p", kinds, "-k", "fma", "-b", "0.1", "--width", "0"])
+    top = rows_of(r.stdout, "0.1 Top Kernels")
+    marked = sorted(x[1] for x in top[1:] if x[-1] == "*")
+    check("-k by substring: both fma kernels, said on stderr",
+          r.returncode == 0 and marked == ["fma32(float*, int)", "fma64(double*, int)"]
+          and "fma32(float*, int)" in r.stderr and r.stderr.count("\n") == 1, r.stderr)
+    r = run(["analyze", "-p", kinds, "-k", "^fma(32|99)", "-b", "0.1", "--width", "0"])
+    top = rows_of(r.stdout, "0.1 Top Kernels")
+    check("-k by regular expression",
+          r.returncode == 0 and [x[1] for x in top[1:] if x[-1] == "*"] == ["fma32(float*, int)"])
+    r = run(["analyze", "-p", kinds, "-k", "smem_loop(float*, int, int)", "-b", "0.1"])
+    check("-k by whole name: no note", r.returncode == 0 and r.stderr == "", r.stderr)
+    r = run(["analyze", "-p", kinds, "-k", "nosuchkernel"])
+    check("-k matching nothing: one line listing the kernels, the path once",
+          r.returncode == 2 and r.stderr.count("\n") == 1 and "smem_loop" in r.stderr
+          and r.stderr.count(kinds) == 1, r.stderr)
+    r = run(["analyze", "-p", kinds, "-d", "999"])
+    check("no dispatch selected: the path once", r.returncode == 2 and r.stderr.count(kinds) == 1,
+          r.stderr)
+    # every id --list-metrics offers on the H100 is one -b takes (no AMD-only rows)
+    lm = run(["analyze", "-p", kinds, "--list-metrics"]).stdout
+    ids = [l.strip().split(" -> ")[0] for l in lm.split("\n")
+           if l.startswith("\t\t") and l.strip().split(" -> ")[0][:1].isdigit()]
+    r = run(["analyze", "-p", kinds, "-b"] + ids + ["-o", os.devnull])
+    check(f"H100 --list-metrics: all {len(ids)} metric ids accepted by -b",
+          len(ids) > 100 and r.returncode == 0, r.stderr[-300:])
+    full = run(["analyze", "-p", kinds, "--list-metrics", "--all-rows"]).stdout
+    check("--list-metrics --all-rows: also the hidden rows", full.count("\n") > lm.count("\n"))
+    # -t converts the H100's kernel time as the AMD one
+    ns = run(["analyze", "-p", kinds, "-b", "7.2.0", "--width", "0"]).stdout
+    us = run(["analyze", "-p", kinds, "-b", "7.2.0", "-t", "us", "--width", "0"]).stdout
+    a = [x for x in rows_of(ns, "7.2 ") if x[0] == "7.2.0"]
+    b = [x for x in rows_of(us, "7.2 ") if x[0] == "7.2.0"]
+    check("-t us: H100 kernel time in us",
+          a and b and a[0][-1] == "ns" and b[0][-1] == "us"
+          and abs(float(a[0][2]) / 1000 - float(b[0][2])) < 0.01, str(a) + str(b))
+
+
 width_tests()
 compare_tests()
+filter_tests()
 print(f"{passed} passed, {failed} failed, 0 skipped")
 sys.exit(1 if failed else 0)

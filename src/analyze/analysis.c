@@ -330,8 +330,13 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 }
                 knames[nknames++] = top[o->kernels[i]];
         }
-        for (size_t i = 0; i < o->nkernel_names; i++)
-                knames[nknames++] = o->kernel_names[i];
+        for (size_t i = 0; i < o->nkernel_names; i++) {
+                size_t m = 0;
+                rc = kernels_match(o->kernel_names[i], (const char *const *)top, ntop, &knames,
+                                   &nknames, &m, err);
+                if (rc)
+                        goto out;
+        }
 
         size_t n = 0;
         for (size_t r = 0; r < w->pmc.nrows; r++) {
@@ -350,7 +355,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 sel[n++] = r;
         }
         if (!n) {
-                rc = err_set(err, ERR_INPUT, "the filters select no dispatch in '%s'", w->path);
+                rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;
         }
         an->nselected = n;
@@ -369,8 +374,9 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0) {
-                                        found = !strcmp(o->blocks[b], t->id);
+                                if (t->panel->id == 0) { /* "0": panel 0 alone */
+                                        found = !strcmp(o->blocks[b], t->id) ||
+                                                !strcmp(o->blocks[b], "0");
                                         continue;
                                 }
                                 if (!t->metric_table) {

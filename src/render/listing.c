@@ -28,7 +28,7 @@ static void list_findings(FILE *f, const struct arch *a, const struct panel_tabl
 }
 
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
-                 const struct workload *w, struct err *err)
+                 const struct workload *w, int all_rows, struct err *err)
 {
         struct arch a;
         int rc = arch_load(metrics_dir, target, &a, err);
@@ -62,7 +62,14 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                                                 n = arch_default(&a, pt->repeat);
                                         reps = isfinite(n) && n > 0 ? (long)n : 0;
                                 }
+                                /* a row the family hides (no counterpart on it: -b refuses
+                                 * its id) is not offered; its id stays taken */
+                                int hidden = a.hide_empty_rows && !m->expr.src && !all_rows;
                                 for (long k = 0; k < reps; k++) {
+                                        if (hidden) {
+                                                pos++;
+                                                continue;
+                                        }
                                         fprintf(f, "\t\t%s.%ld -> ", pt->id, pos++);
                                         for (const char *s = m->name; *s; s++) {
                                                 if (*s == '@')
