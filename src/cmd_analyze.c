@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/analysis.h"
 #include "analyze/colset.h"
@@ -44,6 +45,8 @@ static const char usage_text[] =
     "      --decimal N         digits shown after the point (default 2)\n"
     "      --all-rows          also rows with no counterpart on the workload's GPU\n"
     "      --cols N...         columns of metric tables to show, by index\n"
+    "      --include-cols C... more columns for metric tables: Description (what each\n"
+    "                          metric measures)\n"
     "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
     "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
     "      --mem-level L...    roofline memory levels shown, by name (default all)\n"
@@ -101,6 +104,7 @@ static int fail(const char *fmt, const char *arg)
 
 struct analyze_args {
         struct list paths, blocks, kernels, dispatches, cols;
+        int include_desc;       /* --include-cols Description */
         const char *rank; /* --rank */
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
@@ -151,6 +155,22 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 } else if (!strcmp(o, "--cols")) {
                         if (!take_values(argc, argv, &i, &a->cols))
                                 return fail("option '%s' needs at least one column index", o);
+                } else if (!strcmp(o, "--include-cols")) {
+                        struct list l = {0};
+                        if (!take_values(argc, argv, &i, &l)) {
+                                free(l.v);
+                                return fail("option '%s' needs at least one column", o);
+                        }
+                        for (size_t k = 0; k < l.n; k++)
+                                if (strcasecmp(l.v[k], "Description")) {
+                                        int rc = fail("--include-cols: unknown column '%s' "
+                                                      "(Description)",
+                                                      l.v[k]);
+                                        free(l.v);
+                                        return rc;
+                                }
+                        a->include_desc = 1;
+                        free(l.v);
                 } else if (!strcmp(o, "--rank")) {
                         long v;
                         NEED_VAL();
@@ -565,6 +585,7 @@ int cmd_analyze(int argc, char **argv)
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
                                   .all_rows = args.all_rows,
+                                  .include_desc = args.include_desc,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);

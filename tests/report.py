@@ -180,7 +180,7 @@ def filter_tests():
     # every id --list-metrics offers on the H100 is one -b takes (no AMD-only rows)
     lm = run(["analyze", "-p", kinds, "--list-metrics"]).stdout
     ids = [l.strip().split(" -> ")[0] for l in lm.split("\n")
-           if l.startswith("\t\t") and l.strip().split(" -> ")[0][:1].isdigit()]
+           if l.startswith("\t\t") and " -> " in l and l.strip()[:1].isdigit()]
     r = run(["analyze", "-p", kinds, "-b"] + ids + ["-o", os.devnull])
     check(f"H100 --list-metrics: all {len(ids)} metric ids accepted by -b",
           len(ids) > 100 and r.returncode == 0, r.stderr[-300:])
@@ -196,8 +196,52 @@ def filter_tests():
           and abs(float(a[0][2]) / 1000 - float(b[0][2])) < 0.01, str(a) + str(b))
 
 
+def desc_tests():
+    w33 = os.path.join(SHARED, "rocprof-workloads-3.3", "vcopy")
+    w30 = os.path.join(SHARED, "rocprof-workloads", "vcopy")
+    runs = [([os.path.join(SAMPLE, "stream", "H100")], "H100")]
+    for a in sorted(os.listdir(w33)) if os.path.isdir(w33) else []:
+        runs.append(([os.path.join(w33, a)], a + " (3.3)"))
+    for a in sorted(os.listdir(w30)) if os.path.isdir(w30) else []:
+        runs.append(([os.path.join(w30, a), "--compat", "3.0"], a + " (3.0)"))
+    check("descriptions: workloads of several families", len(runs) >= 5)
+    for args, name in runs:
+        r = run(["analyze", "-p"] + args + ["-b", "2", "--include-cols", "Description",
+                                            "--width", "0"])
+        rows, n = [], 0
+        for t in ("2.1 ",):
+            rows = rows_of(r.stdout, t)
+        head, body = rows[0] if rows else [], rows[1:]
+        empty = [x[0] for x in body if x[-1] == ""]
+        check(f"--include-cols Description: every row of panel 2 on {name} ({len(body)} rows)",
+              r.returncode == 0 and head and head[-1] == "Description" and len(body) > 10
+              and not empty, r.stderr[-200:] + str(empty[:5]))
+    # --list-metrics: every metric id line followed by its description
+    for arch, compat in (("sm_90", []), ("gfx90a", []), ("gfx942", []), ("gfx950", []),
+                         ("gfx908", ["--compat", "3.0"]), ("gfx90a", ["--compat", "3.0"])):
+        lines = run(["analyze", "--list-metrics", arch] + compat).stdout.split("\n")
+        ids = [i for i, l in enumerate(lines) if l.startswith("\t\t") and " -> " in l
+               and l.strip()[:1].isdigit()]
+        bad = [lines[i] for i in ids if i + 1 >= len(lines) or not lines[i + 1].startswith("\t\t\t")
+               or len(lines[i + 1].strip()) < 10]
+        check(f"--list-metrics {arch} {' '.join(compat)}: {len(ids)} ids, each described",
+              len(ids) > 100 and not bad, str(bad[:3]))
+    # the CSV files gain the column only when asked
+    with tempfile.TemporaryDirectory() as t:
+        stream = os.path.join(SAMPLE, "stream", "H100")
+        run(["analyze", "-p", stream, "-b", "2", "--save-dfs", t + "/a"])
+        run(["analyze", "-p", stream, "-b", "2", "--include-cols", "Description", "--save-dfs", t + "/b"])
+        f = [n for n in os.listdir(t + "/a") if n.startswith("2.1_")][0]
+        a, b = open(f"{t}/a/{f}").readline(), open(f"{t}/b/{f}").readline()
+        check("--save-dfs: Description only with --include-cols",
+              "Description" not in a and b.rstrip().endswith("Description"))
+    r = run(["analyze", "-p", os.path.join(SAMPLE, "stream", "H100"), "--include-cols", "Nope"])
+    check("--include-cols Nope: one-line error", r.returncode == 2 and r.stderr.count("\n") == 1)
+
+
 width_tests()
 compare_tests()
 filter_tests()
+desc_tests()
 print(f"{passed} passed, {failed} failed, 0 skipped")
 sys.exit(1 if failed else 0)

@@ -51,11 +51,21 @@ static const struct {
 static int build_metrics(const struct build_ctx *bc, const struct panel *p,
                          const struct panel_table *pt, struct err *err)
 {
-        char **titles = xcalloc(pt->ncols ? pt->ncols : 1, sizeof *titles);
+        /* --include-cols Description: a last column saying what each metric measures */
+        size_t nc = pt->ncols + (bc->o->include_desc != 0);
+        char **titles = xcalloc(nc ? nc : 1, sizeof *titles);
         for (size_t k = 0; k < pt->ncols; k++)
                 titles[k] = xstrdup(pt->cols[k].title);
-        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", pt->ncols, titles);
+        if (nc > pt->ncols)
+                titles[pt->ncols] = xstrdup("Description");
+        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", nc, titles);
         int rc = eval_metric_rows(bc->ev, t, p, pt, err);
+        for (size_t r = 0; !rc && nc > pt->ncols && r < t->nrows; r++) {
+                char key[256]; /* the row's metric: its rkey up to '#' */
+                snprintf(key, sizeof key, "%.*s", (int)strcspn(t->rkeys[r], "#"), t->rkeys[r]);
+                const struct metric *m = arch_metric(bc->a, key);
+                t->cells[r * nc + pt->ncols].text = xstrdup(m && m->desc ? m->desc : "");
+        }
         if (!rc && t->nrows == 0) /* a metric table none of whose rows -b selected */
                 rtable_free(&bc->an->tables[--bc->an->ntables]);
         return rc;

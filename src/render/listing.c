@@ -78,6 +78,10 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                                                         fputc(*s, f);
                                         }
                                         fputc('\n', f);
+                                        /* its description on a line of its own: the id
+                                         * lines stay rocprof-compute's */
+                                        if (m->desc && *m->desc)
+                                                fprintf(f, "\t\t\t%s\n", m->desc);
                                 }
                         }
                 }
