@@ -310,10 +310,13 @@ int cmd_profile(int argc, char **argv)
         struct err err = {0};
         struct profile_result res;
         o.roof_only = roof_only;
+        /* stdout and stderr may be one file (> plan.txt 2>&1): whole lines, in order */
+        setvbuf(stdout, NULL, _IOLBF, 0);
         if (profile_run(&o, &res, &err)) {
                 ret = cmd_fail(err.msg);
                 goto out;
         }
+        fflush(stdout); /* the plan before the summary */
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
                         "%zu passes for %s (the profiler counts %zu hardware passes for all the "
