@@ -133,9 +133,35 @@ struct band {
         int y, h;         /* placement */
 };
 
+/* 0 when the family hides key's row (no counterpart on its GPUs: no value could ever
+ * show there), so that the chart leaves it out rather than print n/a; 1 otherwise (a row
+ * that is there but n/a, a counter not collected, still shows n/a) */
+static int present1(const struct mc *m, const char *key)
+{
+        if (!m->t->nhidden)
+                return 1;
+        size_t kl = strlen(key);
+        for (size_t r = 0; r < m->t->nrows; r++)
+                if (!strncmp(m->t->rkeys[r], key, kl) && m->t->rkeys[r][kl] == '#')
+                        return 1;
+        return 0;
+}
+
+static int present(const struct mc *m, const char *key)
+{
+        const char *sl = strchr(key, '/');
+        if (!sl)
+                return present1(m, key);
+        char k1[128];
+        snprintf(k1, sizeof k1, "%.*s", (int)(sl - key), key);
+        return present1(m, k1) && present1(m, sl + 1);
+}
+
 static void add_line(struct box *b, const struct mc *m, const char *label, const char *key,
                      const char *unit)
 {
+        if (!present(m, key))
+                return;
         struct line *l = &b->l[b->n++];
         l->label = W(m->t, label);
         l->unit = unit ? W(m->t, unit) : NULL;
@@ -145,6 +171,8 @@ static void add_line(struct box *b, const struct mc *m, const char *label, const
 static void add_arrow(struct arrow *a, int *n, const struct mc *m, const char *label,
                       const char *key, int dir)
 {
+        if (!present(m, key))
+                return;
         a[*n].label = W(m->t, label);
         a[*n].dir = dir;
         val(m, key, a[*n].v, sizeof a[*n].v);
@@ -325,6 +353,8 @@ static void chart_fill(struct chart *c, const struct rtable *t)
                         b->stub = p->stub ? W(t, p->stub) : b->b.title ? b->b.title : "";
                         fill_arrows(b->in, &b->nin, m, p->in, p->nin);
                         fill_arrows(b->out, &b->nout, m, p->out, p->nout);
+                        if (!b->b.n && !b->nin && !b->nout) /* nothing of it on this GPU */
+                                c->nbands--;
                 } else if (!strcmp(p->role, "l2")) {
                         fill_box(&c->l2, m, p);
                 } else if (!strcmp(p->role, "fabric")) {
