@@ -26,41 +26,6 @@
 #include "tui/tui.h"
 #include "util/task.h"
 
-static const char usage_text[] =
-    "usage: prism analyze -p DIR [-p DIR2] [options]\n"
-    "\n"
-    "  -p, --path DIR          workload directory, prism database (FILE.db) or multi-rank\n"
-    "                          tree NAME/<node>/rank<N>/ (twice: compare DIR2 against DIR)\n"
-    "  -b, --block ID...       panels, tables or metrics to show (0, 2, 16.1, 2.1.3)\n"
-    "  -k, --kernel K...       kernels by index in --list-stats, whole name, part of a\n"
-    "                          name or regular expression (what matched is said)\n"
-    "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
-    "      --gpu-id N          dispatches of one GPU\n"
-    "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
-    "  -n, --normal-unit U     per_wave, per_cycle, per_second, per_kernel (default;\n"
-    "                          per_wave with --compat 3.0)\n"
-    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0);\n"
-    "                          default: the newest prism follows (3.3)\n"
-    "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
-    "      --decimal N         digits shown after the point (default 2)\n"
-    "      --all-rows          also rows with no counterpart on the workload's GPU\n"
-    "      --cols N...         columns of metric tables to show, by index\n"
-    "      --include-cols C... more columns for metric tables: Description (what each\n"
-    "                          metric measures)\n"
-    "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
-    "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
-    "      --mem-level L...    roofline memory levels shown, by name (default all)\n"
-    "      --sort kernels|dispatches  roofline points per kernel (default) or per dispatch\n"
-    "      --device N          roofline ceilings of device N of roofline.csv (default: mean)\n"
-    "      --plot-dir DIR      write the memory chart and the roofline as SVG into DIR\n"
-    "      --list-stats        list the kernels (with their index) and dispatches\n"
-    "      --list-metrics [ARCH]  list the panel, table and metric ids of the GPU's\n"
-    "                          family (with --all-rows also those it hides)\n"
-    "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
-    "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
-    "  -o, --output FILE       write the report to FILE\n"
-    "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
-
 struct list {
         char **v;
         size_t n, cap;
@@ -128,34 +93,42 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         a->device = -1;
         a->kernel_verbose = 5;
         a->width = -1;
+        const struct cmd_spec *spec = cmd_spec("analyze");
         for (int i = 1; i < argc; i++) {
                 const char *o = argv[i];
                 const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VAL()                                                                             \
-        do {                                                                                   \
-                if (!val)                                                                      \
-                        return fail("option '%s' needs a value", o);                           \
-                i++;                                                                           \
-        } while (0)
-                if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-                        fputs(usage_text, stdout);
+                const struct opt *op = opt_find(spec, o);
+                if (!op)
+                        return fail("unknown option '%s' (see 'prism analyze --help')", o);
+                if (opt_takes(op) == 1) { /* one value */
+                        if (!val)
+                                return fail("option '%s' needs a value", o);
+                        i++;
+                }
+                switch (op->id) {
+                case A_HELP:
+                        opt_help(stdout, spec);
                         return 1;
-                } else if (!strcmp(o, "-p") || !strcmp(o, "--path")) {
-                        NEED_VAL();
+                case A_PATH:
                         list_add(&a->paths, argv[i]);
-                } else if (!strcmp(o, "-b") || !strcmp(o, "--block")) {
+                        break;
+                case A_BLOCK:
                         if (!take_values(argc, argv, &i, &a->blocks))
                                 return fail("option '%s' needs at least one id", o);
-                } else if (!strcmp(o, "-k") || !strcmp(o, "--kernel")) {
+                        break;
+                case A_KERNEL:
                         if (!take_values(argc, argv, &i, &a->kernels))
                                 return fail("option '%s' needs at least one kernel", o);
-                } else if (!strcmp(o, "-d") || !strcmp(o, "--dispatch")) {
+                        break;
+                case A_DISPATCH:
                         if (!take_values(argc, argv, &i, &a->dispatches))
                                 return fail("option '%s' needs at least one dispatch id", o);
-                } else if (!strcmp(o, "--cols")) {
+                        break;
+                case A_COLS:
                         if (!take_values(argc, argv, &i, &a->cols))
                                 return fail("option '%s' needs at least one column index", o);
-                } else if (!strcmp(o, "--include-cols")) {
+                        break;
+                case A_INCLUDE_COLS: {
                         struct list l = {0};
                         if (!take_values(argc, argv, &i, &l)) {
                                 free(l.v);
@@ -171,85 +144,93 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                                 }
                         a->include_desc = 1;
                         free(l.v);
-                } else if (!strcmp(o, "--rank")) {
+                        break;
+                }
+                case A_RANK: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0)
                                 return fail("--rank needs a rank number, not '%s'", argv[i]);
                         a->rank = argv[i];
-                } else if (!strcmp(o, "--gpu-id")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_GPU_ID:
                         a->gpu_id = argv[i];
-                } else if (!strcmp(o, "--compat")) {
-                        NEED_VAL();
+                        break;
+                case A_COMPAT:
                         a->compat = argv[i];
-                } else if (!strcmp(o, "-n") || !strcmp(o, "--normal-unit")) {
-                        NEED_VAL();
+                        break;
+                case A_NORM:
                         a->norm = argv[i];
-                } else if (!strcmp(o, "-t") || !strcmp(o, "--time-unit")) {
-                        NEED_VAL();
+                        break;
+                case A_TIME:
                         a->time_unit = argv[i];
-                } else if (!strcmp(o, "--decimal")) {
+                        break;
+                case A_DECIMAL: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0 || v > 15)
                                 return fail("--decimal needs a number from 0 to 15, not '%s'",
                                             argv[i]);
                         a->decimal = (int)v;
-                } else if (!strcmp(o, "--max-stat-num")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_MAX_STAT:
                         if (parse_long(argv[i], &a->max_stat_num) || a->max_stat_num < 0)
                                 return fail("--max-stat-num needs a count, not '%s'", argv[i]);
-                } else if (!strcmp(o, "--kernel-verbose")) {
+                        break;
+                case A_KVERBOSE: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0)
                                 return fail("--kernel-verbose needs a level, not '%s'", argv[i]);
                         a->kernel_verbose = (int)v;
-                } else if (!strcmp(o, "--sort")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_SORT:
                         a->sort = argv[i];
                         if (strcmp(a->sort, "kernels") && strcmp(a->sort, "dispatches"))
                                 return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
                                             a->sort);
-                } else if (!strcmp(o, "--mem-level")) {
+                        break;
+                case A_MEM_LEVEL:
                         /* names of the workload's roofline levels: checked once it is open */
                         if (!take_values(argc, argv, &i, &a->mem_levels))
                                 return fail("option '%s' needs at least one level", o);
-                } else if (!strcmp(o, "--device")) {
-                        NEED_VAL();
+                        break;
+                case A_DEVICE:
                         if (parse_long(argv[i], &a->device) || a->device < 0)
                                 return fail("--device needs a device number, not '%s'", argv[i]);
-                } else if (!strcmp(o, "--width")) {
-                        NEED_VAL();
+                        break;
+                case A_WIDTH:
                         if (parse_long(argv[i], &a->width) || a->width < 0)
                                 return fail("--width needs a number of columns, not '%s'",
                                             argv[i]);
-                } else if (!strcmp(o, "--plot-dir")) {
-                        NEED_VAL();
+                        break;
+                case A_PLOT_DIR:
                         a->plot_dir = argv[i];
-                } else if (!strcmp(o, "--no-findings")) {
+                        break;
+                case A_NO_FINDINGS:
                         a->no_findings = 1;
-                } else if (!strcmp(o, "--tui")) {
+                        break;
+                case A_TUI:
                         a->tui = 1;
-                } else if (!strcmp(o, "--all-rows")) {
+                        break;
+                case A_ALL_ROWS:
                         a->all_rows = 1;
-                } else if (!strcmp(o, "--list-stats")) {
+                        break;
+                case A_LIST_STATS:
                         a->list_stats = 1;
-                } else if (!strcmp(o, "--list-metrics")) {
+                        break;
+                case A_LIST_METRICS:
                         a->list_metrics = 1;
                         if (val && val[0] != '-')
                                 a->list_arch = argv[++i];
-                } else if (!strcmp(o, "--save-dfs")) {
-                        NEED_VAL();
+                        break;
+                case A_SAVE_DFS:
                         a->save_dfs = argv[i];
-                } else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
-                        NEED_VAL();
+                        break;
+                case A_OUTPUT:
                         a->output = argv[i];
-                } else {
-                        return fail("unknown option '%s' (see 'prism analyze --help')", o);
+                        break;
                 }
-#undef NEED_VAL
         }
         static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
                                             "per_kernel", NULL};
