@@ -15,7 +15,7 @@ static const struct opt analyze_opts[] = {
      "or a multi-rank tree\n"
      ".Pa NAME/<node>/rank<N>/ .\n"
      "Given twice, the second is compared against the first.",
-     "@dirs"},
+     "@files"},
     {A_BLOCK, "block", 'b', "ID...", "panels, tables or metrics to show (0, 2, 16.1, 2.1.3)",
      "show only these panels\n"
      ".Pq Ar 2 ,\n"
@@ -123,7 +123,7 @@ static const struct opt analyze_opts[] = {
      "or\n"
      ".Cm DRAM ;\n"
      "default: all).",
-     NULL},
+     "HBM L2 vL1D L1 LDS DRAM Shared"},
     {A_SORT, "sort", 0, "kernels|dispatches",
      "roofline points per kernel (default) or per dispatch",
      "the roofline's points: one per top kernel (default) or one per dispatch.",
