@@ -59,6 +59,10 @@ VERSION  := 0.1.0
 # GPU_PARTS= leaves the CUPTI collector and the CUDA benchmarks out of `make install`
 GPU_PARTS ?= 1
 
+# the man pages and completions as the option table makes them (the rules further down)
+DOC_MAN  := $(patsubst man/%.1,$(BUILD)/doc/%.1,$(wildcard man/prism-*.1))
+DOC_ALL  := $(DOC_MAN) $(BUILD)/doc/prism.bash $(BUILD)/doc/_prism $(BUILD)/doc/prism.1
+
 # the binary: ./prism, or build-asan/prism for the sanitizer run
 PRISM_BIN ?= prism
 
@@ -88,8 +92,6 @@ $(BUILD)/gen/ydata.c: $(BUILD)/gen/ypack $(DATA_YAML)
 # The man pages' option sections and the shell completions, from the option table
 # (src/cmd_options.c) at build time: build/doc/ holds what `make install` installs; `make docs`
 # writes them back into man/ and completion/ (tests/docs.sh fails while those differ).
-DOC_MAN  := $(patsubst man/%.1,$(BUILD)/doc/%.1,$(wildcard man/prism-*.1))
-DOC_ALL  := $(DOC_MAN) $(BUILD)/doc/prism.bash $(BUILD)/doc/_prism $(BUILD)/doc/prism.1
 $(BUILD)/gen/optdoc: src/gen/optdoc.c $(BUILD)/src/cmd_options.o $(BUILD)/src/util/opt.o \
                      $(BUILD)/src/util/util.o
 	@mkdir -p $(dir $@)

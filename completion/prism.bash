@@ -26,6 +26,16 @@ _prism_archs()
         done | sort -u
 }
 
+# the roofline's memory levels of every family (metrics/*.yaml roofline: levels), for
+# --mem-level
+_prism_levels()
+{
+        local d
+        for d in "$(dirname "$(command -v prism)")/metrics" "$(dirname "$(command -v prism)")/../share/prism/metrics" "${PRISM_DATA_DIR:-/nonexistent}/metrics"; do
+                [[ -d $d ]] && sed -n 's/^ *- {name: \([^,]*\),.*column:.*/\1/p; s/^ *- {name: [^,]*, also: \[\([^]]*\)\].*column:.*/\1/p' "$d"/*.yaml | tr ',' '\n' | tr -d ' '
+        done | sort -u
+}
+
 _prism()
 {
         local cur prev cmd
@@ -45,7 +55,7 @@ _prism()
                 --compat) COMPREPLY=($(compgen -W "3.0 3.3" -- "$cur")); return ;;
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --include-cols) COMPREPLY=($(compgen -W "Description" -- "$cur")); return ;;
-                --mem-level) COMPREPLY=($(compgen -W "HBM L2 vL1D L1 LDS DRAM Shared" -- "$cur")); return ;;
+                --mem-level) COMPREPLY=($(compgen -W "$(_prism_levels)" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "kernels dispatches" -- "$cur")); return ;;
                 --plot-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;

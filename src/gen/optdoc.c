@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "util/opt.h"
 #include "util/util.h"
 
 static char *slurp(const char *path)
@@ -171,6 +171,8 @@ static const char *bash_action(const char *w, char *buf, size_t len)
                 return "COMPREPLY=($(compgen -W \"$(_prism_archs)\" -- \"$cur\"))";
         if (!strcmp(w, "@ids"))
                 return "COMPREPLY=($(compgen -W \"$(_prism_ids)\" -- \"$cur\"))";
+        if (!strcmp(w, "@levels"))
+                return "COMPREPLY=($(compgen -W \"$(_prism_levels)\" -- \"$cur\"))";
         snprintf(buf, len, "COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))", w);
         return buf;
 }
@@ -290,6 +292,8 @@ static int do_zsh(const char *tpl)
                                         sb_add(&sb, "_prism_archs");
                                 else if (!strcmp(w, "@ids"))
                                         sb_add(&sb, "_prism_ids");
+                                else if (!strcmp(w, "@levels"))
+                                        sb_add(&sb, "_prism_levels");
                                 else
                                         sb_addf(&sb, "(%s)", w);
                         }
