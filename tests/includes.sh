@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The modules of src/ depend in one direction: util -> expr -> arch, util -> store ->
 # analyze / profile -> render -> tui -> cmd_* (src/*.c), and a few leaf files depend on
-# nothing; gen (the build-time tools) uses util and arch. Every #include "..." of every
+# nothing; gen (the build-time tools) uses util and arch. The collection backends
+# (src/profile/backend/<vendor>/) are a module above profile: they implement its interface
+# (profile/backend.h) and use its launcher and process helpers, while the generic profile
+# code reaches them only through that interface, never by including them. Every #include "..." of every
 # file under src/ is resolved and checked against the table of allowed module edges below;
 # an include that goes against the direction (or an unknown module, or an include that
 # names no file) fails. Then the files: no unit (a .c with its .h) calls into a unit that
@@ -19,6 +22,7 @@ declare -A allowed=(
         [store]="util"
         [analyze]="util expr arch store"
         [profile]="util expr arch store"
+        [backend]="util expr arch store profile"
         [render]="util expr arch store analyze"
         [tui]="util expr arch store analyze render"
         [collect]=""
@@ -31,9 +35,9 @@ declare -A allowed=(
 # the per-GPU lock and the CSV field writer)
 leaves=" src/store/columns.h src/store/columns.c src/util/gpulock.h src/util/gpulock.c src/util/csvfield.h src/util/csvfield.c "
 
-module_of() { # src/x/... -> x; src/main.c, src/cmd_*.c -> cmd
+module_of() { # src/x/... -> x; src/profile/backend/... -> backend; src/main.c, src/cmd_*.c -> cmd
         local rel=${1#src/}
-        case $rel in */*) echo "${rel%%/*}" ;; *) echo cmd ;; esac
+        case $rel in profile/backend/*) echo backend ;; */*) echo "${rel%%/*}" ;; *) echo cmd ;; esac
 }
 
 pass=0 fail=0

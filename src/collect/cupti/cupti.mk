@@ -30,11 +30,14 @@ tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
-# A small driver of backend_cupti.c alone (the full prism may not link everywhere);
+# A small driver of the NVIDIA backend alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
-tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
-                           src/profile/host.c src/profile/proc.c src/profile/clocks_nvml.c \
-                           src/profile/passcache.c src/store/table.c src/util/util.c
+tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend/nvidia/cupti.c \
+                           src/profile/host.c src/profile/proc.c \
+                           src/profile/backend/nvidia/clocks_nvml.c \
+                           src/profile/passcache.c src/store/table.c src/store/table_mem.c \
+                           src/store/csvtexts.c src/store/csvopen.c src/store/csvsplit.c \
+                           src/util/numparse.c src/util/util.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
 	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm

@@ -1,12 +1,13 @@
 /* The NVIDIA backend: each pass runs the target once with libprism-cupti.so injected through
  * CUDA_INJECTION64_PATH and reads the CSV it writes; the GPU's properties come from the CUDA
  * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
-#include "backend.h"
-#include "clocks.h"
-#include "passcache.h"
-#include "host.h"
-#include "proc.h"
+#include "../../backend.h"
+#include "clocks_nvml.h"
+#include "../../passcache.h"
+#include "../../host.h"
+#include "../../proc.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../store/columns.h"
+#include "../../../store/columns.h"
 
 #define COLLECTOR "libprism-cupti.so"
 
@@ -573,6 +574,23 @@ static int cupti_clocks(int mode, struct clock_state *cs)
         return clocks_nvml_set(mode, bus, -1, cs);
 }
 
+/* The CUDA runtime and driver choose the GPU by this one. */
+static const char *const cupti_device_vars[] = {"CUDA_VISIBLE_DEVICES", NULL};
+
+/* The GPUs the NVIDIA driver lists (no CUDA initialised). */
+static int cupti_count_gpus(void)
+{
+        int n = 0;
+        DIR *d = opendir("/proc/driver/nvidia/gpus");
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d)))
+                        n += e->d_name[0] != '.';
+                closedir(d);
+        }
+        return n;
+}
+
 const struct backend backend_cupti = {
     .name = "cupti",
     .available = cupti_available,
@@ -583,4 +601,6 @@ const struct backend backend_cupti = {
     .clocks = cupti_clocks,
     .clocks_reset = clocks_nvml_reset,
     .can_flush_caches = 1,
+    .device_vars = cupti_device_vars,
+    .count_gpus = cupti_count_gpus,
 };
