@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../../arch/arch.h"
 #include "../../../store/columns.h"
 
 #define COLLECTOR "libprism-cupti.so"
@@ -148,6 +149,29 @@ static void model_from_name(const char *name, char *out, size_t len)
         }
 }
 
+/* The facts of the GPU that the driver does not report, from its family's data
+ * (`model_facts:` of metrics/ for target, "sm_90"): NaN each where the data has none. */
+struct sm_facts {
+        double simd_per_cu, cu_per_se, lds_banks, xcd, l2_chan_bus_bits;
+};
+
+static void sm_facts_load(const char *target, struct sm_facts *f)
+{
+        f->simd_per_cu = f->cu_per_se = f->lds_banks = f->xcd = f->l2_chan_bus_bits = NAN;
+        char *mdir = data_path("metrics");
+        struct arch a;
+        struct err e = {0};
+        if (mdir && arch_load(mdir, target, &a, &e) == 0) {
+                f->simd_per_cu = arch_model_fact(&a, NULL, "simd_per_cu");
+                f->cu_per_se = arch_model_fact(&a, NULL, "cu_per_se");
+                f->lds_banks = arch_model_fact(&a, NULL, "lds_banks");
+                f->xcd = arch_model_fact(&a, NULL, "xcd");
+                f->l2_chan_bus_bits = arch_model_fact(&a, NULL, "l2_chan_bus_bits");
+                arch_free(&a);
+        }
+        free(mdir);
+}
+
 static int cupti_detect(struct table *si, struct err *err)
 {
         int r, dev, n = 0;
@@ -213,17 +237,16 @@ static int cupti_detect(struct table *si, struct err *err)
         snprintf(buf, sizeof buf, "sm_%d%d", a[ATTR_COMPUTE_CAPABILITY_MAJOR],
                  a[ATTR_COMPUTE_CAPABILITY_MINOR]);
         sysinfo_set_str(si, "gpu_arch", buf);
+        struct sm_facts f;
+        sm_facts_load(buf, &f);
         sysinfo_set_num(si, "gpu_l1",
                         NAN); /* L1 and shared memory are one carve-out: no fixed size */
         sysinfo_set_num(si, "gpu_l2", a[ATTR_L2_CACHE_SIZE] / 1024.0);
         int sms = a[ATTR_MULTIPROCESSOR_COUNT];
         sysinfo_set_num(si, "cu_per_gpu", sms);
-        /* Four SM sub-partitions (SMSPs) per SM since Volta: the counterpart of a CU's SIMDs. */
-        sysinfo_set_num(si, "simd_per_cu", 4);
-        /* The driver API exposes no GPC count. Volta to Hopper full GPCs hold 9 TPCs = 18 SMs,
-         * so ceil(SMs/18) (checked on the H100 with gpc__cycles_elapsed.sum/.avg, see
-         * bench/cupti-h100.md); src/arch data may override. */
-        sysinfo_set_num(si, "se_per_gpu", ceil(sms / 18.0));
+        sysinfo_set_num(si, "simd_per_cu", f.simd_per_cu);
+        /* the driver API exposes no GPC count */
+        sysinfo_set_num(si, "se_per_gpu", ceil(sms / f.cu_per_se));
         sysinfo_set_num(si, "wave_size", a[ATTR_WARP_SIZE]);
         sysinfo_set_num(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
         sysinfo_set_num(si, "max_waves_per_cu",
@@ -234,14 +257,13 @@ static int cupti_detect(struct table *si, struct err *err)
         sysinfo_set_num(si, "max_mclk", mclk);
         sysinfo_set_num(si, "cur_sclk", sclk);
         sysinfo_set_num(si, "cur_mclk", mclk);
-        /* One L2 channel per 64-bit DRAM channel (HBM: 16 per 1024-bit stack). */
         int bus = a[ATTR_GLOBAL_MEMORY_BUS_WIDTH];
-        sysinfo_set_num(si, "total_l2_chan", bus / 64);
-        sysinfo_set_num(si, "lds_banks_per_cu", 32);
+        sysinfo_set_num(si, "total_l2_chan", floor(bus / f.l2_chan_bus_bits));
+        sysinfo_set_num(si, "lds_banks_per_cu", f.lds_banks);
         sysinfo_set_num(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
         sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
-        sysinfo_set_num(si, "num_xcd", 1);
+        sysinfo_set_num(si, "num_xcd", f.xcd);
         return 0;
 }
 
