@@ -30,6 +30,15 @@ tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
+# Kernels with a known limiter each, and a cuBLAS GEMM (the findings ground truth:
+# tests/gpu/run-findings-check.sh).
+tests/bin/limiters: tests/gpu/limiters.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
+tests/bin/limiters-nocublas: tests/gpu/limiters.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -DNO_CUBLAS -o $@ $<
+
 # A small driver of backend_cupti.c alone (the full prism may not link everywhere);
 # static libcsv so that it runs on the device machine, which has none.
 tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
