@@ -128,7 +128,7 @@ def main():
                 ("fma64", "pipe.fp64", "FP64 pipe"), ("smem stride 1", "mem.lds_bandwidth", "shared memory"),
                 ("smem stride 32", "lds.bank_conflicts", "bank conflicts"),
                 ("smem low occupancy", "occupancy.lds", "shared memory"),
-                ("mma small grid", "launch.grid_too_small", "fewer blocks than SMs")]
+                ("mma small grid", "launch.grid_too_small", "less than one wave")]
         if os.path.isfile(os.path.join(kinds, "pmc_perf.csv")):
             for d, (what, rule, words) in enumerate(want):
                 t, err = analyze(kinds, tmp, ["-d", str(d), str(d + 7)])
@@ -151,8 +151,8 @@ def main():
                 rows = tables(out).get("0.3", []) if r.returncode == 0 else []
                 st = {row["Finding"]: row for row in rows}
                 hbm, lat = st.get("mem.hbm_bandwidth", {}), st.get("mem.latency_hbm", {})
-                report(hbm.get("Status") == "unchanged" and hbm.get("Gain Pct (new)") and
-                       lat.get("Status") == status and (lat.get("Gain Pct") == "") == (status == "appeared"),
+                report(hbm.get("Status") == "unchanged" and hbm.get("Est. Speedup (new)") and
+                       lat.get("Status") == status and (lat.get("Est. Speedup") == "") == (status == "appeared"),
                        f"compare: the latency finding {status}, the bandwidth one stays",
                        f"{r.stderr[-200:]} {[(k, v.get('Status')) for k, v in st.items()]}")
         # table selection

@@ -315,7 +315,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         if (fpt) {
                 fi = an->ntables;
                 static const char *const cols[] = {COL_KERNEL_NAME, "Finding",  "Title",
-                                                   "Severity",    "Gain Pct", "Message",
+                                                   "Severity",    "Est. Speedup", "Message",
                                                    "Evidence",    "Hint"};
                 ft = analysis_insert_table(an, an->ntables, p, fpt, "index", 8,
                                            rtable_titles(cols, 8));
@@ -410,7 +410,7 @@ void findings_compare(struct analysis *base, const struct analysis *cur)
                 t->key_title = xstrdup(old.key_title);
                 t->ncols = 8;
                 static const char *const cols[] = {COL_KERNEL_NAME, "Finding", "Title",
-                                                   "Status",      "Gain Pct", "Message",
+                                                   "Status",      "Est. Speedup", "Message",
                                                    "Evidence",    "Hint"};
                 t->cols = rtable_titles(cols, 8);
                 for (size_t r = 0; r < old.nrows; r++) {
