@@ -126,9 +126,16 @@ static void check_name(void *p, const char *name)
 {
         struct known *k = p;
         const char *suffix;
+        /* the facts a family's models: give (docs/FORMATS.md) */
+        static const char *const facts[] = {"l2_per_xcd", "hbm_channels", "lds_banks", "pipes",
+                                            "workgroup_max", "l1", "l2", "cu", "se", "xcd",
+                                            "simd_per_cu", "wave_size", "sclk", "mclk", NULL};
         if (name[0] == '$' || !strncmp(name, "kernel.", 7) ||
             rules_name_metric(k->a, name, &suffix))
                 return;
+        for (size_t i = 0; facts[i] && !strncmp(name, "model.", 6); i++)
+                if (!strcmp(name + 6, facts[i]))
+                        return;
         for (size_t i = 0; i < k->rs->nvalues; i++)
                 if (!strcmp(k->rs->values[i].name, name))
                         return;

@@ -179,6 +179,13 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                         v = workload_sys_num(w, name + 1);
                 } else if (!strcmp(name, "kernel.dispatches")) {
                         v = (double)sub.nselected;
+                } else if (!strncmp(name, "model.", 6)) {
+                        /* a fact of the recorded GPU model (metrics' models:), for what an
+                         * older or partial sysinfo leaves out */
+                        double id = workload_sys_num(w, "gpu_chip_id");
+                        const struct arch_model *am =
+                            arch_model_find(a, isfinite(id) && id > 0 ? (unsigned)id : 0);
+                        v = arch_model_fact(a, am, name + 6);
                 } else if (m && t && smap_get(&row, m->key, &r)) {
                         double avg = t->cells[r * 3 + 1].v, peak = t->cells[r * 3 + 2].v;
                         v = !*suffix                  ? avg

@@ -332,6 +332,8 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
                 for (size_t i = 0; i < rs->nvalues; i++) {
                         double old = fvals_get(fv, rs->values[i].name);
                         double v = eval(&rs->values[i].e, fv, err);
+                        if (isinf(v))
+                                v = NAN; /* no number (a zero peak or duration): n/a */
                         if (!(v == old || (isnan(v) && isnan(old))))
                                 changed = 1;
                         fvals_set(fv, rs->values[i].name, v);
