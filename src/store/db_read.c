@@ -180,13 +180,15 @@ void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
         for (size_t i = c0; i < c1; i++) {
                 int c = cols[i].c;
                 if (!cols[i].text) {
-                        t->num[c][r] = db_col_num(st, k++);
+                        db_cell_num(st, k++, t, c, r);
                         continue;
                 }
                 const char *v = db_col_text(st, k++);
                 if (v)
                         table_set_str(t, c, r, v);
-                t->num[c][r] = cols[i].num_col ? db_col_num(st, k++) : v ? table_text_num(v) : NAN;
+                else
+                        db_cell_clear(t, c, r);
+                t->num[c][r] = cols[i].num_col ? db_val_num(st, k++) : v ? table_text_num(v) : NAN;
         }
 }
 
@@ -201,13 +203,17 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         free(sql);
         if (rc)
                 return rc;
+        /* rows 0 .. nrows - 1, each once, in order: anything else is no pass prism reads */
+        size_t r = 0;
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                sqlite3_int64 r = sqlite3_column_int64(st, 0);
-                if (r < 0 || (size_t)r >= t->nrows)
-                        continue; /* outside the pass's recorded row count */
-                part_cells(st, cols, c0, c1, t, (size_t)r);
+                if (r >= t->nrows || !rd_row_num(st, r))
+                        break;
+                part_cells(st, cols, c0, c1, t, r++);
         }
-        rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
+        rc = s == SQLITE_DONE && r == t->nrows ? 0
+             : s == SQLITE_DONE || s == SQLITE_ROW
+                 ? rd_row_fail(rd, src, cols[c0].tbl, r, t->nrows)
+                 : rd_step_fail(rd, src, s);
         sqlite3_finalize(st);
         return rc;
 }
@@ -236,8 +242,11 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 const char *name = db_col_text(st, 0), *tbl = db_col_text(st, 1),
                            *col = db_col_text(st, 2), *num = db_col_text(st, 4);
-                if (!name || !tbl || !col ||
-                    (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
+                if (!name || !tbl || !col) {
+                        s = SQLITE_MISUSE; /* not what prism writes: refused below */
+                        break;
+                }
+                if (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name))
                         continue;
                 xgrow(&cols, &cap, n + 1, sizeof *cols);
                 cols[n].name = xstrdup(name);
@@ -254,7 +263,12 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
                 rcols_free(cols, n);
                 *out = NULL;
                 *nout = 0;
-                return rd_step_fail(rd, src, s);
+                return s == SQLITE_MISUSE
+                           ? err_set(rd->err, ERR_INPUT,
+                                     "cannot read '%s': a column of pass %ld without its "
+                                     "name, table or table column",
+                                     rd->paths[src], pass_id)
+                           : rd_step_fail(rd, src, s);
         }
         return 0;
 }
@@ -278,8 +292,10 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         size_t n = 0;
         table_init(t);
         int rc = rd_cols(rd, src, pass_id, want, ctx, &cols, &n);
-        for (size_t r = 0; r < nrows && !rc; r++)
-                table_add_row(t);
+        for (size_t r = 0; r < nrows && !rc; r++) {
+                size_t rr = table_add_row(t);
+                t->line[rr] = r + 2; /* the line it has in its CSV file */
+        }
         if (!rc)
                 rcols_table(cols, n, t);
         /* a query per table: the kept columns of a pass in one table come in one read */
@@ -309,7 +325,14 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
         table_add_row(t);
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-                int c = table_add_col(t, (const char *)sqlite3_column_text(st, 0));
+                const char *field = db_col_text(st, 0);
+                if (!field) {
+                        sqlite3_finalize(st);
+                        return err_set(rd->err, ERR_INPUT,
+                                       "cannot read '%s': a sysinfo value has no field name",
+                                       rd->paths[src]);
+                }
+                int c = table_add_col(t, field);
                 t->num[c][0] = db_col_num(st, 1);
                 const char *s = db_col_text(st, 2);
                 if (s)
@@ -354,24 +377,39 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         w->acc_names = xcalloc(1, sizeof *w->acc_names);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 long id = sqlite3_column_int(st, 0);
-                const char *name = (const char *)sqlite3_column_text(st, 1);
-                const char *kind = (const char *)sqlite3_column_text(st, 2);
-                sqlite3_int64 nr = sqlite3_column_int64(st, 3);
-                size_t nrows = nr > 0 ? (size_t)nr : 0;
+                const char *name = db_col_text(st, 1), *kind = db_col_text(st, 2);
+                size_t nrows = 0;
+                if (!name || !kind || sqlite3_column_type(st, 3) != SQLITE_INTEGER) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     "cannot read '%s': a pass without its %s", path,
+                                     !name ? "name" : !kind ? "kind" : "row count");
+                        goto out;
+                }
+                /* the recorded count checked against the tables before anything is
+                 * allocated for it */
+                if ((!strcmp(kind, "counters") && !have_pmc) || !strcmp(kind, "accumulate") ||
+                    (!strcmp(kind, "roofline") && !w->has_roofline))
+                        if ((rc = rd_rows(rd, src, id, name, sqlite3_column_int64(st, 3),
+                                          &nrows)))
+                                goto out;
                 if (!strcmp(kind, "counters") && !have_pmc) {
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, ds->keep,
-                                                     0, &w->pmc)
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     ds->keep, 0, &w->pmc)
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->pmc, path, name);
                         have_pmc = 1;
                 } else if (!strcmp(kind, "accumulate")) {
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
                         w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
                         /* streamed: nothing of an accumulate pass stays but its rows' count */
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, NULL,
-                                                     1 + w->nacc, &w->acc[w->nacc])
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     NULL, 1 + w->nacc, &w->acc[w->nacc])
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->acc[w->nacc], path, name);
                         w->acc_names[w->nacc++] = xstrdup(name);
                 } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
                         if ((rc = rd_pass(rd, src, id, nrows, NULL, NULL, &w->roofline)))
