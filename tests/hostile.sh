@@ -62,6 +62,20 @@ elif op in ('setc', 'dupc', 'delc', 'setk'):  # rocpd rows by DISPATCH COUNTER
         del rows[i]
     else:                  # setk D C COLUMN VALUE: another field of its row
         rows[i][h.index(args[2])] = args[3]
+elif op == 'setd':         # setd D COLUMN VALUE: that field of every row of dispatch D
+    d = h.index('Dispatch_ID')
+    for r in rows[1:]:
+        if r[d] == args[0]: r[h.index(args[1])] = args[2]
+elif op == 'addc':         # addc D C NAME VALUE: a copy of that row, as counter NAME
+    d, c, n = h.index('Dispatch_ID'), h.index('Counter_Name'), h.index('Counter_Value')
+    r = next(r for i, r in enumerate(rows) if i and r[d] == args[0] and r[c] == args[1])
+    r = list(r); r[c] = args[2]; r[n] = args[3]; rows.append(r)
+elif op == 'sparse':       # sparse N: N dispatches of one counter each, each its own counter
+    d, c = h.index('Dispatch_ID'), h.index('Counter_Name')
+    base = rows[1]
+    rows[1:] = []
+    for i in range(int(args[0])):
+        r = list(base); r[d] = str(i + 1); r[c] = 'C%d_ACCUM' % i; rows.append(r)
 elif op == 'shuffle':      # shuffle SEED: the data rows in another order
     import random
     body = rows[1:]; random.Random(int(args[0])).shuffle(body); rows[1:] = body
@@ -272,7 +286,7 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                         "rocpd: no Counter_Value column" 'ed $D/pmc_perf.csv dropcol Counter_Value'
                 row 2 "$RW: no Dispatch_ID column \(rocpd's layout needs" "" "rocpd: no Dispatch_ID column" \
                         'ed $D/pmc_perf.csv dropcol Dispatch_ID'
-                row 2 "$RW:[0-9]+: Dispatch_ID holds 'x1', not a number \(rocpd's rows are grouped" "" \
+                row 2 "$RW:[0-9]+: Dispatch_ID holds 'x1', not an integer \(rocpd's rows are grouped" "" \
                         "rocpd: a non-numeric Dispatch_ID" 'ed $D/pmc_perf.csv setk 2 SQ_WAVES Dispatch_ID x1'
                 row 2 "$RW:[0-9]+: Kernel_Name is empty" "" "rocpd: an empty kernel name" \
                         'ed $D/pmc_perf.csv setk 2 SQ_WAVES Kernel_Name ""'
@@ -296,6 +310,18 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                 row 0 "$RW:[0-9]+: End_Timestamp is before Start_Timestamp; that row's duration is left out" \
                         "10.1:*" "rocpd: a row that ends before it starts" 'ed $D/pmc_perf.csv swapts 5'
                 row 0 SAME ALL "rocpd: the rows in another order" 'ed $D/pmc_perf.csv shuffle 7'
+                # hostile input, second round (issue 29)
+                row 0 SAME ALL "rocpd: Dispatch_IDs past 2^53 that a double cannot tell apart stay apart" \
+                        'ed $D/pmc_perf.csv setd 1 Dispatch_ID 9007199254740992 && ed $D/pmc_perf.csv setd 2 Dispatch_ID 9007199254740993 && ed $D/pmc_perf.csv setd 3 Dispatch_ID 9007199254740995'
+                row 0 "$RW:[0-9]+: Start_Timestamp holds '-9000000000000000000', not a timestamp; that row's duration is left out" \
+                        "10.1:*" "rocpd: timestamps of -9e18 and 9e18 (End - Start past 2^63)" \
+                        'ed $D/pmc_perf.csv setk 2 SQ_WAVES Start_Timestamp -9000000000000000000 && ed $D/pmc_perf.csv setk 2 SQ_WAVES End_Timestamp 9000000000000000000'
+                row 0 "$RW: a counter is named 'Grid_Size', like a dispatch column; its values are left out" \
+                        ALL "rocpd: a counter named like a dispatch column (Grid_Size)" \
+                        'ed $D/pmc_perf.csv addc 2 SQ_WAVES Grid_Size 7 && ed $D/pmc_perf.csv addc 2 SQ_WAVES Workgroup_Size 3'
+                row 2 "$RW: 50000 dispatches times 50000 counters from 50000 rows: a table of mostly empty cells" "" \
+                        "rocpd: 50,000 dispatches of one counter each, each its own (was quadratic: 40 GB)" \
+                        'ed $D/pmc_perf.csv sparse 50000'
         else
                 fail=$((fail + 1)); echo "FAIL hostile: the clean rocpd workload does not analyze"
         fi
