@@ -188,6 +188,12 @@ row 2 "'$W/pmc_perf.csv' is a directory" "" "pmc_perf.csv is a directory" \
 row 2 "'$W/sysinfo.csv' is a directory" "" "sysinfo.csv is a directory" 'rm $D/sysinfo.csv && mkdir $D/sysinfo.csv'
 row 2 "'$W/pmc_perf.csv' is not a regular file" "" "pmc_perf.csv is a named pipe (would block)" \
         'rm $D/pmc_perf.csv && mkfifo $D/pmc_perf.csv'
+# special files where prism looked only for a regular one (issue 29): said, never skipped
+row 0 "'$W/roofline.csv' is not a regular file; the roofline is not shown" "$SOL" \
+        "roofline.csv is a named pipe (tables 4.1 and 4.3 were dropped without a word)" \
+        'rm -f $D/roofline.csv && mkfifo $D/roofline.csv'
+row 0 "'$W/roofline.csv' is a directory, expected a CSV file; the roofline is not shown" "$SOL" \
+        "roofline.csv is a directory" 'rm -f $D/roofline.csv && mkdir $D/roofline.csv'
 if [ "$(id -u)" -ne 0 ]; then
         row 2 "cannot open '$W/pmc_perf.csv': Permission denied" "" "unreadable pmc_perf.csv" \
                 'chmod 000 $D/pmc_perf.csv'
@@ -311,6 +317,15 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                         "10.1:*" "rocpd: a row that ends before it starts" 'ed $D/pmc_perf.csv swapts 5'
                 row 0 SAME ALL "rocpd: the rows in another order" 'ed $D/pmc_perf.csv shuffle 7'
                 # hostile input, second round (issue 29)
+                row 2 "cannot open '$W/profiling_config.yaml': not a regular file" "" \
+                        "rocpd: profiling_config.yaml is a named pipe (would block)" \
+                        'rm $D/profiling_config.yaml && mkfifo $D/profiling_config.yaml'
+                row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
+                        "rocpd: profiling_config.yaml nested 50,000 deep (libyaml: quadratic, 16 s a 100 KB)" \
+                        'python3 -c "print(\"x: \" + \"[\" * 50000 + \"]\" * 50000)" >> $D/profiling_config.yaml'
+                row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
+                        "rocpd: profiling_config.yaml nested 200 deep as blocks" \
+                        'python3 -c "print(\"\".join(\" \" * i + \"k%d:\\n\" % i for i in range(200)) + \" \" * 200 + \"v\")" >> $D/profiling_config.yaml'
                 row 0 SAME ALL "rocpd: Dispatch_IDs past 2^53 that a double cannot tell apart stay apart" \
                         'ed $D/pmc_perf.csv setd 1 Dispatch_ID 9007199254740992 && ed $D/pmc_perf.csv setd 2 Dispatch_ID 9007199254740993 && ed $D/pmc_perf.csv setd 3 Dispatch_ID 9007199254740995'
                 row 0 "$RW:[0-9]+: Start_Timestamp holds '-9000000000000000000', not a timestamp; that row's duration is left out" \
@@ -327,6 +342,34 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
         fi
 else
         skiprow "rocpd's long layout" "no tests/data/rocpd-vcopy or $WIDE_SQ"
+fi
+
+# ---- database --import of odd perfmon/ files (issue 29) ----
+# imp WANT PATTERN WHAT SETUP: `prism database --import` of a fresh copy of the MI200 one
+imp() {
+        local want=$1 pat=$2 what=$3 setup=$4 rc
+        n=$((n + 1))
+        local D=$T/i$n
+        mkdir -p "$D"; cp -r "$S/vcopy/MI200"/. "$D/"; chmod -R u+w "$D"
+        (cd "$T" && eval "$setup") >"$T/setup.log" 2>&1 || { fail=$((fail + 1)); echo "FAIL [$n] $what: setup failed"; return; }
+        timeout "$TO" "$P" database --import "$D" --db "$D.db" >"$D.out" 2>"$D.err"; rc=$?
+        if [ $rc -eq "$want" ] && grep -qE -- "$pat" "$D.err" && ! grep -qE "Sanitizer|runtime error:" "$D.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] $what"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] $what: exit $rc, want $want and /$pat/"; sed 's/^/  | /' "$D.err" | head -4
+        fi
+}
+if [ -d "$S/vcopy/MI200/perfmon" ]; then
+        imp 0 "cannot open '[^ ]*/perfmon/x.txt': not a regular file \(a FIFO, a device or a socket\); the plan is incomplete" \
+                "import: a named pipe in perfmon/ (blocked forever)" 'mkfifo $D/perfmon/x.txt'
+        imp 0 "[^ ]*/perfmon/big.txt: larger than a pass plan holds \(at most 1048576 bytes, lines of 65536\); the plan is incomplete" \
+                "import: a 50 MB perfmon line (was 44 s and a 651 MB database)" \
+                'python3 -c "print(\"pmc: \" + \" \".join(\"SQ_W%d\" % i for i in range(5000000)))" > $D/perfmon/big.txt'
+        imp 0 "[^ ]*/perfmon/long.txt: a line longer than a pass plan holds" \
+                "import: a 100 KB perfmon line" \
+                'python3 -c "print(\"pmc: \" + \"x\" * 100000)" > $D/perfmon/long.txt'
+else
+        skiprow "database --import of odd perfmon files" "no $S/vcopy/MI200/perfmon"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -386,13 +386,59 @@ int parse_double(const char *s, double *out)
         return 0;
 }
 
-char *read_file(const char *path, size_t *len, struct err *err)
+int open_regular(const char *path, struct err *err)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_NONBLOCK: opening a FIFO without a writer returns at once (then refused) */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) {
                 err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-                return NULL;
+                return -1;
         }
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+                err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+                err_set(err, ERR_INPUT, "cannot open '%s': a directory, not a file", path);
+        } else if (!S_ISREG(st.st_mode)) {
+                err_set(err, ERR_INPUT,
+                        "cannot open '%s': not a regular file (a FIFO, a device or a socket)",
+                        path);
+        } else {
+                int fl = fcntl(fd, F_GETFL);
+                if (fl >= 0)
+                        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+                return fd;
+        }
+        close(fd);
+        return -1;
+}
+
+FILE *fopen_regular(const char *path, struct err *err)
+{
+        int fd = open_regular(path, err);
+        if (fd < 0)
+                return NULL;
+        FILE *f = fdopen(fd, "rb");
+        if (!f) {
+                err_set(err, ERR_SYS, "cannot open '%s': %s", path, strerror(errno));
+                close(fd);
+        }
+        return f;
+}
+
+int file_kind(const char *path)
+{
+        struct stat st;
+        if (stat(path, &st) != 0)
+                return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+        return S_ISREG(st.st_mode) ? 1 : -1;
+}
+
+char *read_file(const char *path, size_t *len, struct err *err)
+{
+        int fd = open_regular(path, err);
+        if (fd < 0)
+                return NULL;
         /* one buffer of the file's size and one read where the size is known: a read that
          * gives fewer bytes than asked and completes the size fstat gave is the end (a
          * short read for another reason, a signal, reads on); anything else to its end */
