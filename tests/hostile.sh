@@ -372,5 +372,38 @@ else
         skiprow "database --import of odd perfmon files" "no $S/vcopy/MI200/perfmon"
 fi
 
+# ---- output (issue 29): a name's control characters shown escaped, a failed write exit 2 ----
+# chk WHAT COND...: one result
+chk() { local what=$1; shift; n=$((n + 1)); if "$@"; then pass=$((pass + 1)); echo "ok   [$n] $what"; else fail=$((fail + 1)); echo "FAIL [$n] $what"; fi; }
+# raw FILE: it holds a C0 control (but tab and newline), DEL, a C1 control or its UTF-8 form
+no() { ! "$@"; }
+raw() { python3 -c 'import re,sys; d=open(sys.argv[1],"rb").read(); sys.exit(0 if re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", d) else 1)' "$1"; }
+M=$S/vcopy/MI200
+if [ -f "$M/roofline.csv" ]; then
+        D=$T/ctl; mkdir -p "$D"; cp -r "$M"/. "$D/"; chmod -R u+w "$D"
+        ed "$D/pmc_perf.csv" names "evil$(printf '\033')[2J$(printf '\033')]0;pwned$(printf '\007')x$(printf '\302\233')31m$(printf '\001')"
+        timeout "$TO" "$P" analyze -p "$D" --plot-dir "$D.svg" >"$D.out" 2>"$D.err"; rc=$?
+        chk "a kernel name with ESC, OSC, BEL, a C1 CSI and SOH: exit 0" [ $rc -eq 0 ]
+        chk "  the text report holds no control character" no raw "$D.out"
+        chk "  the text report shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.out"
+        chk "  the roofline SVG holds none" no raw "$D.svg/roofline.svg"
+        chk "  the roofline SVG shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.svg/roofline.svg"
+        chk "  stderr holds none" no raw "$D.err"
+fi
+full() { # full WHAT PATTERN CMD...: stdout to /dev/full: exit 2, one error line matching PATTERN
+        local what=$1 pat=$2 rc; shift 2
+        timeout "$TO" "$@" >/dev/full 2>"$T/full.err"; rc=$?
+        chk "$what: exit 2 and one error" sh -c "[ $rc -eq 2 ] && [ \$(grep -vc '^prism: warning: ' <'$T/full.err') -eq 1 ] && grep -qE -- \"$pat\" '$T/full.err'"
+}
+if [ -w /dev/full ]; then
+        full "analyze > /dev/full (was exit 0, the report lost)" "cannot write (the report )?to standard output: No space left on device" \
+                "$P" analyze -p "$M"
+        full "analyze -o /dev/full" "cannot write '/dev/full': No space left on device" "$P" analyze -p "$M" -o /dev/full
+        full "analyze --list-stats > /dev/full" "cannot write .*standard output" "$P" analyze -p "$M" --list-stats
+        full "database --import > /dev/full" "cannot write to standard output" "$P" database --import "$M" --db "$T/full.db"
+else
+        skiprow "writes to /dev/full" "no /dev/full"
+fi
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,6 @@
 /* Error reports, aborting allocation, string buffers and the string map. */
 #include "util.h"
+#include "esc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,33 +17,17 @@
 int warn_quiet;
 
 /* Messages are one line: control characters that reach them from input (a YAML key
- * "m\n2", a kernel name with a newline) are written as \n, \r or \xHH, in place,
- * truncating at size (found by fuzz_yaml_metrics). */
+ * "m\n2", a kernel name with a newline or an escape sequence) are written as \n, \r,
+ * \xHH or \u00HH (esc.h), in place, truncating at size (found by fuzz_yaml_metrics). */
 static void one_line(char *s, size_t size)
 {
-        size_t n = strlen(s), extra = 0;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if ((c < 0x20 && c != '\t') || c == 0x7f)
-                        extra += c == '\n' || c == '\r' ? 1 : 3;
-        }
-        if (!extra)
+        size_t n = strlen(s);
+        if (!esc_needed(s, n, 0))
                 return;
-        char *t = xmalloc(n + extra + 1), *o = t;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if (c == '\n' || c == '\r') {
-                        *o++ = '\\';
-                        *o++ = c == '\n' ? 'n' : 'r';
-                } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                        o += sprintf(o, "\\x%02x", c);
-                } else {
-                        *o++ = (char)c;
-                }
-        }
-        *o = 0;
-        snprintf(s, size, "%s", t);
-        free(t);
+        struct strbuf sb = {0};
+        esc_append(&sb, s, n, 0);
+        snprintf(s, size, "%s", sb.buf);
+        sb_free(&sb);
 }
 
 int err_set(struct err *err, int code, const char *fmt, ...)
