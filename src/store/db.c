@@ -615,7 +615,7 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
         if (src_dir) {
                 char *f = xasprintf("%s/timestamps.csv", src_dir);
                 struct err e2 = {0};
-                if (is_file(f) && table_load_csv(&ts, f, &e2))
+                if (file_kind(f) && table_load_csv(&ts, f, &e2))
                         warnf("%s; the database has no timestamps pass", e2.msg);
                 free(f);
                 if (ts.ncols && (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))
