@@ -260,6 +260,11 @@ static void test_rows(void **state)
              "ALTER TABLE x RENAME TO pass_columns; UPDATE pass_columns SET col = NULL "
              "WHERE pos = 2",
              "without its name, table or table column"},
+            {"UPDATE pass_columns SET counter_id = 99999 WHERE pos = 2",
+             "without its name, table or table column"},
+            {"UPDATE pass_columns SET counter_id = (SELECT counter_id FROM pass_columns WHERE "
+             "pass_id = 0 AND pos = 2) WHERE pass_id = 0 AND pos = 3",
+             "twice in pass 0"},
             {"DROP VIEW wide_sysinfo; CREATE TABLE x AS SELECT * FROM sysinfo; DROP TABLE "
              "sysinfo; ALTER TABLE x RENAME TO sysinfo; UPDATE sysinfo SET field = NULL",
              "no field name"},

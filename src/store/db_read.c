@@ -110,7 +110,7 @@ static int rd_attach(struct reader *rd)
             {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
             {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
             {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name, pc.tbl, pc.col, "
-                          "pc.text, pc.num_col FROM s%zu.pass_columns pc JOIN s%zu.counters c "
+                          "pc.text, pc.num_col FROM s%zu.pass_columns pc LEFT JOIN s%zu.counters c "
                           "USING (counter_id)"},
         };
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
@@ -237,6 +237,8 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
         struct rcol *cols = NULL;
         size_t n = 0, cap = 0;
         int s;
+        struct smap seen = {0}; /* a name twice would be read into one column */
+        char *twice = NULL;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -246,6 +248,12 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
                         s = SQLITE_MISUSE; /* not what prism writes: refused below */
                         break;
                 }
+                if (smap_get(&seen, name, NULL)) {
+                        twice = xstrdup(name);
+                        s = SQLITE_MISUSE;
+                        break;
+                }
+                smap_put(&seen, name, 1);
                 if (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name))
                         continue;
                 xgrow(&cols, &cap, n + 1, sizeof *cols);
@@ -257,18 +265,24 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
                 n++;
         }
         sqlite3_reset(st);
+        smap_free(&seen);
         *out = cols;
         *nout = n;
         if (s != SQLITE_DONE) {
                 rcols_free(cols, n);
                 *out = NULL;
                 *nout = 0;
-                return s == SQLITE_MISUSE
-                           ? err_set(rd->err, ERR_INPUT,
-                                     "cannot read '%s': a column of pass %ld without its "
-                                     "name, table or table column",
-                                     rd->paths[src], pass_id)
-                           : rd_step_fail(rd, src, s);
+                int rc = twice ? err_set(rd->err, ERR_INPUT,
+                                         "cannot read '%s': column '%.100s' twice in pass %ld",
+                                         rd->paths[src], twice, pass_id)
+                         : s == SQLITE_MISUSE
+                             ? err_set(rd->err, ERR_INPUT,
+                                       "cannot read '%s': a column of pass %ld without its "
+                                       "name, table or table column",
+                                       rd->paths[src], pass_id)
+                             : rd_step_fail(rd, src, s);
+                free(twice);
+                return rc;
         }
         return 0;
 }
