@@ -268,6 +268,10 @@ static void test_rows(void **state)
             {"DROP VIEW wide_sysinfo; CREATE TABLE x AS SELECT * FROM sysinfo; DROP TABLE "
              "sysinfo; ALTER TABLE x RENAME TO sysinfo; UPDATE sysinfo SET field = NULL",
              "no field name"},
+            {"DROP VIEW wide_sysinfo; CREATE TABLE x AS SELECT * FROM sysinfo; DROP TABLE "
+             "sysinfo; ALTER TABLE x RENAME TO sysinfo; INSERT INTO sysinfo SELECT pos + 100, "
+             "field, 'x', text FROM sysinfo WHERE field = 'gpu_arch'",
+             "sysinfo field 'gpu_arch' twice"},
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 char *p = xasprintf("%s/r%zu.db", dir, i);

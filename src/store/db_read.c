@@ -340,11 +340,13 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
                 const char *field = db_col_text(st, 0);
-                if (!field) {
+                if (!field || table_col(t, field) >= 0) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     field ? "cannot read '%s': sysinfo field '%.100s' twice"
+                                           : "cannot read '%s': a sysinfo value has no field name",
+                                     rd->paths[src], field);
                         sqlite3_finalize(st);
-                        return err_set(rd->err, ERR_INPUT,
-                                       "cannot read '%s': a sysinfo value has no field name",
-                                       rd->paths[src]);
+                        return rc;
                 }
                 int c = table_add_col(t, field);
                 t->num[c][0] = db_col_num(st, 1);
