@@ -27,7 +27,7 @@ struct csv_job {
 struct csv_bline {
         uint32_t start, end;
         int ok;
-        const double *vals;
+        double *vals; /* the reader may change them (its line's values are its own) */
         const uint32_t *slow;
         size_t nslow;
 };

@@ -340,6 +340,7 @@ struct tstream {
          * straight into hundreds of columns misses the cache at every cell */
         double *stage;
         size_t nstage, stage_r0;
+        double *srow[64]; /* the staged rows: in stage, or the second thread's (csvbatch) */
         /* the second thread splitting lines ahead (csvbatch.h): bt (NULL: none), whether
          * a job over buf runs (bt_on), the next of its lines this thread takes, which kept
          * values are text for the job, and text_cols when it began */
@@ -407,12 +408,30 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
 static void stage_flush(struct tstream *s)
 {
         struct table *t = &s->t;
-        size_t n = s->nstage, nk = s->nkeep;
-        for (size_t k = 0; k < nk; k++) {
-                double *dst = t->num[s->kcol[k]] + s->stage_r0;
-                const double *src = s->stage + k;
+        size_t n = s->nstage, nk = s->nkeep, r0 = s->stage_r0;
+        double *const *row = s->srow;
+        /* eight columns at a time: a row's eight values are one cache line */
+        size_t k0 = 0;
+        for (; k0 + 8 <= nk; k0 += 8) {
+                double *d[8];
+                for (int i = 0; i < 8; i++)
+                        d[i] = t->num[s->kcol[k0 + i]] + r0;
+                for (size_t j = 0; j < n; j++) {
+                        const double *x = row[j] + k0;
+                        d[0][j] = x[0];
+                        d[1][j] = x[1];
+                        d[2][j] = x[2];
+                        d[3][j] = x[3];
+                        d[4][j] = x[4];
+                        d[5][j] = x[5];
+                        d[6][j] = x[6];
+                        d[7][j] = x[7];
+                }
+        }
+        for (; k0 < nk; k0++) {
+                double *d = t->num[s->kcol[k0]] + r0;
                 for (size_t j = 0; j < n; j++)
-                        dst[j] = src[j * nk];
+                        d[j] = row[j][k0];
         }
         s->stage_r0 += n;
         s->nstage = 0;
@@ -481,6 +500,7 @@ static void fast_row(struct tstream *s, char *b)
                 put_cell(ld, c, r, f, l);
                 row[k] = t->num[c][r];
         }
+        s->srow[s->nstage] = row;
         if (++s->nstage == STAGE)
                 stage_flush(s);
         ld->end_line = ld->line;
@@ -542,6 +562,8 @@ static int batch_line(struct tstream *s, size_t off, struct csv_bline *bl)
                         struct table *t = &s->t;
                         for (size_t k = 0; k < s->nkeep; k++)
                                 s->ktext[k] = t->str[s->kcol[k]] != NULL;
+                        if (s->nstage)
+                                stage_flush(s); /* rows staged in the last job's place */
                         struct csv_job job = {
                             .buf = s->buf, .from = off, .to = (size_t)(last - s->buf) + 1,
                             .max_lines = table_csv_batch_lines, .keep = s->keep,
@@ -574,8 +596,7 @@ static void batch_row(struct tstream *s, char *b, const struct csv_bline *bl)
         t->line[r] = ld->row_line;
         if (s->nstage == 0)
                 s->stage_r0 = r;
-        double *row = s->stage + s->nstage * s->nkeep;
-        memcpy(row, bl->vals, s->nkeep * sizeof *row);
+        double *row = bl->vals; /* staged where it is: kept until the next job */
         for (size_t e = 0; e < bl->nslow; e++) {
                 size_t k = bl->slow[3 * e], l = bl->slow[3 * e + 2];
                 char *f = b + bl->slow[3 * e + 1];
@@ -583,14 +604,13 @@ static void batch_row(struct tstream *s, char *b, const struct csv_bline *bl)
                 /* as fast_row: a column's first text reads its earlier rows */
                 if (s->nstage && !t->str[c] && l) {
                         stage_flush(s);
-                        memmove(s->stage, row, s->nkeep * sizeof *row);
-                        row = s->stage;
                         s->stage_r0 = r;
                 }
                 f[l] = '\0';
                 put_cell(ld, c, r, f, l);
                 row[k] = t->num[c][r];
         }
+        s->srow[s->nstage] = row;
         if (++s->nstage == STAGE)
                 stage_flush(s);
         ld->end_line = ld->line;
