@@ -559,6 +559,8 @@ static int batch_line(struct tstream *s, size_t off, struct csv_bline *bl)
                         if (fresh == 0)
                                 continue;
                         const char *last = memrchr(s->buf + off, '\n', s->n - off);
+                        if (!last)
+                                return 0; /* no whole line left */
                         struct table *t = &s->t;
                         for (size_t k = 0; k < s->nkeep; k++)
                                 s->ktext[k] = t->str[s->kcol[k]] != NULL;
@@ -637,7 +639,12 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
         while (!s->eof && !ld->failed) {
                 char *buf = s->buf;
                 size_t off = s->off, n = s->n;
-                char *nl = off < n ? memchr(buf + off, '\n', n - off) : NULL;
+                /* the line's end: where the second thread found it, else looked for */
+                struct csv_bline bl;
+                int split = off < n && batch_line(s, off, &bl);
+                char *nl = split    ? buf + bl.end
+                           : off < n ? memchr(buf + off, '\n', n - off)
+                                     : NULL;
                 if (!nl && !s->drained && n - off < s->cap) {
                         /* the line goes on past the bytes read: keep it, read more (the
                          * second thread done with the buffer first) */
@@ -673,8 +680,6 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                 /* line by line, so that the callbacks know the physical line: records
                  * (a quoted field may hold newlines) and blank lines do not count them */
                 size_t seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
-                struct csv_bline bl;
-                int split = nl && batch_line(s, off, &bl);
                 if (!nl || (split ? batch_fast_line(s, buf + off, nl, &bl)
                                   : fast_line(s, buf + off, nl)) < 0) {
                         if (s->nstage)
