@@ -11,6 +11,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+#endif
 
 /* slow fields a line may have: beyond, the line is handed back unsplit (!ok) */
 #define SLOW_PER_LINE 16
@@ -32,6 +36,9 @@ struct csv_batch {
         size_t cap_vals;
         uint32_t *slow;
         struct csv_line fl[2]; /* each thread's own */
+        int *kidx;   /* per field of a line: its kept value's number, or -1 */
+        size_t cap_kidx;
+        int fused;   /* lines split and read in one scan (split_fused) */
 };
 
 /* the next line to split, under the lock: its number and start, 0 when none is left */
@@ -50,6 +57,125 @@ static int take(struct csv_batch *b, size_t *j, size_t *pos)
         return 1;
 }
 
+/* kept value k of a line from the field f (l bytes): the number as table.c's fast_row
+ * reads it (digits, digits and ".0" as rocprof writes some counters, the rest), else a slow
+ * field; 0 when the line has no room for another slow field */
+static inline int put_field(const struct csv_job *jb, size_t k, const char *f, size_t l,
+                            uint32_t at, double *v, uint32_t *sl, size_t *ns)
+{
+        if (!jb->text[k] &&
+            (num_digits8(f, l, &v[k]) ||
+             (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' && num_digits8(f, l - 2, &v[k])) ||
+             num_fast(f, l, &v[k])))
+                return 1;
+        if (*ns == SLOW_PER_LINE)
+                return 0;
+        sl[3 * *ns] = (uint32_t)k;
+        sl[3 * *ns + 1] = at;
+        sl[3 * *ns + 2] = (uint32_t)l;
+        ++*ns;
+        return 1;
+}
+
+#if defined(HAVE_AVX2_PATH)
+/* The common line in one scan, 32 bytes at a time (AVX2): plain fields (no blank, quote,
+ * CR or NUL) and quoted ones whose closing quote ends the field, each kept value read as it
+ * is found. Returns 1 with L filled (ok or not: too many or too few fields), 0 for a line
+ * csv_split must read (a blank, a quote inside a field or doubled, a lone CR, a NUL): for
+ * the lines it reads, the fields are csv_split's. */
+__attribute__((target("avx2"))) static int split_fused(struct csv_batch *b,
+                                                       struct csv_bline *L, double *v,
+                                                       uint32_t *sl)
+{
+        const struct csv_job *jb = &b->job;
+        const char *line = jb->buf + L->start, *nl = jb->buf + L->end;
+        const char *end = nl > line && nl[-1] == '\r' ? nl - 1 : nl;
+        const int *kidx = b->kidx;
+        size_t nhead = jb->nhead, i = 0, ns = 0;
+        const __m256i comma = _mm256_set1_epi8(','), quote = _mm256_set1_epi8('"'),
+                      cr = _mm256_set1_epi8('\r'), lf = _mm256_set1_epi8('\n'),
+                      sp = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'),
+                      nul = _mm256_setzero_si256();
+        const char *f = line; /* the field being read */
+        if (end == line)
+                return 0; /* a blank line (or a lone CR): csv_split says which */
+        for (;;) {
+                if (*f == '"') {
+                        /* a quoted field: its text up to the closing quote, which must
+                         * end the field (no NUL inside) */
+                        const char *q = memchr(f + 1, '"', (size_t)(end - f - 1));
+                        if (!q || (q + 1 != end && q[1] != ',') ||
+                            memchr(f + 1, 0, (size_t)(q - f - 1)))
+                                return 0;
+                        if (i >= nhead)
+                                goto count;
+                        if (kidx[i] >= 0 &&
+                            !put_field(jb, (size_t)kidx[i], f + 1, (size_t)(q - f - 1),
+                                       (uint32_t)(f + 1 - line), v, sl, &ns))
+                                goto slow_full;
+                        i++;
+                        if (q + 1 == end)
+                                break;
+                        f = q + 2;
+                        continue;
+                }
+                /* plain fields from f on, each comma ending one */
+                const char *p = f;
+                for (;;) {
+                        __m256i x = _mm256_loadu_si256((const __m256i *)p);
+                        unsigned cm = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, comma));
+                        unsigned sm = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(
+                            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, quote),
+                                                            _mm256_cmpeq_epi8(x, cr)),
+                                            _mm256_or_si256(_mm256_cmpeq_epi8(x, lf),
+                                                            _mm256_cmpeq_epi8(x, nul))),
+                            _mm256_or_si256(_mm256_cmpeq_epi8(x, sp), _mm256_cmpeq_epi8(x, tab))));
+                        if (sm)
+                                cm &= (1u << __builtin_ctz(sm)) - 1;
+                        while (cm) {
+                                const char *c = p + __builtin_ctz(cm);
+                                if (i >= nhead)
+                                        goto count;
+                                if (kidx[i] >= 0 &&
+                                    !put_field(jb, (size_t)kidx[i], f, (size_t)(c - f),
+                                               (uint32_t)(f - line), v, sl, &ns))
+                                        goto slow_full;
+                                i++;
+                                f = c + 1;
+                                cm &= cm - 1;
+                        }
+                        if (sm) {
+                                p += __builtin_ctz(sm);
+                                break;
+                        }
+                        p += 32;
+                }
+                if (p == end) { /* the line's last field */
+                        if (i >= nhead)
+                                goto count;
+                        if (kidx[i] >= 0 &&
+                            !put_field(jb, (size_t)kidx[i], f, (size_t)(p - f),
+                                       (uint32_t)(f - line), v, sl, &ns))
+                                goto slow_full;
+                        i++;
+                        break;
+                }
+                if (*p == '"' && p == f)
+                        continue; /* a quoted field next */
+                return 0; /* a blank, a quote inside a field, a CR, a NUL */
+        }
+        if (i != nhead)
+                return 1; /* fewer fields than the header: the reader says so */
+        L->nslow = ns;
+        L->ok = 1;
+        return 1;
+count:
+        return 1; /* more fields than the header */
+slow_full:
+        return 1; /* too many slow fields: the reader splits it */
+}
+#endif
+
 /* line j split with fl, its kept numbers read as table.c's fast_row reads them */
 static void split_one(struct csv_batch *b, size_t j, struct csv_line *fl)
 {
@@ -63,27 +189,19 @@ static void split_one(struct csv_batch *b, size_t j, struct csv_line *fl)
         L->nslow = 0;
         L->vals = v;
         L->slow = sl;
+#if defined(HAVE_AVX2_PATH)
+        if (b->fused && split_fused(b, L, v, sl))
+                return;
+        L->ok = 0; /* (values it read are overwritten below) */
+#endif
         if (csv_split(p, nl, fl) || fl->n == 0 || fl->n != jb->nhead)
                 return;
         const uint32_t *at = fl->at, *len = fl->len;
         size_t ns = 0;
         for (size_t k = 0; k < nk; k++) {
                 size_t i = jb->keep[k];
-                const char *f = p + at[i];
-                size_t l = len[i];
-                /* digits, digits and ".0" (how rocprof writes some counters), the rest */
-                if (!jb->text[k] &&
-                    (num_digits8(f, l, &v[k]) ||
-                     (l > 2 && f[l - 2] == '.' && f[l - 1] == '0' &&
-                      num_digits8(f, l - 2, &v[k])) ||
-                     num_fast(f, l, &v[k])))
-                        continue;
-                if (ns == SLOW_PER_LINE)
-                        return; /* the reader splits it */
-                sl[3 * ns] = (uint32_t)k;
-                sl[3 * ns + 1] = at[i];
-                sl[3 * ns + 2] = (uint32_t)l;
-                ns++;
+                if (!put_field(jb, k, p + at[i], len[i], at[i], v, sl, &ns))
+                        return; /* too many slow fields: the reader splits it */
         }
         L->nslow = ns;
         L->ok = 1;
@@ -153,6 +271,16 @@ void csv_batch_start(struct csv_batch *b, const struct csv_job *job)
                 b->cap_vals = nv;
         }
         memset(b->ready, 0, nl);
+        if (job->nhead > b->cap_kidx) {
+                b->kidx = xrealloc(b->kidx, job->nhead * sizeof *b->kidx);
+                b->cap_kidx = job->nhead;
+        }
+        for (size_t i = 0; i < job->nhead; i++)
+                b->kidx[i] = -1;
+        for (size_t k = 0; k < job->nkeep; k++)
+                if (job->keep[k] < job->nhead)
+                        b->kidx[job->keep[k]] = (int)k;
+        b->fused = csv_split_level(-1) == CSV_SCAN_AVX2;
         b->job = *job;
         b->job.max_lines = nl;
         b->taken = 0;
@@ -215,6 +343,7 @@ void csv_batch_free(struct csv_batch *b)
         free(b->lines);
         free(b->vals);
         free(b->slow);
+        free(b->kidx);
         csv_line_free(&b->fl[0]);
         csv_line_free(&b->fl[1]);
         free(b);
