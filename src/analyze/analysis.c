@@ -212,7 +212,7 @@ static void append_half(struct analysis *an, struct half *h)
 /* 1: built on two threads; 0: not tried or sent back (an is then as analysis_run began) */
 static int build_two(struct build_ctx *bc, struct err *err)
 {
-        size_t k = bc->o->threads > 1 && !bc->w->spill ? split_at(bc) : 0;
+        size_t k = bc->o->threads > 1 ? split_at(bc) : 0;
         if (!k)
                 return 0;
         struct analysis *an = bc->an;
