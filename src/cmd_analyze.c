@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "analyze/analysis.h"
+#include "util/esc.h"
 #include "analyze/colset.h"
 #include "analyze/findings.h"
 #include "arch/versions.h"
@@ -515,7 +516,7 @@ int cmd_analyze(int argc, char **argv)
         size_t nopen = 0, nan_ = 0;
         long *kernels = NULL, *dispatches = NULL, *cols = NULL;
         const char **knames = NULL;
-        FILE *out = stdout;
+        FILE *out = stdout, *raw = stdout;
         int rc = 2;
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
@@ -599,6 +600,9 @@ int cmd_analyze(int argc, char **argv)
                 out = stdout;
                 goto fail;
         }
+        /* the report as a person sees it: control characters from the data escaped */
+        raw = out;
+        out = esc_stream(raw);
         if (args.list_stats) {
                 list_stats(out, &w[0], &o, table_width(&args, out));
                 rc = 0;
@@ -654,7 +658,7 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                prepare_figures(&args, &an[0], &ro, out);
+                prepare_figures(&args, &an[0], &ro, raw); /* its width: the terminal's */
                 /* the CSV files are written while the report is */
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
@@ -672,8 +676,16 @@ fail:
         fprintf(stderr, "prism: %s\n", err.msg);
         rc = err.code == ERR_SYS ? 2 : 2;
 done:
-        if (out != stdout && fclose(out) != 0 && !rc) {
-                fprintf(stderr, "prism: cannot write '%s'\n", args.output);
+        /* a report that could not be written all is an error (a full disk, /dev/full) */
+        if (out != raw && fclose(out) != 0 && !rc) {
+                fprintf(stderr, "prism: cannot write %s%s%s: %s\n", args.output ? "'" : "",
+                        args.output ? args.output : "the report to standard output",
+                        args.output ? "'" : "", strerror(errno ? errno : EIO));
+                rc = 2;
+        }
+        if (raw != stdout && fclose(raw) != 0 && !rc) {
+                fprintf(stderr, "prism: cannot write '%s': %s\n", args.output,
+                        strerror(errno ? errno : EIO));
                 rc = 2;
         }
         for (size_t i = 0; i < nan_; i++)

@@ -162,7 +162,7 @@ static const struct opt analyze_opts[] = {
     {A_NO_FINDINGS, "no-findings", 0, NULL,
      "leave out the findings (what limits each kernel, 0.3, 0.4)",
      "leave out the findings: table 0.3 (what limits each top kernel, why, and the estimated\n"
-     "gain, from the rules in\n"
+     "speedup, from the rules in\n"
      ".Pa rules/ )\n"
      "and table 0.4 (the roofline ceiling that bounds each kernel).",
      NULL},

@@ -734,6 +734,22 @@ static void test_screen(void **state)
 
 /* 'f' lists the findings; Enter jumps to the first evidence row and makes the
  * evidence the matches that ] steps through */
+/* a kernel name's control characters (ESC, OSC, BEL, a C1 CSI) reach no cell: each is
+ * shown escaped, as in the text report (util/esc.h) */
+static void test_control_chars(void **state)
+{
+        (void)state;
+        struct tui_line l = {0};
+        const char *name = "k\x1b[2J\x1b]0;t\x07n\xc2\x9b" "1m\xe2\x94\x82";
+        size_t n = tui_line_add(&l, name, 0);
+        const char *want = "k\\x1b[2J\\x1b]0;t\\x07n\\u009b1m";
+        assert_int_equal(n, strlen(want) + 1); /* and the box character, one cell */
+        for (size_t i = 0; i < strlen(want); i++)
+                assert_int_equal(l.c[i].ch[0], want[i]);
+        assert_string_equal(l.c[strlen(want)].ch, "\xe2\x94\x82");
+        free(l.c);
+}
+
 static void test_findings_view(void **state)
 {
         (void)state;
@@ -772,6 +788,7 @@ int main(void)
             cmocka_unit_test(test_norm_switch),    cmocka_unit_test(test_search),
             cmocka_unit_test(test_compare),        cmocka_unit_test(test_colors),
             cmocka_unit_test(test_screen),         cmocka_unit_test(test_findings_view),
+            cmocka_unit_test(test_control_chars),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "../render/memchart.h"
 #include "tui_int.h"
+#include "../util/esc.h"
 
 void tui_layout(int rows, int cols, struct tui_layout *l)
 {
@@ -55,6 +56,11 @@ static void set_cell(struct tui_cell *c, const char *s, size_t len, int attr)
 size_t tui_line_add(struct tui_line *l, const char *s, int attr)
 {
         size_t added = 0;
+        struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
+        if (esc_needed(s, strlen(s), 0)) {
+                esc_append(&e, s, strlen(s), 0);
+                s = e.buf;
+        }
         while (*s) {
                 size_t len = u8seq(s);
                 xgrow(&l->c, &l->cap, l->n + 1, sizeof *l->c);
@@ -62,6 +68,7 @@ size_t tui_line_add(struct tui_line *l, const char *s, int attr)
                 s += len;
                 added++;
         }
+        sb_free(&e);
         return added;
 }
 
@@ -498,7 +505,7 @@ static void draw_findings(struct tui_model *m, struct tui_frame *f, const struct
         if (m->pick >= m->pick_top + h)
                 m->pick_top = m->pick - h + 1;
         put_fit(f, L->main_y, 0, f->cols,
-                " Findings (kernel, estimated gain, finding): Enter jumps to the evidence", TA_HEAD);
+                " Findings (kernel, estimated speedup, finding): Enter jumps to the evidence", TA_HEAD);
         for (size_t i = m->pick_top; i < n && i < m->pick_top + h; i++) {
                 int y = L->main_y + 1 + (int)(i - m->pick_top);
                 int a = i == m->pick ? TA_SEL : TA_NORMAL;
