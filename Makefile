@@ -92,8 +92,7 @@ $(BUILD)/gen/ydata.c: $(BUILD)/gen/ypack $(DATA_YAML)
 # The man pages' option sections and the shell completions, from the option table
 # (src/cmd_options.c) at build time: build/doc/ holds what `make install` installs; `make docs`
 # writes them back into man/ and completion/ (tests/docs.sh fails while those differ).
-$(BUILD)/gen/optdoc: src/gen/optdoc.c $(BUILD)/src/cmd_options.o $(BUILD)/src/util/opt.o \
-                     $(BUILD)/src/util/util.o
+$(BUILD)/gen/optdoc: src/gen/optdoc.c $(BUILD)/src/cmd_options.o $(BUILD)/libprism.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/doc/prism-%.1: man/prism-%.1 $(BUILD)/gen/optdoc
