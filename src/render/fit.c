@@ -30,7 +30,8 @@ static size_t dbytes(const char *s, size_t n, size_t cols)
         return i;
 }
 
-/* the widest line of s, and (word) its longest run without a space */
+/* the widest line of s, and (word) its longest run that cannot break (at a space, or
+ * after '/', '-' or ',') */
 static void measure(const char *s, size_t *line, size_t *word)
 {
         *line = *word = 0;
@@ -50,6 +51,11 @@ static void measure(const char *s, size_t *line, size_t *word)
                         continue;
                 lw++;
                 if (*s == ' ') {
+                        if (ww > *word)
+                                *word = ww;
+                        ww = 0;
+                } else if (*s == '/' || *s == '-' || *s == ',') { /* a word may break after */
+                        ww++;
                         if (ww > *word)
                                 *word = ww;
                         ww = 0;
