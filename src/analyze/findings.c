@@ -137,7 +137,7 @@ void findings_metrics(const struct arch *a, const struct analysis_opts *o,
 static int kernel_values(const struct workload *w, const struct arch *a,
                          const struct analysis_opts *o, const struct ruleset *rs,
                          const char *kernel, const struct keys *k, struct fvals *fv,
-                         struct err *err)
+                         const struct findings_nested *nr, struct err *err)
 {
         struct panel_col cols[] = {
             {"Metric", "name", NULL, -1}, {"Avg", "avg", NULL, -1}, {"Peak", "peak", NULL, -1}};
@@ -156,8 +156,9 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         o2.kernel_names = names;
         o2.nkernel_names = 1;
         o2.threads = 0; /* a nested analysis: one thread */
+        o2.include_desc = 0; /* its tables' columns are the panels' */
         struct analysis sub;
-        int rc = analysis_run(w, a, &sps, &o2, &sub, err);
+        int rc = nr->run(w, a, &sps, &o2, &sub, err);
         if (rc)
                 return rc;
         struct smap row = {0};
@@ -195,7 +196,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                 fv->v[i] = v;
         }
         smap_free(&row);
-        analysis_free(&sub);
+        nr->free(&sub);
         return 0;
 }
 
@@ -286,7 +287,8 @@ static const struct panel_table *wanted(const struct analysis_opts *o, const str
 
 int findings_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
                    const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                   const struct panel *p, struct analysis *an, struct err *err)
+                   const struct panel *p, struct analysis *an, const struct findings_nested *nr,
+                   struct err *err)
 {
         for (size_t i = 0; i < an->ntables; i++)
                 if (an->tables[i].panel == p && an->tables[i].pt->source &&
@@ -342,7 +344,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
                 /* the tables may move as analysis_insert_table grows the array */
                 ft = fpt ? &an->tables[fi] : NULL;
                 rt = rpt ? &an->tables[ri] : NULL;
-                if ((rc = kernel_values(w, a, o, &rs, kv[i], &k, &fv, err)))
+                if ((rc = kernel_values(w, a, o, &rs, kv[i], &k, &fv, nr, err)))
                         break;
                 struct finding *f;
                 size_t nf, nskipped;

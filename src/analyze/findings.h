@@ -16,9 +16,17 @@ int findings_is_source(const char *source);
  * later calls for the same panel do nothing). knames: the kernel filter resolved to names
  * (none: the rules' top_kernels kernels by time). Without a rules directory the tables are
  * left out with one warning. */
+/* The nested analysis of one kernel's values: analysis_run and analysis_free, handed down by
+ * analysis.c, which calls findings_build (so that this file never calls back up into it). */
+struct findings_nested {
+        int (*run)(const struct workload *w, const struct arch *a, const struct panel_set *ps,
+                   const struct analysis_opts *o, struct analysis *an, struct err *err);
+        void (*free)(struct analysis *an);
+};
 int findings_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
                    const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                   const struct panel *p, struct analysis *an, struct err *err);
+                   const struct panel *p, struct analysis *an, const struct findings_nested *nr,
+                   struct err *err);
 
 /* Comparison (-p A -p B): base's findings table becomes the union of both runs' findings
  * with a Status column (appeared, disappeared, changed, unchanged); the renderer then puts
