@@ -386,6 +386,21 @@ if [ -d "$S/vcopy/MI200/perfmon" ]; then
         imp 0 "[^ ]*/perfmon/long.txt: a line longer than a pass plan holds" \
                 "import: a 100 KB perfmon line" \
                 'python3 -c "print(\"pmc: \" + \"x\" * 100000)" > $D/perfmon/long.txt'
+        mkfifo "$T/fifo.db"
+        timeout "$TO" "$P" database --import "$S/vcopy/MI200" --db "$T/fifo.db" --force >/dev/null 2>"$T/fifo.err"; rc=$?
+        n=$((n + 1))
+        if [ $rc -eq 2 ] && [ -p "$T/fifo.db" ] && grep -q "'$T/fifo.db' exists and is not a regular file" "$T/fifo.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] import --db onto a named pipe: refused, the pipe left (was replaced)"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] import --db onto a named pipe: exit $rc"; head -2 "$T/fifo.err"
+        fi
+        timeout "$TO" "$P" analyze -p "$T/fifo.db" >/dev/null 2>"$T/fifo.err"; rc=$?
+        n=$((n + 1))
+        if [ $rc -eq 2 ] && grep -q "cannot open workload '$T/fifo.db': not a regular file" "$T/fifo.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] analyze -p a named pipe called .db: not a regular file (was 'no such file')"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] analyze -p a named pipe called .db: exit $rc"; head -2 "$T/fifo.err"
+        fi
 else
         skiprow "database --import of odd perfmon files" "no $S/vcopy/MI200/perfmon"
 fi
