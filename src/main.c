@@ -61,12 +61,6 @@ static void analyze_stdout(void)
         setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 }
 
-int cmd_fail(const char *msg)
-{
-        fprintf(stderr, "prism: %s\n", msg);
-        return 2;
-}
-
 /* Whatever a command wrote to standard output must have been written: a full disk, a
  * closed pipe or /dev/full is an error (exit 2), not a lost report with exit 0. */
 static int out_done(int rc)

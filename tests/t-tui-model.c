@@ -467,6 +467,11 @@ static void test_search(void **state)
                 assert_int_equal(strncmp(t->keys[m->matches[i].row], "2.1.1", 5), 0);
         }
         assert_int_equal(m->nmatches, 11); /* 2.1.1 and 2.1.10 to 2.1.19 */
+        /* the status line tells what the highlighted row's metric measures (metrics/) */
+        char *d = tui_row_desc(m);
+        assert_non_null(d);
+        assert_non_null(strstr(d, "2.1.1: Integer operations per second"));
+        free(d);
 
         /* by name, any case; ] and [ cycle */
         assert_int_equal(tui_search(m, "hIT rAtE"), 0);

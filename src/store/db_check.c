@@ -2,6 +2,7 @@
  * another program, or damaged, analyzes as the directory it came from would, or fails in
  * one line naming the file. The stored row counts are checked against the tables, never
  * trusted; a counter's cell is a number or n/a with the warning the CSV reader gives. */
+#include "cellcheck.h"
 #include "db_int.h"
 #include "db_rd.h"
 #include "wstream.h"

@@ -291,6 +291,22 @@ static const char *short_path(const char *p)
         return p;
 }
 
+char *tui_row_desc(const struct tui_model *m)
+{
+        if (m->hl_table < 0 || m->hl_row < 0 || (size_t)m->hl_table >= m->an[0].ntables)
+                return NULL;
+        const struct rtable *t = &m->an[0].tables[m->hl_table];
+        if (!t->metric_table || (size_t)m->hl_row >= t->nrows || !t->arch)
+                return NULL;
+        const char *rk = t->rkeys[m->hl_row];
+        char *key = xstrndup(rk, strcspn(rk, "#"));
+        const struct metric *mt = arch_metric(t->arch, key);
+        free(key);
+        if (!mt || !mt->desc || !*mt->desc)
+                return NULL;
+        return xasprintf(" %s: %s", t->keys[m->hl_row], mt->desc);
+}
+
 static void draw_bars(struct tui_model *m, struct tui_frame *f)
 {
         fill(f, 0, 0, f->cols, TA_BAR);
@@ -364,10 +380,12 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
         if (m->mode == TM_MAIN && m->nmatches)
                 snprintf(right, sizeof right, " match %zu/%zu ", m->match_cur + 1, m->nmatches);
         int rw = (int)strlen(right);
+        char *desc = m->mode == TM_MAIN ? tui_row_desc(m) : NULL;
         if (m->msg[0])
                 put_fit(f, y, 0, f->cols - rw, m->msg, m->msg_err ? TA_ERROR : TA_BAR);
         else
-                put_fit(f, y, 0, f->cols - rw, hint, TA_BAR);
+                put_fit(f, y, 0, f->cols - rw, desc ? desc : hint, TA_BAR);
+        free(desc);
         put(f, y, f->cols - rw, f->cols, right, TA_BAR);
 }
 
@@ -487,7 +505,7 @@ static void draw_findings(struct tui_model *m, struct tui_frame *f, const struct
         if (m->pick >= m->pick_top + h)
                 m->pick_top = m->pick - h + 1;
         put_fit(f, L->main_y, 0, f->cols,
-                " Findings (kernel, estimated gain, finding): Enter jumps to the evidence", TA_HEAD);
+                " Findings (kernel, estimated speedup, finding): Enter jumps to the evidence", TA_HEAD);
         for (size_t i = m->pick_top; i < n && i < m->pick_top + h; i++) {
                 int y = L->main_y + 1 + (int)(i - m->pick_top);
                 int a = i == m->pick ? TA_SEL : TA_NORMAL;

@@ -71,25 +71,39 @@ int err_wrap(struct err *err, const char *fmt, ...)
 /* where this thread's warnings go while held (src/util/task.h) */
 static _Thread_local struct strbuf *warn_sink;
 
-void warnf(const char *fmt, ...)
+static void vnote(const char *prefix, const char *fmt, va_list ap)
 {
         if (warn_quiet)
                 return;
-        va_list ap, aq;
-        va_start(ap, fmt);
+        va_list aq;
         va_copy(aq, ap);
         int n = vsnprintf(NULL, 0, fmt, aq);
         va_end(aq);
         size_t size = n > 0 ? (size_t)n * 4 + 1 : 1; /* room for every byte as \xHH */
         char *msg = xmalloc(size);
         vsnprintf(msg, size, fmt, ap);
-        va_end(ap);
         one_line(msg, size);
         if (warn_sink)
-                sb_addf(warn_sink, "prism: warning: %s\n", msg);
+                sb_addf(warn_sink, "prism: %s%s\n", prefix, msg);
         else
-                fprintf(stderr, "prism: warning: %s\n", msg);
+                fprintf(stderr, "prism: %s%s\n", prefix, msg);
         free(msg);
+}
+
+void warnf(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vnote("warning: ", fmt, ap);
+        va_end(ap);
+}
+
+void notef(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vnote("", fmt, ap);
+        va_end(ap);
 }
 
 struct strbuf *warn_hold(struct strbuf *sb)

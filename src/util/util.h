@@ -24,6 +24,8 @@ int err_wrap(struct err *err, const char *fmt, ...) __attribute__((format(printf
 
 /* Print a one-line warning "prism: warning: ..." to stderr (never for errors). */
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a note that is no warning: "prism: ..." (what a forgiving option matched). */
+void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set to 1 to silence warnings (tests). */
 extern int warn_quiet;
 struct strbuf;
