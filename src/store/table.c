@@ -5,6 +5,7 @@
 
 #include "csvbatch.h"
 #include "csvsplit.h"
+#include "csvopen.h"
 #include "tableio.h"
 #include "../util/numparse.h"
 #include "../util/task.h"
