@@ -147,6 +147,24 @@ static int cmp_tid(const void *a, const void *b)
         return strverscmp(((const struct panel_table *)a)->id, ((const struct panel_table *)b)->id);
 }
 
+/* What the built-in sources' tables are, for the renderers (struct table_props). */
+static void table_props(struct panel_table *t)
+{
+        static const struct {
+                const char *source;
+                struct table_props props;
+        } props[] = {
+            {"top_kernels", {.stat_rows = 1, .ranked = 1, .name_width = 40, .name_lines = 3}},
+            {"dispatch_list", {.stat_rows = 1, .name_width = 80, .name_lines = 4}},
+            {"sysinfo", {.fields = 1}},
+            {"findings", {.findings = 1}},
+        };
+        memset(&t->props, 0, sizeof t->props);
+        for (size_t i = 0; t->source && i < sizeof props / sizeof props[0]; i++)
+                if (!strcmp(t->source, props[i].source))
+                        t->props = props[i].props;
+}
+
 /* One overlay panel file: `id` names the panel (a new id adds a panel, which then needs a
  * title); each table entry replaces, by id, the keys it gives (title, columns, rows,
  * repeat, source, archs) of the base table, adds a table with a new id, or with
@@ -298,6 +316,9 @@ int panels_load(const char *dir, struct panel_set *ps, struct err *err)
                 return rc;
         }
         qsort(ps->panels, ps->npanels, sizeof *ps->panels, cmp_panel);
+        for (size_t i = 0; i < ps->npanels; i++)
+                for (size_t j = 0; j < ps->panels[i].ntables; j++)
+                        table_props(&ps->panels[i].tables[j]);
         for (size_t i = 1; i < ps->npanels; i++)
                 if (ps->panels[i].id == ps->panels[i - 1].id) {
                         rc = err_set(err, ERR_INPUT, "%s: panel id %d also used by %s",

@@ -6,20 +6,7 @@
 
 #include "../store/columns.h"
 #include "render.h"
-
-static double round_half_even(double x, int nd)
-{
-        static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-        if (!isfinite(x))
-                return x;
-        /* pow(10, nd) is exact up to 10^22: the same double as the table's */
-        double s = nd >= 0 && nd <= 22 ? p10[nd] : pow(10.0, nd), y = x * s, a = fabs(y);
-        if (a < 4503599627370496.0) /* 2^52: adding it rounds to a whole number, to even */
-                return copysign((a + 4503599627370496.0) - 4503599627370496.0, y) / s;
-        return nearbyint(y) / s;
-}
+#include "../util/round.h"
 
 /* display width of UTF-8 text: count of lead bytes (all but 10xxxxxx), eight at a time */
 static size_t u8len(const char *s, size_t n)
@@ -246,7 +233,7 @@ char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decima
  * top kernels (whose counts the reference shows with decimals) */
 int rtable_int_col(const struct rtable *t, size_t c)
 {
-        if (t->metric_table || (t->pt->source && !strcmp(t->pt->source, "top_kernels")))
+        if (t->metric_table || t->pt->props.ranked)
                 return 0;
         for (size_t r = 0; r < t->nrows; r++) {
                 double v = t->cells[r * t->ncols + c].v;
@@ -254,12 +241,6 @@ int rtable_int_col(const struct rtable *t, size_t c)
                         return 0;
         }
         return 1;
-}
-
-static int is_top_stats(const struct rtable *t)
-{
-        return t->pt->source && (!strcmp(t->pt->source, "top_kernels") ||
-                                 !strcmp(t->pt->source, "dispatch_list"));
 }
 
 /* grid cell i: a copy of s, its own allocation or (text) at an offset of one buffer */
@@ -282,7 +263,7 @@ static void grid_build(const struct rtable *t, const struct render_opts *o, int 
                        struct rgrid *g, struct strbuf *text)
 {
         size_t nrows = t->nrows;
-        if (is_top_stats(t) && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
+        if (t->pt->props.stat_rows && o->max_stat_num >= 0 && (size_t)o->max_stat_num < nrows)
                 nrows = (size_t)o->max_stat_num;
         size_t ncols = 1;
         for (size_t c = 0; c < t->ncols; c++)
@@ -294,7 +275,7 @@ static void grid_build(const struct rtable *t, const struct render_opts *o, int 
         g->src_col = xcalloc(ncols, sizeof *g->src_col);
         g->text = NULL;
         size_t *off = text ? xmalloc((nrows + 1) * ncols * sizeof *off) : NULL;
-        int sysinfo = t->pt->source && !strcmp(t->pt->source, "sysinfo");
+        int sysinfo = t->pt->props.fields;
         grid_put(g, text, off, 0, t->metric_table ? t->key_title : "");
         g->src_col[0] = -1;
         /* numbers right-aligned in built-in tables, as the reference shows them */
@@ -324,11 +305,10 @@ static void grid_build(const struct rtable *t, const struct render_opts *o, int 
                 for (k = 1; k < ncols; k++) {
                         size_t c = (size_t)g->src_col[k];
                         const struct cell *cl = &t->cells[r * t->ncols + c];
-                        if (wrap_names && cl->text && is_top_stats(t) &&
+                        if (wrap_names && cl->text && t->pt->props.stat_rows &&
                             !strcmp(t->cols[c], COL_KERNEL_NAME)) {
-                                char *w = !strcmp(t->pt->source, "top_kernels")
-                                              ? wrap(cl->text, 40, 3)
-                                              : wrap(cl->text, 80, 4);
+                                char *w = wrap(cl->text, t->pt->props.name_width,
+                                               t->pt->props.name_lines);
                                 grid_put(g, text, off, row + k, w);
                                 free(w);
                         } else {
