@@ -55,7 +55,7 @@ struct fvals {
 /* One fired rule. */
 struct finding {
         const struct rule *rule;
-        double gain;    /* percent of the kernel's time */
+        double gain;    /* estimated speedup: percent of the kernel's time the cause costs */
         char *message;  /* the template filled in */
         char *evidence; /* metric ids (or keys where no table shows them), space-separated */
 };
@@ -66,7 +66,8 @@ struct idmap;
 int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
                   struct err *err);
 /* Compute the values of rs in order into fv (their inputs already set), then evaluate
- * every rule: *out gets the fired ones, sorted by gain (largest first); *nskipped counts
+ * every rule: *out gets the fired ones, sorted by estimated speedup (largest first), a
+ * symptom after the fired causes that explain it (explains:); *nskipped counts
  * rules left out for n/a data. ids maps metric keys to metric ids for the evidence and
  * template ids back to keys (NULL: keys are shown). */
 int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap *ids,

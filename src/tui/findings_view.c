@@ -31,7 +31,7 @@ char *tui_findings_line(const struct tui_model *m, size_t r)
         const struct rtable *t = tui_findings_table(m);
         if (!t || r >= t->nrows)
                 return xstrdup("");
-        long k = tui_col_of(t, COL_KERNEL_NAME), id = tui_col_of(t, "Finding"), g = tui_col_of(t, "Gain Pct"),
+        long k = tui_col_of(t, COL_KERNEL_NAME), id = tui_col_of(t, "Finding"), g = tui_col_of(t, "Est. Speedup"),
              msg = tui_col_of(t, "Message");
         const struct cell *row = &t->cells[r * t->ncols];
         char gain[32] = "";

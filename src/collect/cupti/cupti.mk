@@ -30,6 +30,15 @@ tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
+# Kernels with a known limiter each, and a cuBLAS GEMM (the findings ground truth:
+# tests/gpu/run-findings-check.sh).
+tests/bin/limiters: tests/gpu/limiters.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
+tests/bin/limiters-nocublas: tests/gpu/limiters.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -DNO_CUBLAS -o $@ $<
+
 # A small driver of the NVIDIA backend (the backend reads its family's data, so it links
 # prism's library); build it with STATIC_LIBS=1 for the device machine, which has neither
 # libyaml nor libcsv.
