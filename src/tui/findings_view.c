@@ -11,7 +11,7 @@ const struct rtable *tui_findings_table(const struct tui_model *m)
 {
         for (size_t i = 0; i < m->an[0].ntables; i++) {
                 const struct rtable *t = &m->an[0].tables[i];
-                if (t->pt->source && !strcmp(t->pt->source, "findings") && t->ncols >= 7)
+                if (t->pt->props.findings && t->ncols >= 7)
                         return t;
         }
         return NULL;
