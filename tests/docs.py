@@ -76,6 +76,15 @@ def main():
             zgot |= {"-" + x for x in re.findall(r"\{-(\w),", m.group(1))}
         check(f"zsh completion: {cmd}'s options are --help's", zgot == opts,
               f"lacks {sorted(opts - zgot)}, has more {sorted(zgot - opts)}")
+    # the completions parse (zsh only where it is installed; bash always is)
+    r = subprocess.run(["bash", "-n", os.path.join(ROOT, "completion", "prism.bash")],
+                       capture_output=True, text=True)
+    check("completion/prism.bash parses (bash -n)", r.returncode == 0, r.stderr)
+    import shutil
+    if shutil.which("zsh"):
+        r = subprocess.run(["zsh", "-n", os.path.join(ROOT, "completion", "_prism")],
+                           capture_output=True, text=True)
+        check("completion/_prism parses (zsh -n)", r.returncode == 0, r.stderr)
     # the generated files are up to date: regenerating them changes nothing
     gen = os.path.join(BUILD, "gen", "optdoc")
     check("build/gen/optdoc is built (make)", os.access(gen, os.X_OK), gen)
