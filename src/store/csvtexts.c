@@ -1,6 +1,7 @@
 /* Opening a CSV file, the entry points of table.c's loader, and small CSV files' bytes kept
  * for a second pass (table.h, struct csv_texts). */
 #include "table.h"
+#include "bytesrc.h"
 #include "tableio.h"
 
 #include <errno.h>
@@ -93,7 +94,8 @@ void csv_texts_read(struct csv_texts *ct, const char *path)
                 }
         }
         close(fd);
-        if (!buf || n != len) {
+        /* gzip: the load decompresses it (bytesrc.h); these bytes are not its text */
+        if (!buf || n != len || bsrc_is_gzip(buf, n)) {
                 free(buf);
                 return;
         }

@@ -8,6 +8,10 @@
  *   value (prism warns when the two differ);
  * - Start_Timestamp is 0 and End_Timestamp the median of its rows' durations (End - Start,
  *   read as exact 64-bit integers: today's timestamps are past 2^53).
+ * rocprof-compute 3.6+ writes the same rows as one file per pass (results_*.csv[.gz]),
+ * which its analyze concatenates in file-name order and groups alike; from 3.10 on the
+ * rules differ where struct pass_rules says (formats.h): the timestamps are the group's
+ * first row's, and dispatches are numbered from 1.
  * Unlike 3.3 nothing is dropped silently: a row whose grouping fields are empty or not
  * numbers is an error, a damaged value or timestamp a warning naming file:line. */
 #include <errno.h>
@@ -46,12 +50,26 @@ static const char *const field_name[NF] = {COL_DISPATCH_ID,
 
 #define MAX_WARN 5
 
+struct ts {
+        long long i; /* exact: the integer */
+        double d;
+        int exact;
+};
+
+/* where a value was given: the file's index in the high 16 bits, its line below (0: not
+ * given) */
+#define VLINE(file, line) (((size_t)(file) << 48) | (size_t)(line))
+#define VLINE_FILE(v) ((size_t)(v) >> 48)
+#define VLINE_LINE(v) ((size_t)(v) & (((size_t)1 << 48) - 1))
+
 struct group {
         double key[NKEY];
         char *kernel;
         double fixed[NFIXED];
         size_t line; /* its first row */
-        long long *dur;
+        struct ts s0, e0; /* its first row's timestamps (first_ok: both read) */
+        int first_ok;
+        double *dur;
         size_t ndur, cap_dur;
         double *val;   /* per kept counter; NaN until given */
         size_t *vline; /* where each was given (0: not given) */
@@ -60,6 +78,8 @@ struct group {
 
 struct rocpd {
         const char *path;
+        size_t file; /* the index of path among the files read */
+        struct pass_rules rules;
         table_col_fn want;
         void *ctx;
         int col[NF];
@@ -70,6 +90,7 @@ struct rocpd {
         size_t nc, cap_c;
         struct smap cidx; /* counter name -> kept index, or -1 */
         size_t bad, dup, badts;
+        const char *const *paths;
         struct strbuf key;
         /* the previous row's grouping fields as written, and its group: rows come in runs
          * of one dispatch, so most rows skip parsing them */
@@ -103,21 +124,30 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
         return 0;
 }
 
-/* an exact integer timestamp; 0 on success */
-static int parse_ts(const char *s, long long *out)
+/* A timestamp: an integer exactly (today's are past 2^53, where a double is off by a
+ * nanosecond or two), a fraction as a double (rocprof-compute 3.3's joined tables of some GPUs
+ * average the passes' timestamps: pandas reads them as doubles, and so does prism). 0 on
+ * success. */
+static int parse_ts(const char *s, struct ts *out)
 {
         char *end;
         errno = 0;
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
-                *out = v;
+                *out = (struct ts){v, (double)v, 1};
                 return 0;
         }
         double d;
-        if (parse_double(s, &d) || !isfinite(d) || d != floor(d) || fabs(d) >= 9.2e18)
+        if (parse_double(s, &d) || !isfinite(d) || fabs(d) >= 9.2e18)
                 return -1;
-        *out = (long long)d;
+        *out = (struct ts){(long long)d, d, d == floor(d)};
         return 0;
+}
+
+/* a - b, exactly where both are integers */
+static double ts_sub(struct ts a, struct ts b)
+{
+        return a.exact && b.exact ? (double)(a.i - b.i) : a.d - b.d;
 }
 
 static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct err *err,
@@ -170,6 +200,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         memcpy(g->key, key, sizeof key);
         g->kernel = xstrdup(kernel);
         g->line = line;
+        g->first_ok = -1; /* set by the first add_duration */
         for (int k = 0; k < NFIXED; k++) {
                 int c = rp->col[F_GPU + k];
                 double v = NAN;
@@ -190,14 +221,19 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
 
 static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t line)
 {
-        long long s, e;
+        struct ts s, e;
+        int first = g->first_ok < 0;
+        if (first)
+                g->first_ok = 0;
+        if (rp->rules.first_times && !first)
+                return; /* only the first row's count */
         char buf[100];
         const char *bad = NULL, *text = NULL;
         if (parse_ts(f[rp->col[F_START]], &s))
                 bad = COL_START, text = f[rp->col[F_START]];
         else if (parse_ts(f[rp->col[F_END]], &e))
                 bad = COL_END, text = f[rp->col[F_END]];
-        if (!bad && e < s) {
+        if (!bad && ts_sub(e, s) < 0) {
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
                               "duration is left out of its dispatch's",
@@ -211,8 +247,12 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                               rp->path, line, bad, text_desc(text, "a timestamp", buf, sizeof buf));
                 return;
         }
+        if (rp->rules.first_times) {
+                g->s0 = s, g->e0 = e, g->first_ok = 1;
+                return;
+        }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
-        g->dur[g->ndur++] = e - s;
+        g->dur[g->ndur++] = ts_sub(e, s);
 }
 
 static int counter_index(struct rocpd *rp, const char *name)
@@ -253,12 +293,20 @@ static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_
                 g->nval = n;
         }
         double old = g->val[ci];
-        if (g->vline[ci] && !(old == v || (isnan(old) && isnan(v))) && ++rp->dup <= MAX_WARN)
-                warnf("%s:%zu: counter '%s' of dispatch %.17g also at line %zu, with another "
-                      "value; the last is used (as rocprof-compute 3.3 does)",
-                      rp->path, line, name, g->key[F_DISPATCH], g->vline[ci]);
+        size_t at = g->vline[ci];
+        if (at && !(old == v || (isnan(old) && isnan(v))) && ++rp->dup <= MAX_WARN) {
+                if (VLINE_FILE(at) == rp->file)
+                        warnf("%s:%zu: counter '%s' of dispatch %.17g also at line %zu, with "
+                              "another value; the last is used (as rocprof-compute does)",
+                              rp->path, line, name, g->key[F_DISPATCH], VLINE_LINE(at));
+                else
+                        warnf("%s:%zu: counter '%s' of dispatch %.17g also in %s:%zu, with "
+                              "another value; the last is used (as rocprof-compute does)",
+                              rp->path, line, name, g->key[F_DISPATCH],
+                              rp->paths[VLINE_FILE(at)], VLINE_LINE(at));
+        }
         g->val[ci] = v;
-        g->vline[ci] = line;
+        g->vline[ci] = VLINE(rp->file, line);
 }
 
 static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
@@ -288,9 +336,9 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
 
 /* ---- the wide table ---- */
 
-static int cmp_ll(const void *a, const void *b)
+static int cmp_dur(const void *a, const void *b)
 {
-        long long x = *(const long long *)a, y = *(const long long *)b;
+        double x = *(const double *)a, y = *(const double *)b;
         return (x > y) - (x < y);
 }
 
@@ -298,9 +346,9 @@ static double median(struct group *g)
 {
         if (!g->ndur)
                 return NAN;
-        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_ll);
+        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_dur);
         size_t m = g->ndur / 2;
-        return g->ndur % 2 ? (double)g->dur[m] : ((double)g->dur[m - 1] + (double)g->dur[m]) / 2;
+        return g->ndur % 2 ? g->dur[m] : (g->dur[m - 1] + g->dur[m]) / 2;
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -360,10 +408,26 @@ static void build(struct rocpd *rp, struct table *t)
         rank_gpus(order, rp->ng);
         table_init(t);
         double *dur = xmalloc((rp->ng ? rp->ng : 1) * sizeof *dur);
+        double *start = xmalloc((rp->ng ? rp->ng : 1) * sizeof *start);
+        /* the first row's timestamps (3.10): relative to the earliest, so that End - Start
+         * stays exact in a double (today's timestamps are past 2^53) */
+        struct ts t0 = {0, 0, 1};
+        int any = 0;
+        for (size_t r = 0; rp->rules.first_times && r < rp->ng; r++)
+                if (order[r]->first_ok == 1 && (!any || ts_sub(order[r]->s0, t0) < 0))
+                        t0 = order[r]->s0, any = 1;
         for (size_t r = 0; r < rp->ng; r++) {
                 size_t row = table_add_row(t); /* may move t->line */
                 t->line[row] = order[r]->line;
-                dur[r] = median(order[r]);
+                if (!rp->rules.first_times) {
+                        dur[r] = median(order[r]);
+                        start[r] = isnan(dur[r]) ? NAN : 0;
+                } else if (order[r]->first_ok == 1) {
+                        start[r] = ts_sub(order[r]->s0, t0);
+                        dur[r] = ts_sub(order[r]->e0, t0);
+                } else {
+                        start[r] = dur[r] = NAN;
+                }
         }
         /* the columns in 3.3's order: the first row's fields, the counters, the times */
         static const int head[] = {F_GPU, F_GRID, F_WG, F_LDS, F_SCRATCH, F_AVGPR,
@@ -408,23 +472,39 @@ static void build(struct rocpd *rp, struct table *t)
         if (want_col(rp, COL_START)) {
                 int c = table_add_col(t, COL_START);
                 for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = isnan(dur[r]) ? NAN : 0;
+                        t->num[c][r] = start[r];
         }
         if (want_col(rp, COL_DISPATCH_ID)) {
                 int c = table_add_col(t, COL_DISPATCH_ID);
                 for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = (double)r;
+                        t->num[c][r] = (double)(r + (size_t)rp->rules.dispatch_base);
         }
         free(dur);
+        free(start);
         free(order);
 }
 
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err)
 {
-        struct rocpd rp = {.path = path, .want = want, .ctx = ctx, .last_group = -1};
+        return rocpd_load_files(&path, 1, path, want, ctx, pmc, err);
+}
+
+int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
+                     table_col_fn want, void *ctx, struct table *pmc, struct err *err)
+{
+        struct rocpd rp = {.path = paths[0], .paths = paths, .want = want, .ctx = ctx,
+                           .last_group = -1, .rules = formats_rules()};
         table_init(pmc);
-        int rc = csv_stream(path, on_row, &rp, err);
+        int rc = 0;
+        for (size_t i = 0; !rc && i < npaths; i++) {
+                rp.path = paths[i];
+                rp.file = i;
+                rp.last_group = -1; /* a new file: its rows start a run of their own */
+                rc = csv_stream(paths[i], on_row, &rp, err);
+        }
+        const char *path = label;
+        rp.path = label; /* build's messages are about them all */
         if (!rc) {
                 build(&rp, pmc);
                 if (rp.bad > MAX_WARN)
