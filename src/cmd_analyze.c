@@ -22,6 +22,7 @@
 #include "render/listing.h"
 #include "render/render.h"
 #include "store/columns.h"
+#include "store/formats.h"
 #include "tui/tui.h"
 #include "util/task.h"
 
@@ -37,8 +38,8 @@ static const char usage_text[] =
     "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
     "  -n, --normal-unit U     per_wave, per_cycle, per_second, per_kernel (default;\n"
     "                          per_wave with --compat 3.0)\n"
-    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0);\n"
-    "                          default: the newest prism follows (3.3)\n"
+    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0,\n"
+    "                          3.3, 3.10); default 3.3, which prism reproduces exactly\n"
     "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
     "      --decimal N         digits shown after the point (default 2)\n"
     "      --all-rows          also rows with no counterpart on the workload's GPU\n"
@@ -108,6 +109,7 @@ struct analyze_args {
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         const char *compat;     /* --compat VERSION */
+        int ratio_avg;          /* that version averages ratios as SUM(A) / SUM(B) */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
 };
@@ -266,7 +268,7 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct er
         int rc = data_versions_load(*pdir, &v, &nv, err);
         if (rc)
                 return rc;
-        size_t k = nv - 1;
+        size_t k = data_version_default(v, nv);
         if (a->compat) {
                 struct strbuf sb = {0};
                 for (k = 0; k < nv && strcmp(v[k].name, a->compat); k++)
@@ -281,6 +283,12 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct er
                 sb_free(&sb);
         }
         data_version_set(a->compat);
+        /* how that version groups the long layouts' rows (src/store/formats.h) */
+        struct pass_rules pr = {.first_times = v[k].first_times,
+                                .dispatch_base = v[k].dispatch_base,
+                                .new_sysinfo_names = v[k].new_sysinfo_names};
+        formats_rules_set(&pr);
+        a->ratio_avg = v[k].ratio_avg;
         if (!a->norm)
                 a->norm = !strcmp(v[k].norm, "per_cycle") ? "per_cycle"
                           : !strcmp(v[k].norm, "per_second") ? "per_second"
@@ -537,6 +545,7 @@ int cmd_analyze(int argc, char **argv)
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
                                   .all_rows = args.all_rows,
+                                  .ratio_avg = args.ratio_avg,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);

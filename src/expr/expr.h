@@ -161,6 +161,17 @@ size_t expr_minmax(const double *v, size_t n, double *mn, double *mx);
 /* A canonical text form (fully parenthesised), malloc'd. For messages and tests. */
 char *expr_to_string(const struct expr *e);
 
+/* The formula of e's mean over dispatches as a ratio of sums (rocprof-compute 3.7+): a
+ * division by a per-dispatch quantity, A / B, is averaged as SUM(A) / SUM(B); what is the
+ * same for every dispatch (numbers, and the $names per_row(ctx, name) says are not per
+ * dispatch) stays outside the sums: c * X, X * c, X / c, c + X, X - c, ... average as c and
+ * X's average; -X as -X's; `X if C else None` as X's (3.7 dropped those guards). A formula
+ * with no division by a per-dispatch quantity, with an aggregate call, or with a division
+ * that no such rule reaches (A / B + C / D) has none: NULL, its mean stays AVG(e).
+ * Otherwise a malloc'd formula text (every aggregate explicit). */
+typedef int (*expr_per_row_fn)(void *ctx, const char *name);
+char *expr_ratio_of_sums(const struct expr *e, expr_per_row_fn per_row, void *ctx);
+
 /* 1 if the formula contains an aggregate call (its value does not depend on one row). */
 int expr_has_aggregate(const struct expr *e);
 

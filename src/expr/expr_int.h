@@ -159,6 +159,9 @@ void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb
 /* numpy's pairwise sum of n <= 128 values (one block: 8 accumulators from 8 on), NaN as 0 */
 double expr_pw_block(const double *v, size_t n);
 
+/* n's text as expr_to_string writes it (fully parenthesised, parses back to n) */
+void expr_node_string(struct strbuf *sb, const struct expr_node *n);
+
 /* A function's source name ("MIN" for EF_MIN and EF_MIN2). */
 const char *expr_fn_name(int fn);
 /* 1 if fn reduces a column to one value. */

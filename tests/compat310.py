@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""--compat 3.10 (panels/versions, metrics/3.10/, panels/3.10/): each change of
+rocprof-compute 3.4-3.10 that prism implements, on a two-dispatch workload written here in
+the 3.10 layout, with the expected values worked out by hand from the stated rule, and the
+same workload under --compat 3.3 (the default) for contrast.
+
+The workload (gfx942, max_mclk 1300, num_memory_channels 128) has two dispatches of kernel
+k in two passes; pass 0 holds SQ_INSTS and SQ_BUSY_CU_CYCLES, pass 1 SQ_WAVES, SQ_CYCLES
+and GRBM_COUNT (three rows per dispatch):
+  dispatch 1: SQ_INSTS 100, SQ_BUSY_CU_CYCLES 10;  pass 0 times 1000..1100, pass 1 5000..5300
+  dispatch 2: SQ_INSTS 300, SQ_BUSY_CU_CYCLES 100; pass 0 times 2000..2400, pass 1 6000..6600
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PRISM = os.environ.get("PRISM", os.path.join(HERE, "..", "prism"))
+passed = failed = 0
+
+HEAD = ["GPU_ID", "GUID", "Correlation_Id", "Dispatch_ID", "Grid_Size", "Workgroup_Size",
+        "LDS_Per_Workgroup", "Scratch_Per_Workitem", "Arch_VGPR", "Accum_VGPR", "SGPR",
+        "Kernel_Name", "Start_Timestamp", "End_Timestamp", "Kernel_ID", "Counter_Name",
+        "Counter_Value"]
+SYSINFO = {"workload_path": "/w", "version": "3", "gpu_model": "MI300X_A1", "gpu_arch": "gfx942",
+           "gpu_series": "MI300", "cu_per_gpu": "304", "se_per_gpu": "32", "simd_per_cu": "4",
+           "wave_size": "64", "max_waves_per_cu": "32", "workgroup_max_size": "1024",
+           "max_sclk": "2100", "max_mclk": "1300", "cur_sclk": "2100", "cur_mclk": "1300",
+           "total_l2_chan": "128", "lds_banks_per_cu": "32", "sqc_per_gpu": "160",
+           "pipes_per_gpu": "4", "num_xcd": "8", "num_memory_channels": "128",
+           "sa_per_se": "1", "l2_banks": "16"}
+
+
+def check(what, got, want):
+    global passed, failed
+    ok = got is not None and abs(got - want) <= 1e-9 * max(1.0, abs(want))
+    if ok:
+        passed += 1
+        print("ok   %s: %.12g" % (what, got))
+    else:
+        failed += 1
+        print("FAIL %s: got %r, want %.12g" % (what, got, want))
+
+
+def check_text(what, got, want):
+    global passed, failed
+    if got == want:
+        passed += 1
+        print("ok   %s: %r" % (what, got))
+    else:
+        failed += 1
+        print("FAIL %s: got %r, want %r" % (what, got, want))
+
+
+def write(d):
+    with open(os.path.join(d, "sysinfo.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(SYSINFO.keys())
+        w.writerow(SYSINFO.values())
+    os.makedirs(os.path.join(d, "perfmon"))
+    disp = {1: (100, 10, (1000, 1100), (5000, 5300)), 2: (300, 100, (2000, 2400), (6000, 6600))}
+    for p in (0, 1):
+        with open(os.path.join(d, "results_pmc_perf_%d.csv" % p), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(HEAD)
+            for i, (insts, busy, t0, t1) in disp.items():
+                s, e = t0 if p == 0 else t1
+                base = [4, "g", i, i, 1024, 256, 0, 0, 8, 0, 16, "k", s, e, 0]
+                if p == 0:
+                    w.writerow(base + ["SQ_INSTS", insts])
+                    w.writerow(base + ["SQ_BUSY_CU_CYCLES", busy])
+                else:
+                    for c in ("SQ_WAVES", "SQ_CYCLES", "GRBM_COUNT"):
+                        w.writerow(base + [c, 64])
+        open(os.path.join(d, "perfmon", "pmc_perf_%d.yaml" % p), "w").write("jobs: []\n")
+
+
+def table(dfs, prefix):
+    for name in os.listdir(dfs):
+        if name.startswith(prefix + "_") or name == prefix + ".csv":
+            with open(os.path.join(dfs, name), newline="") as f:
+                return list(csv.reader(f))
+    return None
+
+
+def cell(rows, metric_name, col):
+    if not rows:
+        return None
+    head = rows[0]
+    for r in rows[1:]:
+        if metric_name in r:
+            v = r[head.index(col)] if col in head else None
+            try:
+                return float(v)
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def analyze(d, compat, out):
+    p = subprocess.run([PRISM, "analyze", "-p", d, "--compat", compat, "--save-dfs", out],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print("FAIL analyze --compat %s: %s" % (compat, p.stderr.strip()[-300:]))
+        return False
+    return True
+
+
+def main():
+    global failed
+    tmp = tempfile.mkdtemp(prefix="prism-c310-")
+    try:
+        d = os.path.join(tmp, "w")
+        os.makedirs(d)
+        write(d)
+        new, old = os.path.join(tmp, "new"), os.path.join(tmp, "old")
+        if not analyze(d, "3.10", new) or not analyze(d, "3.3", old):
+            failed += 1
+        else:
+            s10, s33 = table(new, "2.1"), table(old, "2.1")
+            # 3.7: a ratio's mean is SUM(A) / SUM(B): IPC = (100 + 300) / (10 + 100)
+            check("3.10 IPC mean = SUM(SQ_INSTS) / SUM(SQ_BUSY_CU_CYCLES)",
+                  cell(s10, "IPC", "Avg"), 400 / 110)
+            check("3.3 IPC mean = AVG(SQ_INSTS / SQ_BUSY_CU_CYCLES)",
+                  cell(s33, "IPC", "Avg"), (100 / 10 + 300 / 100) / 2)
+            # 3.8: `Percent of Peak`, 100 * the mean / the peak (5 instructions per cycle)
+            check_text("3.10 column title", s10[0][-1] if s10 else None, "Percent of Peak")
+            check_text("3.3 column title", s33[0][-1] if s33 else None, "Pct of Peak")
+            check("3.10 IPC Percent of Peak = 100 * (400 / 110) / 5",
+                  cell(s10, "IPC", "Percent of Peak"), 100 * (400 / 110) / 5)
+            # 3.10: no Active CUs row in 2.1
+            check_text("3.10 2.1 has no Active CUs", any("Active CUs" in r for r in s10), False)
+            check_text("3.3 2.1 has Active CUs", any("Active CUs" in r for r in s33), True)
+            # 3.8: hbmBandwidth = max_mclk / 1000 * 32 * num_memory_channels
+            check("3.10 HBM Bandwidth from num_memory_channels",
+                  cell(table(new, "17.1"), "HBM Bandwidth", "Avg"), 1300 / 1000 * 32 * 128)
+            check("3.3 HBM Bandwidth (num_hbm_channels, the field's 3.3 name)",
+                  cell(table(old, "17.1"), "HBM Bandwidth", "Avg"), 1300 / 1000 * 32 * 128)
+            # 3.10: dispatches from 1; 3.3 from 0
+            d10, d33 = table(new, "0.2"), table(old, "0.2")
+            i10 = [r[d10[0].index("Dispatch_ID")] for r in d10[1:]]
+            i33 = [r[d33[0].index("Dispatch_ID")] for r in d33[1:]]
+            check_text("3.10 Dispatch_IDs", i10, ["1", "2"])
+            check_text("3.3 Dispatch_IDs", i33, ["0", "1"])
+            # timestamps, as the sum of the kernel's durations in 0.1 (ns): 3.10 the first
+            # pass's (100 + 400); 3.3 the median of each dispatch's five rows (100, 100, 300,
+            # 300, 300 -> 300; 400, 400, 600, 600, 600 -> 600)
+            t10, t33 = table(new, "0.1"), table(old, "0.1")
+            check("3.10 kernel time = first pass's durations 100 + 400",
+                  cell(t10, "k", [c for c in t10[0] if c.startswith("Sum")][0]), 500)
+            check("3.3 kernel time = medians of the rows' durations 300 + 600",
+                  cell(t33, "k", [c for c in t33[0] if c.startswith("Sum")][0]), 900)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed, 0 skipped" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
