@@ -5,10 +5,12 @@ the 3.10 layout, with the expected values worked out by hand from the stated rul
 same workload under --compat 3.3 (the default) for contrast.
 
 The workload (gfx942, max_mclk 1300, num_memory_channels 128) has two dispatches of kernel
-k in two passes; pass 0 holds SQ_INSTS and SQ_BUSY_CU_CYCLES, pass 1 SQ_WAVES, SQ_CYCLES
-and GRBM_COUNT (three rows per dispatch):
+k in two passes; pass 0 holds SQ_INSTS and SQ_BUSY_CU_CYCLES, pass 1 SQ_WAVES, SQ_CYCLES,
+GRBM_COUNT and five vL1D counters (eight rows per dispatch):
   dispatch 1: SQ_INSTS 100, SQ_BUSY_CU_CYCLES 10;  pass 0 times 1000..1100, pass 1 5000..5300
   dispatch 2: SQ_INSTS 300, SQ_BUSY_CU_CYCLES 100; pass 0 times 2000..2400, pass 1 6000..6600
+  TCP_TOTAL_CACHE_ACCESSES_sum 10 and 30; TCP_TCC_READ_REQ_sum 4 and 6, TCP_TCC_WRITE_REQ_sum
+  1 and 1, the atomic requests 0
 """
 import csv
 import os
@@ -61,6 +63,12 @@ def write(d):
         w.writerow(SYSINFO.keys())
         w.writerow(SYSINFO.values())
     os.makedirs(os.path.join(d, "perfmon"))
+    mem = {1: {"TCP_TOTAL_CACHE_ACCESSES_sum": 10, "TCP_TCC_READ_REQ_sum": 4,
+               "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
+               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0},
+           2: {"TCP_TOTAL_CACHE_ACCESSES_sum": 30, "TCP_TCC_READ_REQ_sum": 6,
+               "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
+               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0}}
     disp = {1: (100, 10, (1000, 1100), (5000, 5300)), 2: (300, 100, (2000, 2400), (6000, 6600))}
     for p in (0, 1):
         with open(os.path.join(d, "results_pmc_perf_%d.csv" % p), "w", newline="") as f:
@@ -75,6 +83,8 @@ def write(d):
                 else:
                     for c in ("SQ_WAVES", "SQ_CYCLES", "GRBM_COUNT"):
                         w.writerow(base + [c, 64])
+                    for c, v in mem[i].items():
+                        w.writerow(base + [c, v])
         open(os.path.join(d, "perfmon", "pmc_perf_%d.yaml" % p), "w").write("jobs: []\n")
 
 
@@ -145,9 +155,19 @@ def main():
             i33 = [r[d33[0].index("Dispatch_ID")] for r in d33[1:]]
             check_text("3.10 Dispatch_IDs", i10, ["1", "2"])
             check_text("3.3 Dispatch_IDs", i33, ["0", "1"])
+            # 3.7: the roofline's vL1D and L2 bytes count 128-byte lines on gfx942 (64 before)
+            r10, r33 = table(new, "4.2"), table(old, "4.2")
+            check("3.10 vL1D Bytes mean = 128 * (10 + 30) / 2", cell(r10, "vL1D Bytes", "Avg"),
+                  128 * 40 / 2)
+            check("3.3 vL1D Bytes mean = 64 * (10 + 30) / 2", cell(r33, "vL1D Bytes", "Avg"),
+                  64 * 40 / 2)
+            check("3.10 L2 Bytes mean = 128 * ((4 + 1) + (6 + 1)) / 2",
+                  cell(r10, "L2 Bytes", "Avg"), 128 * 12 / 2)
+            check("3.3 L2 Bytes mean = 64 * ((4 + 1) + (6 + 1)) / 2",
+                  cell(r33, "L2 Bytes", "Avg"), 64 * 12 / 2)
             # timestamps, as the sum of the kernel's durations in 0.1 (ns): 3.10 the first
-            # pass's (100 + 400); 3.3 the median of each dispatch's five rows (100, 100, 300,
-            # 300, 300 -> 300; 400, 400, 600, 600, 600 -> 600)
+            # pass's (100 + 400); 3.3 the median of each dispatch's ten rows (two of pass 0,
+            # eight of pass 1: 300 and 600)
             t10, t33 = table(new, "0.1"), table(old, "0.1")
             check("3.10 kernel time = first pass's durations 100 + 400",
                   cell(t10, "k", [c for c in t10[0] if c.startswith("Sum")][0]), 500)
