@@ -323,13 +323,73 @@ static void test_bytesrc(void **state)
         rmdir_all(d);
 }
 
+
+/* Iteration multiplexing (profiling_config.yaml: iteration_multiplexing: kernel; perfmon/
+ * lists 2 counter sets, so a kernel needs 2 dispatches). One results file, one row per
+ * dispatch and counter, each dispatch with one bucket ({X} or {Y}):
+ *   kernel a: d1 X=1, d2 Y=10, d3 X=3, d4 Y=30 -> buckets {X},{Y}: k = 2, runs (d1,d2),
+ *             (d3,d4): d1 Y=10 (the next in its run), d2 X=1 (the previous), d3 Y=30, d4 X=3
+ *   kernel b: d5 X=5 -> 1 dispatch < 2 sets: X n/a, left out (a warning names it)
+ *   kernel c: d6 X=6, d7 Y=60, d8 X=8 -> runs (d6,d7), (d8): d8's Y stays n/a */
+#define MROW(d, k, name, v) "4,g,7," #d ",1024,256,0,0,8,0,16," k ",100,200,3," name "," #v "\n"
+
+static void test_multiplexing(void **state)
+{
+        (void)state;
+        char *d = tmpdir_new("prism-t-passes");
+        put(d, "sysinfo.csv", SYSINFO_NEW);
+        put(d, "profiling_config.yaml", "iteration_multiplexing: kernel\n");
+        put(d, "results_pmc_perf.csv",
+            HEAD17 MROW(1, "a", "X", 1) MROW(2, "a", "Y", 10) MROW(3, "a", "X", 3)
+                MROW(4, "a", "Y", 30) MROW(5, "b", "X", 5) MROW(6, "c", "X", 6)
+                    MROW(7, "c", "Y", 60) MROW(8, "c", "X", 8));
+        char *pm = xasprintf("%s/perfmon", d);
+        assert_int_equal(mkdir(pm, 0755), 0);
+        put(pm, "pmc_perf_0.yaml", "jobs:\n  - pmc: [X]\n");
+        put(pm, "pmc_perf_1.yaml", "jobs:\n  - pmc: [Y]\n");
+        free(pm);
+        struct workload w;
+        struct err err = {0};
+        warn_quiet = 1;
+        int rc = workload_open(d, &w, &err);
+        warn_quiet = 0;
+        assert_int_equal(rc, 0);
+        const struct table *t = &w.pmc;
+        assert_int_equal(t->nrows, 8);
+        static const double x[] = {1, 1, 3, 3, NAN, 6, 6, 8};
+        static const double y[] = {10, 10, 30, 30, NAN, 60, 60, NAN};
+        for (size_t r = 0; r < 8; r++) {
+                double gx = cell(t, "X", r), gy = cell(t, "Y", r);
+                if (!(isnan(x[r]) ? isnan(gx) : gx == x[r]) ||
+                    !(isnan(y[r]) ? isnan(gy) : gy == y[r]))
+                        fail_msg("row %zu: X %g Y %g, want %g %g", r, gx, gy, x[r], y[r]);
+        }
+        /* the left-out kernel keeps its time */
+        assert_true(cell(t, "End_Timestamp", 4) == 100);
+        workload_close(&w);
+        /* without iteration multiplexing nothing is filled in (and the one results file
+         * is a pass perfmon/ must list: without its lists, nothing to check) */
+        put(d, "profiling_config.yaml", "iteration_multiplexing: null\n");
+        char *y0 = xasprintf("%s/perfmon/pmc_perf_0.yaml", d), *y1 = xasprintf("%s/perfmon/pmc_perf_1.yaml", d);
+        assert_int_equal(unlink(y0) | unlink(y1), 0);
+        free(y0);
+        free(y1);
+        warn_quiet = 1;
+        rc = workload_open(d, &w, &err);
+        warn_quiet = 0;
+        assert_int_equal(rc, 0);
+        assert_true(isnan(cell(&w.pmc, "Y", 0)) && cell(&w.pmc, "X", 4) == 5);
+        workload_close(&w);
+        rmdir_all(d);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_rules_33),       cmocka_unit_test(test_rules_310),
                 cmocka_unit_test(test_first_exact),    cmocka_unit_test(test_joined_ignored),
                 cmocka_unit_test(test_joined_gz),      cmocka_unit_test(test_bad),
-                cmocka_unit_test(test_bytesrc),
+                cmocka_unit_test(test_bytesrc),        cmocka_unit_test(test_multiplexing),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,6 +183,8 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
         return rc;
 }
 
+static char *multiplexing(const char *dir);
+
 /* ---- the directory's layout ---- */
 
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
@@ -272,8 +274,15 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
                              passes[0], stated);
                 goto out;
         }
-        if (np && (rc = passes_check_perfmon(dir, passes, np, err)))
-                goto out;
+        if (np) {
+                /* with iteration multiplexing one run holds every pass: its files are no
+                 * passes of perfmon/ */
+                char *mx = multiplexing(dir);
+                rc = mx ? 0 : passes_check_perfmon(dir, passes, np, 1, err);
+                free(mx);
+                if (rc)
+                        goto out;
+        }
         if (np) {
                 long_form = 1;
         } else if (!strcmp(pmc, "?")) {
@@ -369,27 +378,71 @@ char *formats_pmc_file(const char *dir)
         return r;
 }
 
+/* profiling_config.yaml's iteration_multiplexing policy (malloc'd), NULL when none */
+static char *multiplexing(const char *dir)
+{
+        char *cfg = xasprintf("%s/profiling_config.yaml", dir), *v = NULL;
+        struct err e = {0};
+        if (is_file(cfg) && yaml_top_value(cfg, "iteration_multiplexing", &v, &e))
+                v = NULL; /* formats_detect reported what is wrong with the file */
+        free(cfg);
+        if (v && (!*v || !strcmp(v, "null") || !strcmp(v, "~") || !strcmp(v, "None"))) {
+                free(v);
+                v = NULL;
+        }
+        return v;
+}
+
+/* the counter sets perfmon/ lists: its .txt files and its pmc_perf_*.yaml files */
+static size_t perfmon_sets(const char *dir)
+{
+        char *pm = xasprintf("%s/perfmon", dir);
+        DIR *d = opendir(pm);
+        struct dirent *de;
+        size_t n = 0;
+        while (d && (de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                n += (l > 4 && !strcmp(de->d_name + l - 4, ".txt")) ||
+                     (l > 14 && !strncmp(de->d_name, "pmc_perf_", 9) &&
+                      !strcmp(de->d_name + l - 5, ".yaml"));
+        }
+        if (d)
+                closedir(d);
+        free(pm);
+        return n;
+}
+
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
                      const struct csv_texts *ct, struct table *pmc, struct err *err)
 {
+        char *policy = layout == WL_LAYOUT_WIDE ? NULL : multiplexing(dir);
+        unsigned long long *sig = NULL;
+        int rc;
         if (layout == WL_LAYOUT_PASSES) {
                 char **v;
                 size_t n;
-                int rc = passes_list(dir, &v, &n, err);
+                rc = passes_list(dir, &v, &n, err);
                 if (!rc) {
                         char *label = xasprintf("%s/results_*.csv", dir);
                         rc = rocpd_load_files((const char *const *)v, n, label, want, ctx, pmc,
-                                              err);
+                                              policy ? &sig : NULL, err);
                         free(label);
                         free_all((void *const *)v, n);
                         free(v);
                 }
-                return rc;
+        } else {
+                char *f = formats_pmc_file(dir);
+                rc = layout == WL_LAYOUT_ROCPD
+                         ? rocpd_load_files((const char *const *)&f, 1, f, want, ctx, pmc,
+                                            policy ? &sig : NULL, err)
+                         : table_load_csv_in(pmc, f, ct, want, ctx, err);
+                free(f);
         }
-        char *f = formats_pmc_file(dir);
-        int rc = layout == WL_LAYOUT_ROCPD ? rocpd_load(f, want, ctx, pmc, err)
-                                           : table_load_csv_in(pmc, f, ct, want, ctx, err);
-        free(f);
+        /* iteration multiplexing (3.5+): every pass in one run, imputed (impute.c) */
+        if (!rc && policy)
+                formats_impute(pmc, sig, policy, perfmon_sets(dir), dir);
+        free(sig);
+        free(policy);
         return rc;
 }
 

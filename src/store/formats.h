@@ -72,9 +72,25 @@ void formats_accum_alias(struct table *t, const char *table, const char *value);
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err);
 /* The same for the rows of npaths files read one after another, as one table (the
- * per-pass layout); label names them all in messages about the result. */
+ * per-pass layout); label names them all in messages about the result. sigs (when not
+ * NULL) receives, per row of pmc, a number that is the same for two rows exactly when
+ * they have values for the same counters (kept or not; malloc'd): iteration
+ * multiplexing's buckets (formats_impute). */
 int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
-                     table_col_fn want, void *ctx, struct table *pmc, struct err *err);
+                     table_col_fn want, void *ctx, struct table *pmc,
+                     unsigned long long **sigs, struct err *err);
+
+/* impute.c: iteration multiplexing (rocprof-compute 3.5+, profiling_config.yaml's
+ * iteration_multiplexing: kernel, or another policy grouping by kernel and launch
+ * configuration). In pmc (from dir, whose perfmon/ lists nperfmon counter sets), each
+ * group of dispatches (same Kernel_Name; or also Grid_Size, Workgroup_Size,
+ * LDS_Per_Workgroup) with fewer dispatches than nperfmon has every counter n/a (the kernel
+ * is left out of the metrics: a warning names it; its times stay); in another, its
+ * counter sets (sig, rocpd_load_files) seen in dispatch order until one repeats are its
+ * k buckets, and in each run of k consecutive dispatches a counter a dispatch lacks takes
+ * the next dispatch's value in the run, else the previous one's. */
+void formats_impute(struct table *pmc, const unsigned long long *sig, const char *policy,
+                    size_t nperfmon, const char *dir);
 
 /* passes.c: the per-pass layout's results files of dir (results_*.csv and
  * results_*.csv.gz, regular files), as paths sorted by name, the order rocprof-compute
@@ -86,9 +102,10 @@ int passes_list(const char *dir, char ***files, size_t *nfiles, struct err *err)
  * it. A gzip file's end is checked by its trailer as it is read. */
 int passes_check_end(const char *path, struct err *err);
 /* Each of the n results files must be of a pass that dir/perfmon lists (<pass>.yaml): else
- * an error naming it; a listed pmc_perf_N pass without results warns. Nothing to check
- * without perfmon/ or its .yaml files. */
-int passes_check_perfmon(const char *dir, char *const *files, size_t n, struct err *err);
+ * an error naming it; with warn_lost, a listed pmc_perf_N pass without results warns.
+ * Nothing to check without perfmon/ or its .yaml files. */
+int passes_check_perfmon(const char *dir, char *const *files, size_t n, int warn_lost,
+                         struct err *err);
 /* sysinfo.csv (at path) with its renamed fields (num_hbm_channels and num_memory_channels,
  * workload_name and workload_path) under the names of the rules in force; both names of one
  * field given is an error naming the file. */

@@ -114,7 +114,8 @@ int passes_check_end(const char *path, struct err *err)
  * a results file of a pass it does not list is an error (a file from another profile?);
  * a listed pass without results warns (its counters are n/a). No perfmon/ or no .yaml
  * in it: nothing to check. */
-int passes_check_perfmon(const char *dir, char *const *files, size_t n, struct err *err)
+int passes_check_perfmon(const char *dir, char *const *files, size_t n, int warn_lost,
+                         struct err *err)
 {
         char *pm = xasprintf("%s/perfmon", dir);
         DIR *d = opendir(pm);
@@ -147,7 +148,7 @@ int passes_check_perfmon(const char *dir, char *const *files, size_t n, struct e
                         used[k] = 1;
         }
         /* a listed pass (pmc_perf_N) whose results are missing: its counters are n/a */
-        for (size_t k = 0; !rc && k < nl; k++)
+        for (size_t k = 0; warn_lost && !rc && k < nl; k++)
                 if (!used[k] && !strncmp(listed[k], "pmc_perf_", 9))
                         warnf("%s/%s.yaml: a pass with no results_%s.csv[.gz]; the metrics that "
                               "use its counters are n/a",

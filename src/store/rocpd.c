@@ -71,6 +71,8 @@ struct group {
         int first_ok;
         double *dur;
         size_t ndur, cap_dur;
+        unsigned long long sig; /* which counters it has (iteration multiplexing's
+                                 * buckets): a sum of their names' mixed ids */
         double *val;   /* per kept counter; NaN until given */
         size_t *vline; /* where each was given (0: not given) */
         size_t nval;
@@ -91,6 +93,8 @@ struct rocpd {
         struct smap cidx; /* counter name -> kept index, or -1 */
         size_t bad, dup, badts;
         const char *const *paths;
+        int sigs;         /* compute each group's sig */
+        int nunkept;      /* counters not kept, numbered -2, -3, ... in cidx */
         struct strbuf key;
         /* the previous row's grouping fields as written, and its group: rows come in runs
          * of one dispatch, so most rows skip parsing them */
@@ -255,12 +259,22 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
         g->dur[g->ndur++] = ts_sub(e, s);
 }
 
+/* a counter id spread over 64 bits (splitmix64's finaliser), so that sums of distinct sets
+ * differ */
+static unsigned long long mix_id(int id)
+{
+        unsigned long long x = (unsigned long long)(long long)id + 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+}
+
 static int counter_index(struct rocpd *rp, const char *name)
 {
         int ci;
         if (smap_get(&rp->cidx, name, &ci))
                 return ci;
-        ci = -1;
+        ci = -2 - rp->nunkept++; /* not kept: an id all the same, for sig */
         if (keep(rp, name)) {
                 xgrow(&rp->cname, &rp->cap_c, rp->nc + 1, sizeof *rp->cname);
                 rp->cname[rp->nc] = xstrdup(name);
@@ -329,6 +343,13 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
                 return 0;
         }
         int ci = counter_index(rp, name);
+        if (rp->sigs) {
+                /* the counters a dispatch has values for, each once (pandas' dropna) */
+                double v;
+                int first = ci < 0 || (size_t)ci >= g->nval || !g->vline[ci];
+                if (first && !parse_double(f[rp->col[F_VALUE]], &v) && isfinite(v) && v >= 0)
+                        g->sig += mix_id(ci);
+        }
         if (ci >= 0)
                 set_value(rp, g, ci, f, line);
         return 0;
@@ -399,13 +420,18 @@ static int want_col(const struct rocpd *rp, const char *name)
         return !rp->want || !strcmp(name, COL_KERNEL_NAME) || rp->want(rp->ctx, name);
 }
 
-static void build(struct rocpd *rp, struct table *t)
+static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_out)
 {
         struct group **order = xmalloc((rp->ng ? rp->ng : 1) * sizeof *order);
         for (size_t i = 0; i < rp->ng; i++)
                 order[i] = &rp->g[i];
         qsort(order, rp->ng, sizeof *order, cmp_group);
         rank_gpus(order, rp->ng);
+        if (sig_out) {
+                *sig_out = xmalloc((rp->ng ? rp->ng : 1) * sizeof **sig_out);
+                for (size_t r = 0; r < rp->ng; r++)
+                        (*sig_out)[r] = order[r]->sig;
+        }
         table_init(t);
         double *dur = xmalloc((rp->ng ? rp->ng : 1) * sizeof *dur);
         double *start = xmalloc((rp->ng ? rp->ng : 1) * sizeof *start);
@@ -487,14 +513,17 @@ static void build(struct rocpd *rp, struct table *t)
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err)
 {
-        return rocpd_load_files(&path, 1, path, want, ctx, pmc, err);
+        return rocpd_load_files(&path, 1, path, want, ctx, pmc, NULL, err);
 }
 
 int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
-                     table_col_fn want, void *ctx, struct table *pmc, struct err *err)
+                     table_col_fn want, void *ctx, struct table *pmc,
+                     unsigned long long **sigs, struct err *err)
 {
         struct rocpd rp = {.path = paths[0], .paths = paths, .want = want, .ctx = ctx,
-                           .last_group = -1, .rules = formats_rules()};
+                           .last_group = -1, .rules = formats_rules(), .sigs = sigs != NULL};
+        if (sigs)
+                *sigs = NULL;
         table_init(pmc);
         int rc = 0;
         for (size_t i = 0; !rc && i < npaths; i++) {
@@ -506,7 +535,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
         const char *path = label;
         rp.path = label; /* build's messages are about them all */
         if (!rc) {
-                build(&rp, pmc);
+                build(&rp, pmc, sigs);
                 if (rp.bad > MAX_WARN)
                         warnf("%s: %zu more damaged values read as n/a", path,
                               rp.bad - MAX_WARN);
