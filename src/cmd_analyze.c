@@ -19,6 +19,7 @@
 #include "analyze/sysinfo.h"
 #include "arch/arch.h"
 #include "cmds.h"
+#include "expr/expr.h"
 #include "render/listing.h"
 #include "render/render.h"
 #include "store/columns.h"
@@ -605,6 +606,17 @@ int cmd_analyze(int argc, char **argv)
                       w[0].path, an[0].nmissing, an[0].nmissing == 1 ? " was" : "s were",
                       sb.buf, an[0].nmissing > 5 ? ", ..." : "");
                 sb_free(&sb);
+        }
+        {
+                /* NOISE_CLAMP's corrections (3.10's L2 metrics), as rocprof-compute says */
+                size_t nclamp;
+                double worst;
+                expr_noise_stats(&nclamp, &worst, 1);
+                if (nclamp)
+                        warnf("%s: counter variance corrected: %zu value%s of a difference of "
+                              "counters read in different passes clamped from below 0 to 0 "
+                              "(at most %.1f%% of its reference)",
+                              w[0].path, nclamp, nclamp == 1 ? "" : "s", 100 * worst);
         }
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,

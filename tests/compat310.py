@@ -6,11 +6,12 @@ same workload under --compat 3.3 (the default) for contrast.
 
 The workload (gfx942, max_mclk 1300, num_memory_channels 128) has two dispatches of kernel
 k in two passes; pass 0 holds SQ_INSTS and SQ_BUSY_CU_CYCLES, pass 1 SQ_WAVES, SQ_CYCLES,
-GRBM_COUNT and five vL1D counters (eight rows per dispatch):
+GRBM_COUNT, five vL1D and three L2-fabric counters (eleven rows per dispatch):
   dispatch 1: SQ_INSTS 100, SQ_BUSY_CU_CYCLES 10;  pass 0 times 1000..1100, pass 1 5000..5300
   dispatch 2: SQ_INSTS 300, SQ_BUSY_CU_CYCLES 100; pass 0 times 2000..2400, pass 1 6000..6600
   TCP_TOTAL_CACHE_ACCESSES_sum 10 and 30; TCP_TCC_READ_REQ_sum 4 and 6, TCP_TCC_WRITE_REQ_sum
-  1 and 1, the atomic requests 0
+  1 and 1, the atomic requests 0; TCC_EA0_RDREQ_sum 100 and 200, TCC_BUBBLE_sum 30 and 20,
+  TCC_EA0_RDREQ_32B_sum 80 and 100 (64-byte reads = RDREQ - BUBBLE - 32B: -10 and 80)
 """
 import csv
 import os
@@ -65,10 +66,12 @@ def write(d):
     os.makedirs(os.path.join(d, "perfmon"))
     mem = {1: {"TCP_TOTAL_CACHE_ACCESSES_sum": 10, "TCP_TCC_READ_REQ_sum": 4,
                "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
-               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0},
+               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0, "TCC_EA0_RDREQ_sum": 100,
+               "TCC_BUBBLE_sum": 30, "TCC_EA0_RDREQ_32B_sum": 80},
            2: {"TCP_TOTAL_CACHE_ACCESSES_sum": 30, "TCP_TCC_READ_REQ_sum": 6,
                "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
-               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0}}
+               "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0, "TCC_EA0_RDREQ_sum": 200,
+               "TCC_BUBBLE_sum": 20, "TCC_EA0_RDREQ_32B_sum": 100}}
     disp = {1: (100, 10, (1000, 1100), (5000, 5300)), 2: (300, 100, (2000, 2400), (6000, 6600))}
     for p in (0, 1):
         with open(os.path.join(d, "results_pmc_perf_%d.csv" % p), "w", newline="") as f:
@@ -110,9 +113,13 @@ def cell(rows, metric_name, col):
     return None
 
 
+STDERR = {}
+
+
 def analyze(d, compat, out):
     p = subprocess.run([PRISM, "analyze", "-p", d, "--compat", compat, "--save-dfs", out],
                        capture_output=True, text=True)
+    STDERR[compat] = p.stderr
     if p.returncode:
         print("FAIL analyze --compat %s: %s" % (compat, p.stderr.strip()[-300:]))
         return False
@@ -165,9 +172,19 @@ def main():
                   cell(r10, "L2 Bytes", "Avg"), 128 * 12 / 2)
             check("3.3 L2 Bytes mean = 64 * ((4 + 1) + (6 + 1)) / 2",
                   cell(r33, "L2 Bytes", "Avg"), 64 * 12 / 2)
+            # 3.5: NOISE_CLAMP: 17.6's 64-byte reads, -10 clamped to 0 (10% of RDREQ's 100)
+            f10, f33 = table(new, "17.6"), table(old, "17.6")
+            check("3.10 Read (64B) mean = (NOISE_CLAMP(-10) + 80) / 2",
+                  cell(f10, "Read (64B)", "Avg"), (0 + 80) / 2)
+            check("3.3 Read (64B) mean = (-10 + 80) / 2", cell(f33, "Read (64B)", "Avg"),
+                  (-10 + 80) / 2)
+            check_text("3.10 warns of the correction (10.0% of its reference)",
+                       "counter variance corrected" in STDERR["3.10"] and
+                       "at most 10.0% of its reference" in STDERR["3.10"], True)
+            check_text("3.3 does not", "counter variance" in STDERR["3.3"], False)
             # timestamps, as the sum of the kernel's durations in 0.1 (ns): 3.10 the first
-            # pass's (100 + 400); 3.3 the median of each dispatch's ten rows (two of pass 0,
-            # eight of pass 1: 300 and 600)
+            # pass's (100 + 400); 3.3 the median of each dispatch's thirteen rows (two of
+            # pass 0, eleven of pass 1: 300 and 600)
             t10, t33 = table(new, "0.1"), table(old, "0.1")
             check("3.10 kernel time = first pass's durations 100 + 400",
                   cell(t10, "k", [c for c in t10[0] if c.startswith("Sum")][0]), 500)

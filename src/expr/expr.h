@@ -11,7 +11,7 @@
  *       AVG(x) MEDIAN(x) STD(x) (sample, n-1) SUM(x) QUANTILE(x, q) (linear interpolation)
  *       MIN(x) MAX(x) with one argument
  *     element-wise: MIN(a, b) MAX(a, b), ROUND(x, n) (half to even), TO_INT(x) (truncates),
- *       MOD(a, b) (floored, like Python's %)
+ *       MOD(a, b) (floored, like Python's %), NOISE_CLAMP(x, ref) (x, negatives as 0)
  *
  * Numeric semantics (the reference tool's, kept in one place, expr_eval.c):
  *   - a value is either a scalar or a column of n doubles; scalars broadcast;
@@ -171,6 +171,12 @@ char *expr_to_string(const struct expr *e);
  * Otherwise a malloc'd formula text (every aggregate explicit). */
 typedef int (*expr_per_row_fn)(void *ctx, const char *name);
 char *expr_ratio_of_sums(const struct expr *e, expr_per_row_fn per_row, void *ctx);
+
+/* NOISE_CLAMP(x, ref) (rocprof-compute 3.5+): x where it is not negative, else 0; n/a stays
+ * n/a. The corrections of at least 1% of ref (where ref is not 0) are counted over the
+ * process's evaluations: their number and the largest share (0.05 = 5%); reset non-zero
+ * starts the count again. */
+void expr_noise_stats(size_t *count, double *max_rel, int reset);
 
 /* 1 if the formula contains an aggregate call (its value does not depend on one row). */
 int expr_has_aggregate(const struct expr *e);

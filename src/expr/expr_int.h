@@ -105,6 +105,7 @@ enum expr_fn {
         EF_ROUND,
         EF_TO_INT,
         EF_MOD,
+        EF_NOISE_CLAMP, /* NOISE_CLAMP(x, ref): x, negatives as 0 (rocprof-compute 3.5+) */
         EF_COUNT
 };
 

@@ -39,12 +39,14 @@ static const struct func_def funcs[] = {
     {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
     {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
     {"MOD", EF_MOD, EF_MOD, 2, 2},
+    {"NOISE_CLAMP", EF_NOISE_CLAMP, EF_NOISE_CLAMP, 2, 2},
 };
 
 static const char *const fn_names[EF_COUNT] = {
     [EF_AVG] = "AVG",           [EF_MEDIAN] = "MEDIAN", [EF_STD] = "STD",       [EF_SUM] = "SUM",
     [EF_QUANTILE] = "QUANTILE", [EF_MIN] = "MIN",       [EF_MAX] = "MAX",       [EF_MIN2] = "MIN",
     [EF_MAX2] = "MAX",          [EF_ROUND] = "ROUND",   [EF_TO_INT] = "TO_INT", [EF_MOD] = "MOD",
+    [EF_NOISE_CLAMP] = "NOISE_CLAMP",
 };
 
 const char *expr_fn_name(int fn)
