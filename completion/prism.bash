@@ -39,7 +39,7 @@ _prism()
                 case $prev in
                 -p | --path | --save-dfs | -o | --output | --plot-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 -n | --normal-unit) COMPREPLY=($(compgen -W "per_wave per_cycle per_second per_kernel" -- "$cur")); return ;;
-                --compat) COMPREPLY=($(compgen -W "3.0 3.3" -- "$cur")); return ;;
+                --compat) COMPREPLY=($(compgen -W "3.0 3.3 3.10" -- "$cur")); return ;;
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "kernels dispatches" -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
@@ -55,7 +55,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings --width -o --output --mem-level --plot-dir --device --rank --tui --all-rows --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in

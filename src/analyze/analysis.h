@@ -29,6 +29,8 @@ struct analysis_opts {
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
         int ratio_avg;           /* the mean of a ratio over dispatches is SUM(A) / SUM(B)
                                   * (rocprof-compute 3.7+), else AVG(A / B) */
+        int include_desc;        /* --include-cols Description: metric tables get a last
+                                  * column with each metric's description */
         int threads;             /* threads analysis_run may use (0, 1: this one; 2) */
         int private_formulas;    /* bind copies of the architecture's formulas (binding
                                   * writes into a formula: set while another thread may

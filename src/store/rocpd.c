@@ -7,15 +7,24 @@
  * - each counter becomes a column; a counter given twice for one dispatch takes the last
  *   value (prism warns when the two differ);
  * - Start_Timestamp is 0 and End_Timestamp the median of its rows' durations (End - Start,
- *   read as exact 64-bit integers: today's timestamps are past 2^53).
+ *   read as exact 64-bit integers: today's timestamps are past 2^53; a timestamp below 0
+ *   or a difference past 2^63 is damaged: that row's duration is left out, with a warning);
+ * - Dispatch_ID is an exact 64-bit integer (ids past 2^53 stay apart);
+ * - a counter named like a dispatch column (Grid_Size, Kernel_Name, ...) is left out with
+ *   a warning (it would overwrite that column);
+ * - values are kept per row given, not per dispatch and counter, so grouping is linear in
+ *   the rows; a file whose dispatches times counters exceed ROCPD_MAX_FILL times its rows
+ *   (plus ROCPD_MAX_SPARE) is refused: its wide table would hold mostly empty cells.
  * rocprof-compute 3.6+ writes the same rows as one file per pass (results_*.csv[.gz]),
  * which its analyze concatenates in file-name order and groups alike; from 3.10 on the
  * rules differ where struct pass_rules says (formats.h): the timestamps are the group's
- * first row's, and dispatches are numbered from 1.
+ * first row's, and dispatches are numbered from 1. A timestamp written as a fraction is
+ * read as a double (3.3's joined tables of some GPUs average the passes' timestamps).
  * Unlike 3.3 nothing is dropped silently: a row whose grouping fields are empty or not
  * numbers is an error, a damaged value or timestamp a warning naming file:line. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,38 +59,47 @@ static const char *const field_name[NF] = {COL_DISPATCH_ID,
 
 #define MAX_WARN 5
 
+/* where a value was given: the file's index in the high 16 bits, its line below */
+#define VLINE(file, line) (((size_t)(file) << 48) | (size_t)(line))
+#define VLINE_FILE(v) ((size_t)(v) >> 48)
+#define VLINE_LINE(v) ((size_t)(v) & (((size_t)1 << 48) - 1))
+
 struct ts {
         long long i; /* exact: the integer */
         double d;
         int exact;
 };
-
-/* where a value was given: the file's index in the high 16 bits, its line below (0: not
- * given) */
-#define VLINE(file, line) (((size_t)(file) << 48) | (size_t)(line))
-#define VLINE_FILE(v) ((size_t)(v) >> 48)
-#define VLINE_LINE(v) ((size_t)(v) & (((size_t)1 << 48) - 1))
+#define ROCPD_MAX_FILL 16
+#define ROCPD_MAX_SPARE ((size_t)1 << 22)
 
 struct group {
         double key[NKEY];
+        long long id; /* Dispatch_ID, exactly */
         char *kernel;
         double fixed[NFIXED];
         size_t line; /* its first row */
-        struct ts s0, e0; /* its first row's timestamps (first_ok: both read) */
+        struct ts s0, e0; /* its first row's timestamps (first_ok 1: both read) */
         int first_ok;
-        double *dur;
-        size_t ndur, cap_dur;
         unsigned long long sig; /* which counters it has (iteration multiplexing's
                                  * buckets): a sum of their names' mixed ids */
-        double *val;   /* per kept counter; NaN until given */
-        size_t *vline; /* where each was given (0: not given) */
-        size_t nval;
+        double *dur;
+        size_t ndur, cap_dur;
+};
+
+/* a counter's value given for a group (the last one given) */
+struct given {
+        size_t g, line;
+        int ci;
+        double v;
 };
 
 struct rocpd {
         const char *path;
-        size_t file; /* the index of path among the files read */
+        const char *const *paths; /* every file read, path among them */
+        size_t file;              /* path's index in paths */
         struct pass_rules rules;
+        int sigs;                 /* compute each group's sig */
+        int nunkept;              /* counters not kept, numbered -2, -3, ... in cidx */
         table_col_fn want;
         void *ctx;
         int col[NF];
@@ -91,10 +109,12 @@ struct rocpd {
         char **cname; /* kept counters, in the order first seen */
         size_t nc, cap_c;
         struct smap cidx; /* counter name -> kept index, or -1 */
+        struct given *val; /* the values given, in row order (one per group and counter) */
+        size_t nval, cap_val;
+        size_t *slot; /* open addressing: (group, counter) -> its index in val + 1 */
+        size_t cap_slot;
+        size_t rows;
         size_t bad, dup, badts;
-        const char *const *paths;
-        int sigs;         /* compute each group's sig */
-        int nunkept;      /* counters not kept, numbered -2, -3, ... in cidx */
         struct strbuf key;
         /* the previous row's grouping fields as written, and its group: rows come in runs
          * of one dispatch, so most rows skip parsing them */
@@ -128,10 +148,9 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
         return 0;
 }
 
-/* A timestamp: an integer exactly (today's are past 2^53, where a double is off by a
- * nanosecond or two), a fraction as a double (rocprof-compute 3.3's joined tables of some GPUs
- * average the passes' timestamps: pandas reads them as doubles, and so does prism). 0 on
- * success. */
+/* A timestamp, not below 0: an integer exactly (today's are past 2^53, where a double is
+ * off by a nanosecond or two), a fraction as a double (as pandas reads such a column).
+ * 0 on success. */
 static int parse_ts(const char *s, struct ts *out)
 {
         char *end;
@@ -139,25 +158,51 @@ static int parse_ts(const char *s, struct ts *out)
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
                 *out = (struct ts){v, (double)v, 1};
-                return 0;
+                return v < 0 ? -1 : 0;
         }
         double d;
-        if (parse_double(s, &d) || !isfinite(d) || fabs(d) >= 9.2e18)
+        if (parse_double(s, &d) || !isfinite(d) || d < 0 || d >= 9.2e18)
                 return -1;
         *out = (struct ts){(long long)d, d, d == floor(d)};
         return 0;
 }
 
-/* a - b, exactly where both are integers */
-static double ts_sub(struct ts a, struct ts b)
+/* a - b, exactly where both are integers; *ovf where that difference is past 2^63 */
+static double ts_sub(struct ts a, struct ts b, int *ovf)
 {
-        return a.exact && b.exact ? (double)(a.i - b.i) : a.d - b.d;
+        long long d;
+        *ovf = 0;
+        if (!a.exact || !b.exact)
+                return a.d - b.d;
+        if (__builtin_sub_overflow(a.i, b.i, &d)) {
+                *ovf = 1;
+                return a.d - b.d;
+        }
+        return (double)d;
+}
+
+/* Dispatch_ID: an exact integer (a whole number written as a real too) */
+static int parse_id(const char *s, long long *out)
+{
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (*s && !*end && !errno) {
+                *out = v;
+                return 0;
+        }
+        double d;
+        if (parse_double(s, &d) || !isfinite(d) || d != floor(d) || fabs(d) >= 9.2e18)
+                return -1;
+        *out = (long long)d;
+        return 0;
 }
 
 static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct err *err,
                               int *rc)
 {
         double key[NKEY];
+        long long id = 0;
         char buf[100];
         *rc = 0;
         struct strbuf *raw = &rp->key;
@@ -172,12 +217,14 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         rp->last_group = -1;
         for (int k = 0; k < NKEY; k++) {
                 const char *s = f[rp->col[k]];
-                if (parse_double(s, &key[k]) || !isfinite(key[k])) {
+                if (k == F_DISPATCH ? parse_id(s, &id) || (key[k] = (double)id, 0)
+                                    : parse_double(s, &key[k]) || !isfinite(key[k])) {
                         *rc = err_set(err, ERR_INPUT,
                                       "%s:%zu: %s %s (rocpd's rows are grouped into "
                                       "dispatches by it)",
                                       rp->path, line, field_name[k],
-                                      text_desc(s, "a number", buf, sizeof buf));
+                                      text_desc(s, k == F_DISPATCH ? "an integer" : "a number",
+                                                buf, sizeof buf));
                         return NULL;
                 }
         }
@@ -190,7 +237,8 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                 return NULL;
         }
         sb_reset(&rp->key);
-        for (int k = 0; k < NKEY; k++)
+        sb_addf(&rp->key, "%lld\x1f", id);
+        for (int k = 1; k < NKEY; k++)
                 sb_addf(&rp->key, "%.17g\x1f", key[k]);
         sb_add(&rp->key, kernel);
         int gi;
@@ -202,9 +250,10 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         struct group *g = &rp->g[rp->ng];
         memset(g, 0, sizeof *g);
         memcpy(g->key, key, sizeof key);
+        g->id = id;
         g->kernel = xstrdup(kernel);
         g->line = line;
-        g->first_ok = -1; /* set by the first add_duration */
+        g->first_ok = -1; /* set by its first row's add_duration */
         for (int k = 0; k < NFIXED; k++) {
                 int c = rp->col[F_GPU + k];
                 double v = NAN;
@@ -226,18 +275,21 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
 static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t line)
 {
         struct ts s, e;
-        int first = g->first_ok < 0;
+        char buf[100];
+        const char *bad = NULL, *text = NULL;
+        int first = g->first_ok < 0, ovf = 0;
         if (first)
                 g->first_ok = 0;
         if (rp->rules.first_times && !first)
-                return; /* only the first row's count */
-        char buf[100];
-        const char *bad = NULL, *text = NULL;
+                return; /* only the first row's count (3.10) */
         if (parse_ts(f[rp->col[F_START]], &s))
                 bad = COL_START, text = f[rp->col[F_START]];
         else if (parse_ts(f[rp->col[F_END]], &e))
                 bad = COL_END, text = f[rp->col[F_END]];
-        if (!bad && ts_sub(e, s) < 0) {
+        double d = bad ? 0 : ts_sub(e, s, &ovf);
+        if (!bad && ovf)
+                bad = COL_END, text = f[rp->col[F_END]]; /* past 2^63 after its start */
+        if (!bad && d < 0) {
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
                               "duration is left out of its dispatch's",
@@ -256,7 +308,7 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                 return;
         }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
-        g->dur[g->ndur++] = ts_sub(e, s);
+        g->dur[g->ndur++] = d;
 }
 
 /* a counter id spread over 64 bits (splitmix64's finaliser), so that sums of distinct sets
@@ -274,6 +326,16 @@ static int counter_index(struct rocpd *rp, const char *name)
         int ci;
         if (smap_get(&rp->cidx, name, &ci))
                 return ci;
+        ci = -1;
+        for (int k = 0; k < NF; k++)
+                if (!strcmp(name, field_name[k])) {
+                        /* it would take that column's place: left out, said once */
+                        warnf("%s: a counter is named '%s', like a dispatch column; its "
+                              "values are left out",
+                              rp->path, name);
+                        smap_put(&rp->cidx, name, -1);
+                        return -1;
+                }
         ci = -2 - rp->nunkept++; /* not kept: an id all the same, for sig */
         if (keep(rp, name)) {
                 xgrow(&rp->cname, &rp->cap_c, rp->nc + 1, sizeof *rp->cname);
@@ -282,6 +344,53 @@ static int counter_index(struct rocpd *rp, const char *name)
         }
         smap_put(&rp->cidx, name, ci);
         return ci;
+}
+
+static size_t slot_hash(size_t g, int ci)
+{
+        /* splitmix64's finaliser: every bit of both mixed into the low ones */
+        uint64_t h = (uint64_t)g * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(unsigned)ci;
+        h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
+        return (size_t)(h ^ (h >> 31));
+}
+
+/* the value given for group g and counter ci, or NULL */
+static struct given *given_at(struct rocpd *rp, size_t g, int ci)
+{
+        if (!rp->cap_slot)
+                return NULL;
+        for (size_t i = slot_hash(g, ci) & (rp->cap_slot - 1);; i = (i + 1) & (rp->cap_slot - 1)) {
+                size_t k = rp->slot[i];
+                if (!k)
+                        return NULL;
+                if (rp->val[k - 1].g == g && rp->val[k - 1].ci == ci)
+                        return &rp->val[k - 1];
+        }
+}
+
+static void slot_insert(size_t *slot, size_t cap, const struct given *val, size_t k)
+{
+        size_t i = slot_hash(val[k - 1].g, val[k - 1].ci) & (cap - 1);
+        while (slot[i])
+                i = (i + 1) & (cap - 1);
+        slot[i] = k;
+}
+
+/* val[k - 1] is group g's value of ci (the table grown at half full) */
+static void given_put(struct rocpd *rp, size_t g, int ci, size_t k)
+{
+        (void)g, (void)ci;
+        if (2 * k > rp->cap_slot) {
+                size_t cap = rp->cap_slot ? 2 * rp->cap_slot : 1024;
+                size_t *slot = xcalloc(cap, sizeof *slot);
+                for (size_t j = 1; j < k; j++)
+                        slot_insert(slot, cap, rp->val, j);
+                free(rp->slot);
+                rp->slot = slot;
+                rp->cap_slot = cap;
+        }
+        slot_insert(rp->slot, rp->cap_slot, rp->val, k);
 }
 
 static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_t line)
@@ -296,31 +405,27 @@ static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_
                               rp->path, line, name, text_desc(s, "a count", buf, sizeof buf));
                 v = NAN;
         }
-        if ((size_t)ci >= g->nval) {
-                size_t n = rp->nc > (size_t)ci ? rp->nc : (size_t)ci + 1;
-                g->val = xrealloc(g->val, n * sizeof *g->val);
-                g->vline = xrealloc(g->vline, n * sizeof *g->vline);
-                for (size_t i = g->nval; i < n; i++) {
-                        g->val[i] = NAN;
-                        g->vline[i] = 0;
-                }
-                g->nval = n;
-        }
-        double old = g->val[ci];
-        size_t at = g->vline[ci];
-        if (at && !(old == v || (isnan(old) && isnan(v))) && ++rp->dup <= MAX_WARN) {
-                if (VLINE_FILE(at) == rp->file)
-                        warnf("%s:%zu: counter '%s' of dispatch %.17g also at line %zu, with "
+        size_t gi = (size_t)(g - rp->g);
+        struct given *old = given_at(rp, gi, ci);
+        if (old && !(old->v == v || (isnan(old->v) && isnan(v))) && ++rp->dup <= MAX_WARN) {
+                if (VLINE_FILE(old->line) == rp->file)
+                        warnf("%s:%zu: counter '%s' of dispatch %lld also at line %zu, with "
                               "another value; the last is used (as rocprof-compute does)",
-                              rp->path, line, name, g->key[F_DISPATCH], VLINE_LINE(at));
+                              rp->path, line, name, g->id, VLINE_LINE(old->line));
                 else
-                        warnf("%s:%zu: counter '%s' of dispatch %.17g also in %s:%zu, with "
+                        warnf("%s:%zu: counter '%s' of dispatch %lld also in %s:%zu, with "
                               "another value; the last is used (as rocprof-compute does)",
-                              rp->path, line, name, g->key[F_DISPATCH],
-                              rp->paths[VLINE_FILE(at)], VLINE_LINE(at));
+                              rp->path, line, name, g->id, rp->paths[VLINE_FILE(old->line)],
+                              VLINE_LINE(old->line));
         }
-        g->val[ci] = v;
-        g->vline[ci] = VLINE(rp->file, line);
+        if (old) {
+                old->v = v;
+                old->line = VLINE(rp->file, line);
+                return;
+        }
+        xgrow(&rp->val, &rp->cap_val, rp->nval + 1, sizeof *rp->val);
+        rp->val[rp->nval++] = (struct given){gi, VLINE(rp->file, line), ci, v};
+        given_put(rp, gi, ci, rp->nval);
 }
 
 static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
@@ -330,6 +435,7 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
         (void)lens, (void)n;
         if (line == 0)
                 return on_header(rp, f, n, err);
+        rp->rows++;
         int rc;
         struct group *g = group_of(rp, f, line, err, &rc);
         if (!g)
@@ -343,10 +449,10 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
                 return 0;
         }
         int ci = counter_index(rp, name);
-        if (rp->sigs) {
+        if (rp->sigs && ci != -1) {
                 /* the counters a dispatch has values for, each once (pandas' dropna) */
                 double v;
-                int first = ci < 0 || (size_t)ci >= g->nval || !g->vline[ci];
+                int first = ci < 0 || !given_at(rp, (size_t)(g - rp->g), ci);
                 if (first && !parse_double(f[rp->col[F_VALUE]], &v) && isfinite(v) && v >= 0)
                         g->sig += mix_id(ci);
         }
@@ -375,8 +481,8 @@ static double median(struct group *g)
 static int cmp_group(const void *a, const void *b)
 {
         const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
-        if (x->key[F_DISPATCH] != y->key[F_DISPATCH])
-                return x->key[F_DISPATCH] < y->key[F_DISPATCH] ? -1 : 1;
+        if (x->id != y->id)
+                return x->id < y->id ? -1 : 1;
         int c = strcmp(x->kernel, y->kernel);
         if (c)
                 return c;
@@ -438,9 +544,9 @@ static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_ou
         /* the first row's timestamps (3.10): relative to the earliest, so that End - Start
          * stays exact in a double (today's timestamps are past 2^53) */
         struct ts t0 = {0, 0, 1};
-        int any = 0;
+        int any = 0, ovf;
         for (size_t r = 0; rp->rules.first_times && r < rp->ng; r++)
-                if (order[r]->first_ok == 1 && (!any || ts_sub(order[r]->s0, t0) < 0))
+                if (order[r]->first_ok == 1 && (!any || ts_sub(order[r]->s0, t0, &ovf) < 0))
                         t0 = order[r]->s0, any = 1;
         for (size_t r = 0; r < rp->ng; r++) {
                 size_t row = table_add_row(t); /* may move t->line */
@@ -449,8 +555,8 @@ static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_ou
                         dur[r] = median(order[r]);
                         start[r] = isnan(dur[r]) ? NAN : 0;
                 } else if (order[r]->first_ok == 1) {
-                        start[r] = ts_sub(order[r]->s0, t0);
-                        dur[r] = ts_sub(order[r]->e0, t0);
+                        start[r] = ts_sub(order[r]->s0, t0, &ovf);
+                        dur[r] = ts_sub(order[r]->e0, t0, &ovf);
                 } else {
                         start[r] = dur[r] = NAN;
                 }
@@ -473,19 +579,36 @@ static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_ou
         }
         size_t missing = 0;
         const char *mname = NULL;
-        double mdisp = 0;
+        long long mdisp = 0;
+        /* the values given, each into its dispatch's row; then the cells none was given
+         * for, the first of them (counter by counter, row by row) named */
+        size_t *row = xmalloc((rp->ng ? rp->ng : 1) * sizeof *row);
+        for (size_t r = 0; r < rp->ng; r++)
+                row[(size_t)(order[r] - rp->g)] = r;
+        int *col = xmalloc((rp->nc ? rp->nc : 1) * sizeof *col);
+        unsigned char *given = xcalloc(rp->ng * rp->nc + 1, 1);
         for (size_t i = 0; i < rp->nc; i++) {
-                int c = table_add_col(t, rp->cname[i]);
-                for (size_t r = 0; r < rp->ng; r++) {
-                        const struct group *g = order[r];
-                        int given = i < g->nval && g->vline[i];
-                        t->num[c][r] = given ? g->val[i] : NAN;
-                        if (!given && !missing++)
-                                mname = rp->cname[i], mdisp = g->key[F_DISPATCH];
-                }
+                col[i] = table_add_col(t, rp->cname[i]);
+                for (size_t r = 0; r < rp->ng; r++)
+                        t->num[col[i]][r] = NAN;
         }
+        for (size_t k = 0; k < rp->nval; k++) {
+                const struct given *v = &rp->val[k];
+                t->num[col[v->ci]][row[v->g]] = v->v;
+                given[(size_t)v->ci * rp->ng + row[v->g]] = 1;
+        }
+        missing = rp->ng * rp->nc - rp->nval;
+        for (size_t k = 0; missing && k < rp->ng * rp->nc; k++)
+                if (!given[k]) {
+                        mname = rp->cname[k / rp->ng];
+                        mdisp = order[k % rp->ng]->id;
+                        break;
+                }
+        free(given);
+        free(col);
+        free(row);
         if (missing)
-                warnf("%s: %zu counter value%s missing (dispatch %.17g has no row for '%s'); "
+                warnf("%s: %zu counter value%s missing (dispatch %lld has no row for '%s'); "
                       "the metrics that use %s are n/a for %s dispatch%s",
                       rp->path, missing, missing == 1 ? " is" : "s are", mdisp, mname,
                       missing == 1 ? "it" : "them", missing == 1 ? "that" : "those",
@@ -522,6 +645,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
 {
         struct rocpd rp = {.path = paths[0], .paths = paths, .want = want, .ctx = ctx,
                            .last_group = -1, .rules = formats_rules(), .sigs = sigs != NULL};
+        const char *path = label;
         if (sigs)
                 *sigs = NULL;
         table_init(pmc);
@@ -532,8 +656,14 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
                 rp.last_group = -1; /* a new file: its rows start a run of their own */
                 rc = csv_stream(paths[i], on_row, &rp, err);
         }
-        const char *path = label;
-        rp.path = label; /* build's messages are about them all */
+        rp.path = label; /* the messages below are about them all */
+        /* a wide table of mostly empty cells is refused before it is made */
+        if (!rc && rp.nc && rp.ng > (ROCPD_MAX_SPARE + ROCPD_MAX_FILL * rp.rows) / rp.nc)
+                rc = err_set(err, ERR_INPUT,
+                             "%s: %zu dispatches times %zu counters from %zu rows: a table "
+                             "of mostly empty cells (more than %d times the rows, plus %zu; "
+                             "docs/FORMATS.md)",
+                             path, rp.ng, rp.nc, rp.rows, ROCPD_MAX_FILL, ROCPD_MAX_SPARE);
         if (!rc) {
                 build(&rp, pmc, sigs);
                 if (rp.bad > MAX_WARN)
@@ -549,9 +679,9 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
         for (size_t i = 0; i < rp.ng; i++) {
                 free(rp.g[i].kernel);
                 free(rp.g[i].dur);
-                free(rp.g[i].val);
-                free(rp.g[i].vline);
         }
+        free(rp.val);
+        free(rp.slot);
         free(rp.g);
         for (size_t i = 0; i < rp.nc; i++)
                 free(rp.cname[i]);
