@@ -604,7 +604,7 @@ int cmd_analyze(int argc, char **argv)
         raw = out;
         out = esc_stream(raw);
         if (args.list_stats) {
-                list_stats(out, &w[0], &o, table_width(&args, out));
+                list_stats(out, &w[0], &o, table_width(&args, raw));
                 rc = 0;
                 goto done;
         }
@@ -635,7 +635,7 @@ int cmd_analyze(int argc, char **argv)
                                  .cols = cols,
                                  .ncols = args.cols.n,
                                  .max_stat_num = args.max_stat_num,
-                                 .table_width = table_width(&args, out)};
+                                 .table_width = table_width(&args, raw)};
         if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
                                        .ps = &ps, .opts = &o, .ro = &ro};

@@ -15,7 +15,7 @@ static const struct opt analyze_opts[] = {
      "or a multi-rank tree\n"
      ".Pa NAME/<node>/rank<N>/ .\n"
      "Given twice, the second is compared against the first.",
-     "@dirs"},
+     "@files"},
     {A_BLOCK, "block", 'b', "ID...", "panels, tables or metrics to show (0, 2, 16.1, 2.1.3)",
      "show only these panels\n"
      ".Pq Ar 2 ,\n"
@@ -71,7 +71,7 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.0\n"
      "reproduces rocprof-compute 3.0's output exactly (its titles and formulas,\n"
      ".Cm per_wave\n"
-     "by default; gfx950 is unknown to it).\n"
+     "by default; the newest GPUs are unknown to it).\n"
      "The versions are listed in\n"
      ".Pa panels/versions ;\n"
      "the newer ones are overlays of the 3.0 data\n"
@@ -123,7 +123,7 @@ static const struct opt analyze_opts[] = {
      "or\n"
      ".Cm DRAM ;\n"
      "default: all).",
-     NULL},
+     "@levels"},
     {A_SORT, "sort", 0, "kernels|dispatches",
      "roofline points per kernel (default) or per dispatch",
      "the roofline's points: one per top kernel (default) or one per dispatch.",
@@ -162,7 +162,7 @@ static const struct opt analyze_opts[] = {
     {A_NO_FINDINGS, "no-findings", 0, NULL,
      "leave out the findings (what limits each kernel, 0.3, 0.4)",
      "leave out the findings: table 0.3 (what limits each top kernel, why, and the estimated\n"
-     "gain, from the rules in\n"
+     "speedup, from the rules in\n"
      ".Pa rules/ )\n"
      "and table 0.4 (the roofline ceiling that bounds each kernel).",
      NULL},
@@ -238,7 +238,7 @@ static const struct opt profile_opts[] = {
      ".Fl -dry-run :\n"
      "plan for the architecture\n"
      ".Ar gfx\n"
-     "(such as gfx90a or sm_90) without its GPU; the options its backend cannot honour are\n"
+     "(a name\n" ".Fl -list-metrics\n" "takes) without its GPU; the options its backend cannot honour are\n"
      "errors as on the GPU.",
      "@archs"},
     {P_BACKEND, "backend", 0, "NAME", "rocprof (AMD, rocprofv3) or cupti (NVIDIA)", NULL,
@@ -294,12 +294,11 @@ static const struct opt profile_opts[] = {
      ".Cm base\n"
      "locks the GPU's SM and memory clocks at their base while profiling, as\n"
      ".Xr ncu 1\n"
-     "does by default (through NVML; it needs root or the driver's permission, and without it\n"
+     "does by default (through the driver's management library; it needs root or the driver's\n" "permission, and without it\n"
      "prism warns and profiles at the GPU's own clocks).\n"
      ".Cm none\n"
      "(the default) leaves the clocks alone. The choice and the clocks are written to\n"
-     "sysinfo.csv (clock_control); every dispatch records its SM and DRAM clock\n"
-     "(smsp__cycles_elapsed.avg.per_second, dram__cycles_elapsed.avg.per_second).",
+     "sysinfo.csv (clock_control); every dispatch records its SM and DRAM clock.",
      "base none"},
     {P_CACHE, "cache-control", 0, "MODE",
      "all: flush the GPU's L2 before each profiled kernel,\n"
@@ -312,10 +311,10 @@ static const struct opt profile_opts[] = {
      "does by default, so that a kernel's cache and memory counters do not depend on what ran\n"
      "before it (the previous kernel, another rank on the same GPU, or the replay mode): the\n"
      "collector writes a buffer of four times the L2's size and discards it from the L2, in a\n"
-     "context of its own that CUPTI does not profile, and waits for it. In kernel replay this\n"
-     "precedes the kernel's first pass only: CUPTI restores device memory before each later\n"
+     "context of its own that the profiler does not count, and waits for it. In kernel replay\n" "this\n"
+     "precedes the kernel's first pass only: the profiler restores device memory before each\n" "later\n"
      "pass, which leaves the restored data in the L2, to be written back during the pass (on\n"
-     "the H100 a DRAM-bound kernel's later passes run 2\\(en3 % longer than flushed ones);\n"
+     "the GPU measured a DRAM-bound kernel's later passes ran 2\\(en3 % longer than flushed\n" "ones);\n"
      ".Fl -replay Cm application\n"
      "flushes before every pass, as\n"
      ".Xr ncu 1\n"
