@@ -33,6 +33,8 @@ struct analysis_opts {
                                   * evaluate the same ones) */
 };
 
+struct pcsamp;
+
 struct analysis {
         struct rtable *tables; size_t ntables;
         const struct arch *arch; /* the architecture the tables were evaluated for */
@@ -40,6 +42,8 @@ struct analysis {
         char **missing; size_t nmissing; /* counters the workload lacks */
         struct roofline *roof;   /* the roofline model when o->roof and panel 4 are shown */
         size_t captables;        /* tables the array has room for */
+        struct pcsamp *pcs;      /* the workload's PC samples (panel 21), read once */
+        int pcs_tried;
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.

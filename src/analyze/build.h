@@ -88,4 +88,9 @@ int ranks_build(const struct build_ctx *bc, const struct panel *p, const struct 
 int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
                          const struct panel_table *pt, struct err *err);
 
+/* pcsamp_tables.c: pc_sampling, pc_hot_instructions, pc_hot_lines (panel 21; no table
+ * when the workload has no PC samples) */
+int pcsamp_build(const struct build_ctx *bc, const struct panel *p,
+                 const struct panel_table *pt, struct err *err);
+
 #endif
