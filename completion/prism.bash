@@ -66,8 +66,9 @@ _prism()
                 --replay) COMPREPLY=($(compgen -W "kernel application" -- "$cur")); return ;;
                 --clock-control) COMPREPLY=($(compgen -W "base none" -- "$cur")); return ;;
                 --cache-control) COMPREPLY=($(compgen -W "all none" -- "$cur")); return ;;
+                --pc-sampling-method) COMPREPLY=($(compgen -W "stochastic host_trap" -- "$cur")); return ;;
                 esac
-                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control --cache-control -q --quiet --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --no-roof --roof-only --dry-run --arch --backend --resume --force --pass-timeout --replay --ranks --clock-control --cache-control --no-pc-sampling --pc-sampling-method --pc-sampling-interval -q --quiet --help" -- "$cur"))
                 ;;
         roofline) COMPREPLY=($(compgen -W "--device -o --quick --help" -- "$cur")) ;;
         database)

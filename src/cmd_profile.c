@@ -19,7 +19,9 @@ static void usage(FILE *f)
                 "                     [--backend rocprof|cupti] [--resume] [--force]\n"
                 "                     [--pass-timeout S] [--replay kernel|application]\n"
                 "                     [--ranks LIST] [--clock-control base|none]\n"
-                "                     [--cache-control all|none] [--quiet]\n"
+                "                     [--cache-control all|none] [--no-pc-sampling]\n"
+                "                     [--pc-sampling-method stochastic|host_trap]\n"
+                "                     [--pc-sampling-interval N] [--quiet]\n"
                 "                     -- CMD ARGS\n"
                 "\n"
                 "Collects every counter pass (one run of CMD with kernel replay, else one run per\n"
@@ -56,6 +58,12 @@ static void usage(FILE *f)
                 "                         as ncu does (cupti; in kernel replay the profiler's\n"
                 "                         later passes of a kernel are not flushed); none:\n"
                 "                         leave it (default)\n"
+                "  --no-pc-sampling       skip the PC-sampling run (NVIDIA samples by default;\n"
+                "                         AMD only when -b names panel 21, as rocprof-compute)\n"
+                "  --pc-sampling-method M AMD: stochastic (default; MI300 and later) or host_trap\n"
+                "  --pc-sampling-interval N  cycles between samples, a power of 2 (stochastic,\n"
+                "                         NVIDIA: 32 to 2^31), or microseconds (host_trap);\n"
+                "                         default: 1048576 on AMD, CUPTI's choice on NVIDIA\n"
                 "  -q, --quiet            no progress line\n");
 }
 
@@ -154,6 +162,7 @@ int cmd_profile(int argc, char **argv)
         int quiet = 0;
         int roof_only = 0, ret = 2, i;
         char **target = NULL;
+        const char *interval_arg = NULL;
 
         for (i = 1; i < argc; i++) {
                 const char *a = argv[i];
@@ -167,6 +176,8 @@ int cmd_profile(int argc, char **argv)
                         goto out;
                 } else if (!strcmp(a, "--dry-run")) {
                         o.dry_run = 1;
+                } else if (!strcmp(a, "--no-pc-sampling")) {
+                        o.pc_sampling = PCS_OFF;
                 } else if (!strcmp(a, "--no-roof")) {
                         o.no_roof = 1;
                 } else if (!strcmp(a, "--roof-only")) {
@@ -200,7 +211,9 @@ int cmd_profile(int argc, char **argv)
                            !strcmp(a, "--arch") || !strcmp(a, "--backend") ||
                            !strcmp(a, "--pass-timeout") || !strcmp(a, "--replay") ||
                            !strcmp(a, "--ranks") || !strcmp(a, "--clock-control") ||
-                           !strcmp(a, "--cache-control")) {
+                           !strcmp(a, "--cache-control") ||
+                           !strcmp(a, "--pc-sampling-method") ||
+                           !strcmp(a, "--pc-sampling-interval")) {
                         if (!next) {
                                 ret = failf("option '%s' needs a value", a);
                                 goto out;
@@ -237,6 +250,24 @@ int cmd_profile(int argc, char **argv)
                                         goto out;
                                 }
                                 o.cache_control = !strcmp(next, "all") ? CACHE_ALL : CACHE_NONE;
+                        } else if (!strcmp(a, "--pc-sampling-method")) {
+                                if (strcmp(next, "stochastic") && strcmp(next, "host_trap")) {
+                                        ret = failf("bad --pc-sampling-method '%s' (want "
+                                                    "stochastic or host_trap)",
+                                                    next);
+                                        goto out;
+                                }
+                                o.pc_method = next;
+                        } else if (!strcmp(a, "--pc-sampling-interval")) {
+                                long v;
+                                if (parse_long(next, &v) || v < 1) {
+                                        ret = failf("bad --pc-sampling-interval '%s' (want a "
+                                                    "positive number)",
+                                                    next);
+                                        goto out;
+                                }
+                                o.pc_interval = (unsigned long)v;
+                                interval_arg = next;
                         } else if (!strcmp(a, "--ranks")) {
                                 if (parse_ranks(next, &ranks, &nranks)) {
                                         ret = failf("bad --ranks '%s' (want a list such as "
@@ -267,6 +298,13 @@ int cmd_profile(int argc, char **argv)
                 }
         }
 
+        if (o.pc_interval && (o.pc_interval & (o.pc_interval - 1)) &&
+            !(o.pc_method && !strcmp(o.pc_method, "host_trap"))) {
+                ret = failf("bad --pc-sampling-interval '%s' (cycles: a power of 2; only "
+                            "host_trap takes other values)",
+                            interval_arg);
+                goto out;
+        }
         if (!o.name && !o.path) {
                 ret = cmd_fail("missing -n NAME (or -p DIR)");
                 goto out;
@@ -344,6 +382,9 @@ int cmd_profile(int argc, char **argv)
                                                      : "flushed before each kernel");
                 if (res.clocks[0])
                         printf("clocks: %s\n", res.clocks);
+                if (res.pc_samples)
+                        printf("PC sampling: %zu sampled instructions (panel 21)\n",
+                               res.pc_samples);
         }
         ret = 0;
         /* the empirical peaks, measured once per workload as rocprof-compute does */

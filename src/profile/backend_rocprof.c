@@ -29,8 +29,8 @@
 static struct amd_gpu gpu;
 static int have_gpu;
 
-/* $PRISM_ROCPROFV3, else rocprofv3 on PATH; malloc'd, NULL if none. */
-static char *find_rocprof(void)
+/* $PRISM_ROCPROFV3, else rocprofv3 on PATH; malloc'd, NULL if none (rocprof_input.h). */
+char *rocprof_tool(void)
 {
         const char *env = getenv("PRISM_ROCPROFV3");
         if (env && *env)
@@ -80,7 +80,7 @@ static int load_gpu(struct err *err)
 
 static int rocprof_available(void)
 {
-        char *p = find_rocprof();
+        char *p = rocprof_tool();
         if (!p)
                 return 0;
         free(p);
@@ -197,8 +197,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Files under dir (three levels deep at most) whose names end in suffix, sorted. */
-static void find_files(const char *dir, const char *suffix, int depth, char ***out, size_t *n,
-                       size_t *cap)
+void rocprof_find_files(const char *dir, const char *suffix, int depth, char ***out,
+                        size_t *n, size_t *cap)
 {
         DIR *d = opendir(dir);
         if (!d)
@@ -211,7 +211,7 @@ static void find_files(const char *dir, const char *suffix, int depth, char ***o
                 char *p = xasprintf("%s/%s", dir, e->d_name);
                 size_t l = strlen(e->d_name);
                 if (is_dir(p) && depth < 3) {
-                        find_files(p, suffix, depth + 1, out, n, cap);
+                        rocprof_find_files(p, suffix, depth + 1, out, n, cap);
                 } else if (l >= sl && !strcmp(e->d_name + l - sl, suffix) && is_file(p)) {
                         xgrow(out, cap, *n + 1, sizeof **out);
                         (*out)[(*n)++] = p;
@@ -445,7 +445,7 @@ static int read_outputs(const struct backend_pass *p, const char *outdir, struct
         }
         char **files = NULL;
         size_t nfiles = 0, cap = 0;
-        find_files(outdir, "counter_collection.csv", 0, &files, &nfiles, &cap);
+        rocprof_find_files(outdir, "counter_collection.csv", 0, &files, &nfiles, &cap);
         long next = 0;
         int rc = 0;
         for (size_t f = 0; f < nfiles && !rc; f++)
@@ -476,7 +476,7 @@ static int rocprof_run_pass(const struct backend_pass *p, struct table *out, str
         table_init(out);
         if (!p->argv || !p->argv[0])
                 return err_set(err, ERR_USAGE, "pass %d: no target command", p->index);
-        char *tool = find_rocprof();
+        char *tool = rocprof_tool();
         if (!tool)
                 return err_set(err, ERR_SYS,
                                "rocprofv3 not found: install ROCm >= 6.2, put rocprofv3 on PATH "
@@ -555,4 +555,5 @@ const struct backend backend_rocprof = {
     .offline_sysinfo = rocprof_offline_sysinfo,
     .run_pass = rocprof_run_pass,
     .num_passes = NULL,
+    .pc_sampling = rocprof_pc_sampling, /* pcs_rocprof.c */
 };
