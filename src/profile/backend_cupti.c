@@ -24,6 +24,8 @@
 
 #include "../store/columns.h"
 
+#include "pcs_cupti.h"
+
 #define COLLECTOR "libprism-cupti.so"
 
 /* CUdevice_attribute values from cuda.h (a stable ABI; prism builds without CUDA headers). */
@@ -583,4 +585,6 @@ const struct backend backend_cupti = {
     .clocks = cupti_clocks,
     .clocks_reset = clocks_nvml_reset,
     .can_flush_caches = 1,
+    .pc_sampling = cupti_pc_sampling, /* pcs_cupti.c */
+    .pc_sampling_default = 1,
 };
