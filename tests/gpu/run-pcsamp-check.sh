@@ -27,8 +27,11 @@ for c in "$O"/raw.csv.cubin.*; do
         nvdisasm -c "$c" >"$c.nvdisasm.txt" 2>&1
         cuobjdump -sass "$c" >"$c.cuobjdump.txt" 2>&1
 done
-t time-profile-pcs.txt "$P" profile -n hs -p "$O/wl" --no-roof -b 2 -q -- "$B" >"$O/profile.txt" 2>&1
-t time-profile-nopcs.txt "$P" profile -n hs -p "$O/wl-nopcs" --no-roof -b 2 -q --no-pc-sampling -- "$B" >"$O/profile-nopcs.txt" 2>&1
+for i in 1 2; do
+        rm -rf "$O/wl-nopcs" "$O/wl"
+        t time-profile-nopcs.txt "$P" profile -n hs -p "$O/wl-nopcs" --no-roof -b 2 -q --no-pc-sampling -- "$B" >"$O/profile-nopcs.txt" 2>&1
+        t time-profile-pcs.txt "$P" profile -n hs -p "$O/wl" --no-roof -b 2 -q -- "$B" >"$O/profile.txt" 2>&1
+done
 "$P" analyze -p "$O/wl" -b 21 >"$O/analyze21.txt" 2>&1
 "$P" analyze -p "$O/wl" -b 21 0.3 --save-dfs "$O/dfs21" >/dev/null 2>"$O/analyze21.err"
 "$P" analyze -p "$O/wl" >"$O/analyze-all.txt" 2>&1

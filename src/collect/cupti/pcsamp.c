@@ -141,10 +141,6 @@ void pc_samp_context(CUcontext ctx)
 {
         if (!ps.on)
                 return;
-        if (!ps.rname && load_reasons(ctx) < 0) {
-                ps.on = 0;
-                return;
-        }
         struct sctx *n = realloc(ps.ctxs, (ps.nctx + 1) * sizeof *ps.ctxs);
         if (!n)
                 return;
@@ -152,15 +148,20 @@ void pc_samp_context(CUcontext ctx)
         struct sctx *c = &ps.ctxs[ps.nctx];
         memset(c, 0, sizeof *c);
         c->ctx = ctx;
-        if (alloc_data(&c->config, CONFIG_PCS) < 0) {
-                pc_error("PC sampling: out of memory");
-                return;
-        }
+        /* enabled first: CUPTI names the stall reasons of a context sampling is on in */
         CUpti_PCSamplingEnableParams ep = {.size = CUpti_PCSamplingEnableParamsSize, .ctx = ctx};
         if (pc_check(cuptiPCSamplingEnable(&ep), "cannot enable PC sampling") < 0)
                 return;
         ps.nctx++;
         c->enabled = 1;
+        if ((!ps.rname && load_reasons(ctx) < 0) || alloc_data(&c->config, CONFIG_PCS) < 0) {
+                pc_error("PC sampling: cannot set up the stall reasons and buffers");
+                CUpti_PCSamplingDisableParams dp = {.size = CUpti_PCSamplingDisableParamsSize,
+                                                    .ctx = ctx};
+                cuptiPCSamplingDisable(&dp);
+                c->enabled = 0;
+                return;
+        }
         CUpti_PCSamplingConfigurationInfo cfg[5];
         size_t k = 0;
         memset(cfg, 0, sizeof cfg);
