@@ -51,6 +51,40 @@ def dfs(path, tmp, extra=()):
     return r, t
 
 
+# the stall reason CUPTI gave most of each HOT line's stalled samples on the H100
+# (tests/data/pcsamp/h100: tests/gpu/run-pcsamp-check.sh, default sampling period)
+H100_REASON = {"strided": "lg_throttle", "bank": "mio_throttle", "divergent": "not_selected"}
+H100_KERNEL = {"strided": "strided_load", "bank": "bank_conflict",
+               "divergent": "divergent_branch"}
+
+
+def h100(tmp):
+    """the H100 recording of tests/gpu/hotspots.cu: each kernel's hottest source line is the
+    line marked HOT for it, holding most of its samples, with the stall reason recorded"""
+    src = os.path.join(ROOT, "tests", "gpu", "hotspots.cu")
+    hot = {}
+    for n, line in enumerate(open(src), 1):
+        if "// HOT " in line:
+            hot[line.split("// HOT ")[1].split()[0]] = "hotspots.cu:%d" % n
+    r, t = dfs(os.path.join(DATA, "h100"), tmp)
+    rows = t.get("21.3", [])
+    cites = {x["Kernel_Name"]: x["Message"] for x in t.get("0.3", [])
+             if x.get("Finding") == "pc.hot_line"}
+    report(r.returncode == 0 and len(hot) == 3 and rows, "H100 recording: panel 21 reads",
+           r.stderr.strip())
+    for name, where in sorted(hot.items()):
+        mine = [x for x in rows if x["Kernel_Name"].startswith(H100_KERNEL[name] + "(")]
+        top = mine[0] if mine else {}
+        report(top.get("source_line") == ".../" + where and
+               float(top.get("Pct of Kernel") or 0) > 90 and
+               top.get("Top Stall Reason") == H100_REASON[name],
+               f"H100 {name}: the hottest line is {where}, {H100_REASON[name]}", str(top))
+        msg = [m for k, m in cites.items() if k.startswith(H100_KERNEL[name] + "(")]
+        want = "of stall samples at %s, %s" % (where, H100_REASON[name].replace("_", " "))
+        report(len(msg) == 1 and want in msg[0] and 90 <= int(msg[0].split("%")[0]) <= 100,
+               f"H100 {name}: the findings cite it ('{want}')", str(msg))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="prism-pcs-")
     try:
@@ -128,9 +162,14 @@ def main():
 
         plain = workload(tmp, "plain", {})
         r = run(["-p", plain])
-        report(r.returncode == 0 and "21. PC Sampling" not in r.stdout,
-               "no samples: no panel 21", r.stderr.strip())
+        report(r.returncode == 0 and "21. PC Sampling" not in r.stdout and
+               "pc.hot_line" not in r.stdout, "no samples: no panel 21, no hot-line finding",
+               r.stderr.strip())
+        r = run(["-p", w39, "-b", "0.3"])
+        report(r.returncode == 0 and "89% of stall samples at vcopy.cpp:42, waitcnt" in r.stdout,
+               "AMD: the findings cite vecCopy's hottest line (40 of its 45 stalls)", r.stdout[-300:])
 
+        h100(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{res['pass']} passed, {res['fail']} failed, {res['skip']} skipped")

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyze/hotspots.h"
+#include "profile/pcs_cupti.h"
 #include "store/pcsamp.h"
 #include "util/arena.h"
 #include "util/json.h"
@@ -247,6 +248,36 @@ static void test_bad_files(void **state)
         free(dir);
 }
 
+/* SASS listings of the H100 recording's cubin (tests/data/pcsamp/sass: the heads of
+ * `nvdisasm -c` and `cuobjdump -sass`): each offset's instruction, per function */
+static void test_sass_listings(void **state)
+{
+        (void)state;
+        static const char *const files[] = {"sass/nvdisasm.txt", "sass/cuobjdump.txt"};
+        for (size_t f = 0; f < 2; f++) {
+                struct sass_index ix = {0};
+                char *p = data(files[f]);
+                char *text = read_file(p, NULL, NULL);
+                assert_non_null(text);
+                pcs_sass_parse(&ix, text);
+                const char *s = pcs_sass_at(&ix, "_Z13bank_conflictPfi", 0x40);
+                assert_non_null(s);
+                assert_string_equal(s, "ISETP.GT.AND P0, PT, R2, 0x3ff, PT");
+                /* a branch: nvdisasm names its label, cuobjdump its address */
+                assert_string_equal(pcs_sass_at(&ix, "_Z13bank_conflictPfi", 0x30),
+                                    f ? "BSSY B0, 0x120" : "BSSY B0, `(.L_x_0)");
+                assert_string_equal(pcs_sass_at(&ix, "_Z13bank_conflictPfi", 0x10),
+                                    "S2R R2, SR_TID.X");
+                assert_null(pcs_sass_at(&ix, "_Z13bank_conflictPfi", 0x18));
+                assert_null(pcs_sass_at(&ix, "_Z5otherv", 0x10));
+                if (f == 1) /* the second function of the listing */
+                        assert_string_equal(pcs_sass_at(&ix, "_Z16divergent_branchPfi", 0x30),
+                                            "HFMA2.MMA R5, -RZ, RZ, 0, 0");
+                pcs_sass_free(&ix);
+                FREE_ALL(text, p);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -254,6 +285,7 @@ int main(void)
             cmocka_unit_test(test_sdk_stochastic),
             cmocka_unit_test(test_sdk_host_trap_by_address),
             cmocka_unit_test(test_bad_files),
+            cmocka_unit_test(test_sass_listings),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -410,5 +410,6 @@ void analysis_free(struct analysis *an)
                 pcsamp_free(an->pcs);
                 free(an->pcs);
         }
+        free(an->pcs_error);
         memset(an, 0, sizeof *an);
 }

@@ -44,6 +44,7 @@ struct analysis {
         size_t captables;        /* tables the array has room for */
         struct pcsamp *pcs;      /* the workload's PC samples (panel 21), read once */
         int pcs_tried;
+        char *pcs_error;         /* why they could not be read, or NULL */
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.

@@ -92,5 +92,10 @@ int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
  * when the workload has no PC samples) */
 int pcsamp_build(const struct build_ctx *bc, const struct panel *p,
                  const struct panel_table *pt, struct err *err);
+/* The PC samples of w, read once into an (NULL when it has none); a file that cannot be
+ * read: NULL, *rc and err set (the same error each call). */
+struct pcsamp;
+const struct pcsamp *analysis_pcsamp(struct analysis *an, const struct workload *w, int *rc,
+                                     struct err *err);
 
 #endif

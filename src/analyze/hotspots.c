@@ -40,7 +40,7 @@ size_t hotspots(const struct pcsamp *ps, const char *const *knames, size_t nk, i
         size_t n = 0, cap = 0;
         struct smap idx = {0};
         /* per group: the samples of each stall reason, to find the top one */
-        double **rc = NULL;
+        double **rc = NULL, *best = NULL;
         struct strbuf key = {0};
         for (size_t i = 0; i < ps->nlines; i++) {
                 const struct pcs_line *l = &ps->lines[i];
@@ -56,6 +56,8 @@ size_t hotspots(const struct pcsamp *ps, const char *const *knames, size_t nk, i
                 if (!smap_get(&idx, key.buf, &g)) {
                         xgrow(&h, &cap, n + 1, sizeof *h);
                         rc = xrealloc(rc, cap * sizeof *rc);
+                        best = xrealloc(best, cap * sizeof *best);
+                        best[n] = -1;
                         g = (int)n++;
                         smap_put(&idx, key.buf, g);
                         memset(&h[g], 0, sizeof h[g]);
@@ -68,6 +70,12 @@ size_t hotspots(const struct pcsamp *ps, const char *const *knames, size_t nk, i
                         rc[g] = xcalloc(ps->nreasons ? ps->nreasons : 1, sizeof **rc);
                 }
                 struct hotspot *x = &h[g];
+                /* a source line shows its busiest instruction */
+                if (by_source && l->count > best[g]) {
+                        best[g] = l->count;
+                        x->instruction = l->instruction;
+                        x->offset = l->offset;
+                }
                 x->count += l->count;
                 if (!isnan(l->stalled))
                         x->stalled = (isnan(x->stalled) ? 0 : x->stalled) + l->stalled;
@@ -104,6 +112,7 @@ size_t hotspots(const struct pcsamp *ps, const char *const *knames, size_t nk, i
         FREE_ALL(kc, ks, kof);
         smap_free(&kidx);
         free(rc);
+        free(best);
         smap_free(&idx);
         sb_free(&key);
         qsort(h, n, sizeof *h, hot_cmp);

@@ -12,20 +12,33 @@
 /* rows of the hot-spot tables */
 #define HOT_ROWS 10
 
-/* The workload's PC samples, read on first use; NULL when it has none. */
-static const struct pcsamp *samples(const struct build_ctx *bc, struct err *err, int *rc)
+const struct pcsamp *analysis_pcsamp(struct analysis *an, const struct workload *w, int *rc,
+                                     struct err *err)
 {
-        struct analysis *an = bc->an;
         *rc = 0;
         if (!an->pcs_tried) {
                 an->pcs_tried = 1;
-                if (!bc->w->path || !is_dir(bc->w->path))
+                if (!w->path || !is_dir(w->path))
                         return NULL;
                 an->pcs = xcalloc(1, sizeof *an->pcs);
-                if ((*rc = pcsamp_load(bc->w->path, an->pcs, err)))
-                        return NULL;
+                struct err e = {0};
+                if (pcsamp_load(w->path, an->pcs, &e)) {
+                        an->pcs_error = xstrdup(e.msg);
+                        pcsamp_free(an->pcs);
+                        free(an->pcs);
+                        an->pcs = NULL;
+                }
+        }
+        if (an->pcs_error) {
+                *rc = err_set(err, ERR_INPUT, "%s", an->pcs_error);
+                return NULL;
         }
         return an->pcs && an->pcs->nlines ? an->pcs : NULL;
+}
+
+static const struct pcsamp *samples(const struct build_ctx *bc, struct err *err, int *rc)
+{
+        return analysis_pcsamp(bc->an, bc->w, rc, err);
 }
 
 static int line_wanted(const struct build_ctx *bc, const struct pcs_line *l)

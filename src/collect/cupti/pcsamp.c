@@ -374,10 +374,13 @@ void pc_samp_finish(void)
                         size_t jl = 0;
                         json[0] = 0;
                         for (size_t r = 0; r < ps.nreason; r++) {
-                                /* "X_not_issued" counts a subset of X's samples: not added */
+                                /* "X_not_issued" counts a subset of X's samples, and the
+                                 * names CUPTI lists without the stall prefix
+                                 * (smsp__pcsamp_sample_count, ..._samples_data_dropped)
+                                 * are totals: neither is added */
                                 size_t nl = strlen(ps.rname[r]);
-                                if (!s->n[r] || (nl > 11 && !strcmp(ps.rname[r] + nl - 11,
-                                                                    "_not_issued")))
+                                if (!s->n[r] || !strncmp(ps.rname[r], "smsp__", 6) ||
+                                    (nl > 11 && !strcmp(ps.rname[r] + nl - 11, "_not_issued")))
                                         continue;
                                 count += s->n[r];
                                 if (!strcmp(ps.rname[r], "selected")) { /* the warp issued */
