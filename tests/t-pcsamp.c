@@ -13,6 +13,7 @@
 
 #include "analyze/hotspots.h"
 #include "profile/pcs_cupti.h"
+#include "tui/tui.h"
 #include "store/pcsamp.h"
 #include "util/arena.h"
 #include "util/json.h"
@@ -278,6 +279,50 @@ static void test_sass_listings(void **state)
         }
 }
 
+/* the TUI's source view: the H100 recording over tests/gpu/hotspots.cu (found by its name
+ * in the directory given), else (no file) the sampled instructions by offset */
+static void test_source_view(void **state)
+{
+        (void)state;
+        struct pcsamp ps = {0};
+        struct err err = {0};
+        char *dir = data("h100");
+        assert_int_equal(pcsamp_load(dir, &ps, &err), 0);
+        char **lines, *title;
+        size_t n, focus;
+        assert_int_equal(tui_source_lines(&ps, "strided_load(float const*, float*, long, int)",
+                                          "tests/gpu", &lines, &n, &focus, &title),
+                         0);
+        assert_non_null(strstr(title, "hotspots.cu"));
+        assert_true(focus < n);
+        assert_true(!strncmp(lines[focus], "   28 ####################", 26));
+        assert_non_null(strstr(lines[focus], "lg_throttle"));
+        assert_non_null(strstr(lines[focus], "// HOT strided"));
+        assert_non_null(strstr(lines[focus - 1], "for (int k = 0; k < 64; k++)"));
+        for (size_t i = 0; i < n; i++)
+                free(lines[i]);
+        FREE_ALL(lines, title);
+        /* unknown kernel: an error, nothing allocated */
+        assert_int_equal(tui_source_lines(&ps, "nope", NULL, &lines, &n, &focus, &title),
+                         ERR_INPUT);
+        pcsamp_free(&ps);
+        free(dir);
+
+        char *p = data("4242_ps_file_results.json");
+        assert_int_equal(pcsamp_read_sdk_json(&ps, p, 4242, &err), 0);
+        assert_int_equal(tui_source_lines(&ps, "vecCopy(double*, double*, double*, int, int)",
+                                          NULL, &lines, &n, &focus, &title),
+                         0);
+        assert_non_null(strstr(title, "Instructions:"));
+        assert_int_equal(n, 1 + 5); /* a header and the five sampled offsets */
+        assert_non_null(strstr(lines[focus], "s_waitcnt vmcnt(0)"));
+        assert_non_null(strstr(lines[focus], "WAITCNT 86%"));
+        for (size_t i = 0; i < n; i++)
+                free(lines[i]);
+        FREE_ALL(lines, title, p);
+        pcsamp_free(&ps);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -286,6 +331,7 @@ int main(void)
             cmocka_unit_test(test_sdk_host_trap_by_address),
             cmocka_unit_test(test_bad_files),
             cmocka_unit_test(test_sass_listings),
+            cmocka_unit_test(test_source_view),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

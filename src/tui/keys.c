@@ -26,6 +26,7 @@ const struct tui_keydoc tui_keys[] = {
     {"m", "memory chart view"},
     {"r", "roofline view"},
     {"f", "findings: Enter jumps to evidence"},
+    {"s", "source view: PC samples per line"},
     {"Esc", "close a list, view, prompt"},
     {"Ctrl-L", "redraw the screen"},
 };
@@ -263,6 +264,9 @@ static void main_key(struct tui_model *m, int key)
                 return;
         case 'f':
                 tui_findings_open(m);
+                return;
+        case 's':
+                tui_source_open(m, NULL); /* source_view.c */
                 return;
         case TK_ESC:
                 m->hl_table = m->hl_row = -1;
