@@ -74,6 +74,35 @@ static size_t check_repeats(const struct arch *a, struct smap *reported)
         return n;
 }
 
+struct ruled {
+        const struct arch *a;
+        struct smap *keys;
+};
+
+static void ruled_name(void *p, const char *name)
+{
+        struct ruled *r = p;
+        const char *suffix;
+        const struct metric *m = rules_name_metric(r->a, name, &suffix);
+        if (m)
+                smap_put(r->keys, m->key, 1);
+}
+
+/* the metric keys the findings rules serving a read (none when they do not load: the
+ * rules check below reports that) */
+static void rules_metric_keys(const struct arch *a, struct smap *keys)
+{
+        char *rdir = data_path("rules");
+        struct ruleset rs;
+        struct err err = {0};
+        if (rdir && !rules_load(rdir, a, &rs, &err)) {
+                struct ruled r = {a, keys};
+                rules_names(&rs, ruled_name, &r);
+                rules_free(&rs);
+        }
+        free(rdir);
+}
+
 int cmd_check_data(int argc, char **argv)
 {
         if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -121,9 +150,12 @@ int cmd_check_data(int argc, char **argv)
                 }
                 if (c.bad)
                         bad = 2;
-                /* each metric must be shown by some panel table */
+                /* each metric must be shown by some panel table, or read by the findings
+                 * rules (a measure only they need stays out of the tables) */
+                struct smap ruled = {0};
+                rules_metric_keys(&a, &ruled);
                 for (size_t i = 0; i < a.nmetrics; i++) {
-                        int shown = 0;
+                        int shown = smap_get(&ruled, a.metrics[i].key, NULL);
                         for (size_t p = 0; p < ps.npanels && !shown; p++)
                                 for (size_t j = 0; j < ps.panels[p].ntables && !shown; j++) {
                                         const struct panel_table *pt = &ps.panels[p].tables[j];
@@ -135,6 +167,7 @@ int cmd_check_data(int argc, char **argv)
                                        a.metrics[i].key);
                         smap_put(&used, a.metrics[i].key, 1);
                 }
+                smap_free(&ruled);
                 nrepeats += check_repeats(&a, &reported);
                 nmetrics += a.nmetrics;
                 printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);

@@ -60,10 +60,10 @@ static void usage(FILE *f)
                 "                         leave it (default)\n"
                 "  --no-pc-sampling       skip the PC-sampling run (NVIDIA samples by default;\n"
                 "                         AMD only when -b names panel 21, as rocprof-compute)\n"
-                "  --pc-sampling-method M AMD: stochastic (default; MI300 and later) or host_trap\n"
+                "  --pc-sampling-method M stochastic (default; with stall reasons) or host_trap (AMD)\n"
                 "  --pc-sampling-interval N  cycles between samples, a power of 2 (stochastic,\n"
                 "                         NVIDIA: 32 to 2^31), or microseconds (host_trap);\n"
-                "                         default: 1048576 on AMD, CUPTI's choice on NVIDIA\n"
+                "                         default: 1048576 on AMD, the profiler's on NVIDIA\n"
                 "  -q, --quiet            no progress line\n");
 }
 

@@ -60,12 +60,6 @@ static void analyze_stdout(void)
         setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 }
 
-int cmd_fail(const char *msg)
-{
-        fprintf(stderr, "prism: %s\n", msg);
-        return 2;
-}
-
 int main(int argc, char **argv)
 {
         ydoc_use_pack(ypack_docs, ypack_ndocs);

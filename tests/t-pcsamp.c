@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "analyze/hotspots.h"
-#include "profile/pcs_cupti.h"
+#include "profile/backend/nvidia/pcs_cupti.h"
 #include "tui/tui.h"
 #include "store/pcsamp.h"
 #include "util/arena.h"

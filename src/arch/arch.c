@@ -586,28 +586,3 @@ void arch_free(struct arch *a)
         arena_free(&a->ar); /* every text */
         memset(a, 0, sizeof *a);
 }
-
-const struct metric *arch_metric(const struct arch *a, const char *key)
-{
-        int idx;
-        if (!smap_get(&a->index, key, &idx) || idx < 0)
-                return NULL;
-        return &a->metrics[idx];
-}
-
-double arch_default(const struct arch *a, const char *field)
-{
-        double v;
-        for (size_t i = 0; i < a->ndefaults; i++)
-                if (!strcmp(a->defaults[i].name, field) && !parse_double(a->defaults[i].src, &v))
-                        return v;
-        return NAN;
-}
-
-int arch_block_limit(const struct arch *a, const char *block)
-{
-        for (size_t i = 0; i < a->nlimits; i++)
-                if (!strcmp(a->limits[i].block, block))
-                        return a->limits[i].limit;
-        return -1;
-}

@@ -4,6 +4,7 @@
 #include "table.h"
 
 #include "csvsplit.h"
+#include "csvopen.h"
 #include "tableio.h"
 #include "../util/numparse.h"
 

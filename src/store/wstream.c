@@ -1,6 +1,7 @@
 /* Streamed workloads: per-dispatch tables read once, chunk by chunk, into a temporary file
  * of column blocks (wstream.h). */
 #include "wstream.h"
+#include "cellcheck.h"
 
 #include "columns.h"
 

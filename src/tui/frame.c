@@ -480,7 +480,7 @@ static void draw_findings(struct tui_model *m, struct tui_frame *f, const struct
         if (m->pick >= m->pick_top + h)
                 m->pick_top = m->pick - h + 1;
         put_fit(f, L->main_y, 0, f->cols,
-                " Findings (kernel, estimated gain, finding): Enter jumps to the evidence", TA_HEAD);
+                " Findings (kernel, estimated speedup, finding): Enter jumps to the evidence", TA_HEAD);
         for (size_t i = m->pick_top; i < n && i < m->pick_top + h; i++) {
                 int y = L->main_y + 1 + (int)(i - m->pick_top);
                 int a = i == m->pick ? TA_SEL : TA_NORMAL;

@@ -1,7 +1,7 @@
 /* The TUI's source view ('s', or Enter on a pc.hot_line finding): a kernel's source file
  * with a bar of PC samples on each line, its share of the kernel's samples and its top stall
  * reason, scrolled to the hottest line; where the file cannot be read (profiled elsewhere,
- * or no -lineinfo/-g), the kernel's sampled instructions (SASS/ISA) by offset instead.
+ * or no line information), the kernel's sampled instructions by offset instead.
  * Drawn by the text view (TM_TEXT). The lines come from tui_source_lines, which reads no
  * terminal: tests call it directly. */
 #include <math.h>

@@ -79,6 +79,8 @@ struct pc_state {
 };
 
 extern struct pc_state pc;
+/* PRISM_CUPTI_OUT.err, where pc_error appends (set by inject.c; report.c) */
+extern char *pc_err_path;
 
 /* Report an error: one line "prism-cupti: ..." to stderr, appended to PRISM_CUPTI_OUT.err. */
 void pc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -161,7 +163,7 @@ int pc_activity_start(void);
 /* Flush the activity buffers and copy start/end into pc.launches by correlation id. */
 void pc_activity_finish(void);
 
-/* inject.c: name demangled with the target's libstdc++ (malloc'd; a copy when it is not
+/* report.c: name demangled with the target's libstdc++ (malloc'd; a copy when it is not
  * a mangled name), NULL when out of memory. */
 char *pc_demangle(const char *s);
 

@@ -3,8 +3,8 @@
 #ifndef PRISM_PCS_CUPTI_H
 #define PRISM_PCS_CUPTI_H
 
-#include "../util/util.h"
-#include "backend.h"
+#include "../../../util/util.h"
+#include "../../backend.h"
 
 /* backend_cupti's pc_sampling (backend.h) */
 int cupti_pc_sampling(const struct backend_pcs *p, struct err *err);

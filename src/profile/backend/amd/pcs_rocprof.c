@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "../../proc.h"
 #include "rocprof_input.h"
 
 #define DEFAULT_INTERVAL 1048576UL

@@ -3,9 +3,9 @@
  * the GPU comes from the KFD topology (src/profile/detect_amd.c). Per-channel counters
  * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E,
  * rocprof_input.c). */
-#include "backend.h"
-#include "launcher.h"
-#include "proc.h"
+#include "../../backend.h"
+#include "../../launcher.h"
+#include "../../proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,35 +21,28 @@
 #include <unistd.h>
 
 #include "detect.h"
-#include "plan.h"
+#include "../../plan.h"
 #include "rocprof_input.h"
-#include "../store/columns.h"
+#include "../../../store/columns.h"
 
 /* The GPU of the last detection: per-channel definitions need its XCD layout. */
 static struct amd_gpu gpu;
 static int have_gpu;
 
-/* $PRISM_ROCPROFV3, else rocprofv3 on PATH; malloc'd, NULL if none (rocprof_input.h). */
-char *rocprof_tool(void)
+
+/* HIP and the ROCm runtime choose the GPU by these, in this order (HIP also honours
+ * CUDA_VISIBLE_DEVICES); prism binds a GPU it chose through the first. */
+static const char *const rocprof_device_vars[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+                                                  "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
+                                                  NULL};
+
+static int rocprof_count_gpus(void)
 {
-        const char *env = getenv("PRISM_ROCPROFV3");
-        if (env && *env)
-                return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
-        const char *path = getenv("PATH");
-        if (!path)
-                path = "/usr/bin:/bin";
-        char *copy = xstrdup(path), *save = NULL, *found = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-                char *p = xasprintf("%s/rocprofv3", *d ? d : ".");
-                if (access(p, X_OK) == 0 && is_file(p))
-                        found = p;
-                else
-                        free(p);
-        }
-        free(copy);
-        if (!found && access("/opt/rocm/bin/rocprofv3", X_OK) == 0)
-                found = xstrdup("/opt/rocm/bin/rocprofv3");
-        return found;
+        struct amd_gpu *gpus = NULL;
+        size_t n = 0;
+        int r = detect_amd_gpus(&gpus, &n, NULL) == 0 ? (int)n : 0;
+        free(gpus);
+        return r;
 }
 
 static int load_gpu(struct err *err)
@@ -62,7 +55,7 @@ static int load_gpu(struct err *err)
         struct launcher l;
         struct gpu_choice ch;
         launcher_detect(&l, NULL);
-        launcher_gpu_choice(&l, NULL, (int)n, &ch);
+        launcher_gpu_choice(&l, NULL, (int)n, rocprof_device_vars, &ch);
         int want = ch.index < 0 ? 0 : ch.index;
         if (n == 0)
                 rc = err_set(err, ERR_SYS,
@@ -190,39 +183,6 @@ out:
 }
 
 /* ---- reading counter_collection.csv ---- */
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Files under dir (three levels deep at most) whose names end in suffix, sorted. */
-void rocprof_find_files(const char *dir, const char *suffix, int depth, char ***out,
-                        size_t *n, size_t *cap)
-{
-        DIR *d = opendir(dir);
-        if (!d)
-                return;
-        struct dirent *e;
-        size_t sl = strlen(suffix);
-        while ((e = readdir(d))) {
-                if (e->d_name[0] == '.')
-                        continue;
-                char *p = xasprintf("%s/%s", dir, e->d_name);
-                size_t l = strlen(e->d_name);
-                if (is_dir(p) && depth < 3) {
-                        rocprof_find_files(p, suffix, depth + 1, out, n, cap);
-                } else if (l >= sl && !strcmp(e->d_name + l - sl, suffix) && is_file(p)) {
-                        xgrow(out, cap, *n + 1, sizeof **out);
-                        (*out)[(*n)++] = p;
-                        p = NULL;
-                }
-                free(p);
-        }
-        closedir(d);
-        if (depth == 0 && *n > 1)
-                qsort(*out, *n, sizeof **out, cmp_str);
-}
 
 /* The trailing number of an agent id ("2" or "Agent 2"), -1 if none. */
 static long agent_number(const struct table *t, int col, size_t r)
@@ -556,4 +516,6 @@ const struct backend backend_rocprof = {
     .run_pass = rocprof_run_pass,
     .num_passes = NULL,
     .pc_sampling = rocprof_pc_sampling, /* pcs_rocprof.c */
+    .device_vars = rocprof_device_vars,
+    .count_gpus = rocprof_count_gpus,
 };

@@ -13,11 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../store/pcsamp.h"
-#include "../store/table.h"
-#include "backend.h"
+#include "../../../store/pcsamp.h"
+#include "../../../store/table.h"
+#include "../../backend.h"
 #include "pcs_cupti.h"
-#include "proc.h"
+#include "../../proc.h"
 
 #define COLLECTOR "libprism-cupti.so"
 
