@@ -44,6 +44,7 @@ _prism()
                 --sort) COMPREPLY=($(compgen -W "kernels dispatches" -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
                 --mem-level) COMPREPLY=($(compgen -W "HBM L2 vL1D L1 LDS DRAM Shared" -- "$cur")); return ;;
+                --pc-sampling-sorting-type) COMPREPLY=($(compgen -W "offset count" -- "$cur")); return ;;
                 esac
                 # inside -b, offer ids
                 local i
@@ -55,7 +56,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings --pc-sampling-sorting-type -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in

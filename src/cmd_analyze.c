@@ -53,6 +53,7 @@ static const char usage_text[] =
     "      --list-metrics [ARCH]  list panel, table and metric ids\n"
     "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
     "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
+    "      --pc-sampling-sorting-type offset|count  order of table 21.1 (default offset)\n"
     "  -o, --output FILE       write the report to FILE\n"
     "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
@@ -104,6 +105,7 @@ struct analyze_args {
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
         int no_findings;        /* --no-findings */
+        int pc_by_count;        /* --pc-sampling-sorting-type count */
         int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
@@ -201,6 +203,13 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         a->plot_dir = argv[i];
                 } else if (!strcmp(o, "--no-findings")) {
                         a->no_findings = 1;
+                } else if (!strcmp(o, "--pc-sampling-sorting-type")) {
+                        NEED_VAL();
+                        if (strcmp(argv[i], "offset") && strcmp(argv[i], "count"))
+                                return fail("--pc-sampling-sorting-type is offset or count, not "
+                                            "'%s'",
+                                            argv[i]);
+                        a->pc_by_count = !strcmp(argv[i], "count");
                 } else if (!strcmp(o, "--tui")) {
                         a->tui = 1;
                 } else if (!strcmp(o, "--all-rows")) {
@@ -536,6 +545,7 @@ int cmd_analyze(int argc, char **argv)
                                   /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
+                                  .pc_by_count = args.pc_by_count,
                                   .all_rows = args.all_rows,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);

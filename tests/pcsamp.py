@@ -115,6 +115,12 @@ def main():
         report(r.returncode == 0 and t.get("21.1") and
                all(x["Kernel_Name"] == VCOPY for x in t["21.1"] + t["21.2"] + t["21.3"]),
                "-k keeps the kernel's samples only", r.stderr.strip())
+        r, t = dfs(w39, tmp, ["--pc-sampling-sorting-type", "count"])
+        counts = [float(x["count"]) for x in t.get("21.1", [])]
+        report(r.returncode == 0 and len(counts) == 8 and counts == sorted(counts, reverse=True)
+               and counts[0] == 40, "--pc-sampling-sorting-type count: 21.1 by samples", str(counts))
+        r = run(["-p", w39, "-b", "21", "--pc-sampling-sorting-type", "size"])
+        report(r.returncode == 2 and "offset or count" in r.stderr, "a bad sorting type: exit 2")
         r = run(["-p", w39, "-b", "21"])
         report(r.returncode == 0 and "21.1 PC Sampling" in r.stdout and
                "21.3 Hot Source Lines" in r.stdout, "the text report shows panel 21")

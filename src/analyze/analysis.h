@@ -25,6 +25,7 @@ struct analysis_opts {
          * these options when set, left out when NULL (comparisons) */
         const struct roof_opts *roof;
         int no_findings;         /* --no-findings: leave the findings tables out */
+        int pc_by_count;         /* --pc-sampling-sorting-type count: 21.1 by samples */
         const char *rules_dir;   /* rules/ (NULL: the installed one) */
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
         int threads;             /* threads analysis_run may use (0, 1: this one; 2) */

@@ -51,10 +51,16 @@ static int line_wanted(const struct build_ctx *bc, const struct pcs_line *l)
         return 0;
 }
 
+/* --pc-sampling-sorting-type count (qsort has no context; set by build_listing, which
+ * runs on one thread per analysis: analysis_run builds panels in order) */
+static _Thread_local int by_count;
+
 static int line_cmp(const void *pa, const void *pb)
 {
         const struct pcs_line *a = *(const struct pcs_line *const *)pa,
                               *b = *(const struct pcs_line *const *)pb;
+        if (by_count && a->count != b->count)
+                return a->count > b->count ? -1 : 1;
         if (a->pid != b->pid)
                 return a->pid < b->pid ? -1 : 1;
         if (a->code_object != b->code_object)
@@ -104,6 +110,7 @@ static int build_listing(const struct build_ctx *bc, const struct panel *p,
                 free(v);
                 return 0;
         }
+        by_count = bc->o->pc_by_count;
         qsort(v, n, sizeof *v, line_cmp);
         static const char *const all[] = {"source_line", "instruction", "code_object_id",
                                           "offset", "count", "count_issued", "count_stalled",
