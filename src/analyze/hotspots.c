@@ -115,7 +115,8 @@ size_t hotspots(const struct pcsamp *ps, const char *const *knames, size_t nk, i
         free(best);
         smap_free(&idx);
         sb_free(&key);
-        qsort(h, n, sizeof *h, hot_cmp);
+        if (n > 1)
+                qsort(h, n, sizeof *h, hot_cmp);
         *out = h;
         return n;
 }

@@ -252,7 +252,8 @@ int pcsamp_load(const char *dir, struct pcsamp *ps, struct err *err)
                 }
         if (d)
                 closedir(d);
-        qsort(names, n, sizeof *names, cmp_str);
+        if (n > 1)
+                qsort(names, n, sizeof *names, cmp_str);
         for (size_t i = 0; !rc && i < n; i++) {
                 p = xasprintf("%s/%s", dir, names[i]);
                 long long pid = per_process_pid(names[i]);
