@@ -15,7 +15,8 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP $(FUZZ_SAN)
 FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c src/store/csvtexts.c \
                 src/store/table_write.c src/store/rocpd.c src/store/columns.c \
-                src/store/pcsamp.c src/store/pcsamp_lines.c src/store/pcsamp_sdk.c
+                src/store/pcsamp.c src/store/pcsamp_lines.c src/store/pcsamp_sdk.c \
+                src/store/csvopen.c src/store/cellcheck.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_LIBS    := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lcsv -lm

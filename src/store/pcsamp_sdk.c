@@ -29,6 +29,9 @@ struct sdk {
         const struct json *dispatches; /* buffer_records.kernel_dispatch, or NULL */
         const struct json *instr, *comments;
         struct smap line_of;           /* "co:offset:kernel" -> line index */
+        int last_ok;                   /* kernel_of's last dispatch and its kernel */
+        unsigned long long last_dispatch;
+        const char *last_name;
 };
 
 static int bad(struct sdk *s, const struct json *v, const char *what)
@@ -89,6 +92,9 @@ static int load_symbols(struct sdk *s, const struct json *ks)
 static const char *kernel_of(struct sdk *s, unsigned long long co, unsigned long long off,
                              int has_dispatch, unsigned long long dispatch)
 {
+        /* consecutive samples mostly come from one dispatch: the last answer is kept */
+        if (has_dispatch && s->last_ok && s->last_dispatch == dispatch)
+                return s->last_name;
         if (has_dispatch && s->dispatches && s->dispatches->type == JSON_ARR) {
                 for (size_t i = 0; i < s->dispatches->n; i++) {
                         unsigned long long d, kid;
@@ -96,8 +102,11 @@ static const char *kernel_of(struct sdk *s, unsigned long long co, unsigned long
                         if (get_uint(di, "dispatch_info.dispatch_id", &d) == 1 && d == dispatch &&
                             get_uint(di, "dispatch_info.kernel_id", &kid) == 1) {
                                 for (size_t k = 0; k < s->nsyms; k++)
-                                        if (s->syms[k].id == kid)
-                                                return s->syms[k].name;
+                                        if (s->syms[k].id == kid) {
+                                                s->last_ok = 1;
+                                                s->last_dispatch = dispatch;
+                                                return s->last_name = s->syms[k].name;
+                                        }
                                 break;
                         }
                 }
