@@ -105,10 +105,19 @@ static void rules_metric_keys(const struct arch *a, struct smap *keys)
 
 int cmd_check_data(int argc, char **argv)
 {
-        if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-                puts("usage: prism check-data\n\nLoads metrics/ and panels/ for every "
-                     "architecture and reports formula and reference errors.");
-                return 0;
+        const struct cmd_spec *spec = cmd_spec("check-data");
+        for (int i = 1; i < argc; i++) {
+                const struct opt *op = opt_find(spec, argv[i]);
+                if (!op) {
+                        fprintf(stderr,
+                                "prism: unknown option '%s' (see 'prism check-data --help')\n",
+                                argv[i]);
+                        return 2;
+                }
+                if (op->id == C_HELP) {
+                        opt_help(stdout, spec);
+                        return 0;
+                }
         }
         struct err err = {0};
         char *mdir = data_path("metrics"), *pdir = data_path("panels");
@@ -165,6 +174,13 @@ int cmd_check_data(int argc, char **argv)
                         if (!shown)
                                 printf("%s: metric '%s' is in no panel\n", targets[t],
                                        a.metrics[i].key);
+                        /* and says what it measures (--include-cols Description) */
+                        if (!a.metrics[i].desc || !*a.metrics[i].desc) {
+                                printf("%s: metric '%s' has no description (its family's "
+                                       "descriptions:)\n",
+                                       targets[t], a.metrics[i].key);
+                                bad = 2;
+                        }
                         smap_put(&used, a.metrics[i].key, 1);
                 }
                 smap_free(&ruled);

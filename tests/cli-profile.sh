@@ -111,6 +111,22 @@ expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/*
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx950" --dry-run --arch gfx950
 n950=$(grep -c '^pass [0-9]*: ' "$T/out")
 expect "MI350: $n950 runs, its lower bound" grep -q "^$n950 application runs .*fewer than $n950:$" "$T/out"
+# options the backend cannot honour: one-line errors, dry run included
+check - 2 "--replay kernel: the rocprof backend supports only application replay" \
+        profile -n dry -p "$T/dry-rk" --dry-run --arch gfx90a --replay kernel
+check - 2 "--cache-control all: the rocprof backend cannot flush" \
+        profile -n dry -p "$T/dry-cc" --dry-run --arch gfx90a --cache-control all
+# > plan.txt 2>&1: the plan's lines whole, the summary (stderr) after them on a line of its own
+"$P" profile -n dry -p "$T/dry-one" --dry-run --arch gfx90a >"$T/plan.txt" 2>&1
+expect "--dry-run > plan.txt 2>&1: every pass line whole, the summary last" python3 - "$T/plan.txt" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+passes = [l for l in lines if l.startswith("pass ")]
+ok = bool(passes) and all(re.fullmatch(r"pass \d+: [^ ].*[^ ]", l) and " passes (" not in l
+                          for l in passes)
+ok = ok and re.match(r"\d+ passes \(", [l for l in lines if l][-1]) is not None
+sys.exit(0 if ok else 1)
+EOF
 expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.txt
 expect "MI350: its F6/F4 MFMA counter is planned" \
         grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt

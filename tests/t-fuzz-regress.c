@@ -14,6 +14,7 @@
 
 #define PRISM_FUZZ_NO_ENTRY
 #include "../fuzz/fuzz_csv.c"
+#include "../fuzz/fuzz_db.c"
 #include "../fuzz/fuzz_expr.c"
 #include "../fuzz/fuzz_pcsamp.c"
 #include "../fuzz/fuzz_yaml_metrics.c"
@@ -27,9 +28,10 @@ struct target {
 static const struct target targets[] = {
     {"csv", fuzz_csv},
     {"expr", fuzz_expr},
-    {"pcsamp", fuzz_pcsamp},
     {"yaml_metrics", fuzz_yaml_metrics},
     {"yaml_panels", fuzz_yaml_panels},
+    {"db", fuzz_db},
+    {"pcsamp", fuzz_pcsamp},
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -100,9 +102,10 @@ int main(void)
         const struct CMUnitTest tests[] = {
             {"fuzz_csv", test_target, NULL, NULL, (void *)&targets[0]},
             {"fuzz_expr", test_target, NULL, NULL, (void *)&targets[1]},
-            {"fuzz_pcsamp", test_target, NULL, NULL, (void *)&targets[2]},
-            {"fuzz_yaml_metrics", test_target, NULL, NULL, (void *)&targets[3]},
-            {"fuzz_yaml_panels", test_target, NULL, NULL, (void *)&targets[4]},
+            {"fuzz_yaml_metrics", test_target, NULL, NULL, (void *)&targets[2]},
+            {"fuzz_yaml_panels", test_target, NULL, NULL, (void *)&targets[3]},
+            {"fuzz_db", test_target, NULL, NULL, (void *)&targets[4]},
+            {"fuzz_pcsamp", test_target, NULL, NULL, (void *)&targets[5]},
         };
         return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -144,6 +144,11 @@ keys ']' ']'
 check "search: third match" "match 3/"
 check "search: L2 row shown" "17\.2\.9 +│ Read Latency"
 check "search: table 17.2 selected" "^  17\.2 L2 - Fabric Tra"
+# the highlighted metric's description on the status line; Esc drops the highlight and the
+# key hints come back
+check "status line: what the highlighted metric measures" "17\.2\.9: Average cycles an L2 read over the fabric"
+keys Escape
+check "status line: hints again after Esc" "q:quit \?:help /:search"
 
 # ---- normalization ----
 keys n

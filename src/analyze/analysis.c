@@ -47,11 +47,21 @@ static const struct {
 static int build_metrics(const struct build_ctx *bc, const struct panel *p,
                          const struct panel_table *pt, struct err *err)
 {
-        char **titles = xcalloc(pt->ncols ? pt->ncols : 1, sizeof *titles);
+        /* --include-cols Description: a last column saying what each metric measures */
+        size_t nc = pt->ncols + (bc->o->include_desc != 0);
+        char **titles = xcalloc(nc ? nc : 1, sizeof *titles);
         for (size_t k = 0; k < pt->ncols; k++)
                 titles[k] = xstrdup(pt->cols[k].title);
-        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", pt->ncols, titles);
+        if (nc > pt->ncols)
+                titles[pt->ncols] = xstrdup("Description");
+        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", nc, titles);
         int rc = eval_metric_rows(bc->ev, t, p, pt, err);
+        for (size_t r = 0; !rc && nc > pt->ncols && r < t->nrows; r++) {
+                char key[256]; /* the row's metric: its rkey up to '#' */
+                snprintf(key, sizeof key, "%.*s", (int)strcspn(t->rkeys[r], "#"), t->rkeys[r]);
+                const struct metric *m = arch_metric(bc->a, key);
+                t->cells[r * nc + pt->ncols].text = xstrdup(m && m->desc ? m->desc : "");
+        }
         if (!rc && t->nrows == 0) /* a metric table none of whose rows -b selected */
                 rtable_free(&bc->an->tables[--bc->an->ntables]);
         return rc;
@@ -197,7 +207,7 @@ static void append_half(struct analysis *an, struct half *h)
 /* 1: built on two threads; 0: not tried or sent back (an is then as analysis_run began) */
 static int build_two(struct build_ctx *bc, struct err *err)
 {
-        size_t k = bc->o->threads > 1 && !bc->w->spill ? split_at(bc) : 0;
+        size_t k = bc->o->threads > 1 ? split_at(bc) : 0;
         if (!k)
                 return 0;
         struct analysis *an = bc->an;
@@ -257,8 +267,13 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 }
                 knames[nknames++] = top[o->kernels[i]];
         }
-        for (size_t i = 0; i < o->nkernel_names; i++)
-                knames[nknames++] = o->kernel_names[i];
+        for (size_t i = 0; i < o->nkernel_names; i++) {
+                size_t m = 0;
+                rc = kernels_match(o->kernel_names[i], (const char *const *)top, ntop, &knames,
+                                   &nknames, &m, err);
+                if (rc)
+                        goto out;
+        }
 
         size_t n = 0;
         for (size_t r = 0; r < w->pmc.nrows; r++) {
@@ -277,7 +292,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 sel[n++] = r;
         }
         if (!n) {
-                rc = err_set(err, ERR_INPUT, "the filters select no dispatch in '%s'", w->path);
+                rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;
         }
         an->nselected = n;
@@ -296,8 +311,9 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0) {
-                                        found = !strcmp(o->blocks[b], t->id);
+                                if (t->panel->id == 0) { /* "0": panel 0 alone */
+                                        found = !strcmp(o->blocks[b], t->id) ||
+                                                !strcmp(o->blocks[b], "0");
                                         continue;
                                 }
                                 if (!t->metric_table) {

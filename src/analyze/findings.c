@@ -156,6 +156,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         o2.kernel_names = names;
         o2.nkernel_names = 1;
         o2.threads = 0; /* a nested analysis: one thread */
+        o2.include_desc = 0; /* its tables' columns are the panels' */
         struct analysis sub;
         int rc = nr->run(w, a, &sps, &o2, &sub, err);
         if (rc)
@@ -184,7 +185,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                          * older or partial sysinfo leaves out */
                         double id = workload_sys_num(w, "gpu_chip_id");
                         const struct arch_model *am =
-                            arch_model_find(a, isfinite(id) && id > 0 ? (unsigned)id : 0);
+                            arch_model_find(a, id > 0 && id < 4294967296.0 ? (unsigned)id : 0);
                         v = arch_model_fact(a, am, name + 6);
                 } else if (m && t && smap_get(&row, m->key, &r)) {
                         double avg = t->cells[r * 3 + 1].v, peak = t->cells[r * 3 + 2].v;

@@ -27,6 +27,7 @@ struct metric {
         struct metric_field *texts; size_t ntexts;       /* text cells: src is the text */
         struct metric_field *overrides; size_t noverrides; /* key = column show name */
         int is_template;    /* uses "@" (per-channel) */
+        char *desc;         /* what it measures, one line (the family's `descriptions:`) */
         char *same_as;      /* `same_as: KEY`: expr and table are those of metric KEY (as this
                              * architecture resolves it); NULL if the metric has its own */
         struct expr_loc same_as_loc;
@@ -126,6 +127,7 @@ struct arch {
         struct named_expr *norms; size_t nnorms;        /* per_wave, per_cycle, ... */
         struct block_limit *limits; size_t nlimits;
         struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
+        struct named_expr *descs; size_t ndescs;        /* `descriptions:` while loading */
         char **files; size_t nfiles;                    /* files of the chain, leaf first */
         /* NVIDIA: the chip name CUPTI's Profiler Host API counts passes for ("GH100"); when
          * set, the planner packs metrics into groups of one hardware pass each
@@ -231,6 +233,22 @@ struct panel_table {
         struct panel_col *cols; size_t ncols;
         char **rows; size_t nrows;   /* metric keys */
         struct chart_part *chart; size_t nchart; /* a figure of the rows (`chart:`), or none */
+        /* How the table is shown, from its source (set by panels_load, so that the renderers
+         * ask these and never the source's name): */
+        struct table_props {
+                /* rows are kernels or dispatches: as many as --max-stat-num, their names
+                 * wrapped at name_width columns and name_lines lines */
+                unsigned stat_rows : 1;
+                /* the top kernels, ranked by time: their counts keep the reference's decimals,
+                 * each column is good or bad by its title (the TUI's colors), and a comparison
+                 * shows the table only where both runs have it */
+                unsigned ranked : 1;
+                /* rows are named fields (system info): values left-aligned as text */
+                unsigned fields : 1;
+                /* the rules' findings (listed with the rules, the TUI's Findings view) */
+                unsigned findings : 1;
+                unsigned char name_width, name_lines;
+        } props;
 };
 
 struct panel {

@@ -381,6 +381,19 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         }
         if ((rc = arch_load(mdir, arch_name, &a, err)))
                 goto out;
+        if (!be) {
+                /* a plan for a GPU that is not here (--arch): the options its backend (the
+                 * one named, else the one of its family: the profiler counts passes where
+                 * the family names a chip) cannot honour are errors here too */
+                const struct backend *pb = backend_find(o->backend ? o->backend
+                                                        : a.chip    ? "cupti"
+                                                                    : "rocprof");
+                if (pb && (backend_replay_mode(pb, o->replay, err) < 0 ||
+                           backend_cache_mode(pb, o->cache_control, err) < 0)) {
+                        rc = err->code;
+                        goto out;
+                }
+        }
         record_blocks(o, &a, &si);
         for (size_t i = 0; i < o->nblocks; i++)
                 need_panels |= profile_sel_is_id(o->blocks[i]);

@@ -391,6 +391,24 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A pass plan file (perfmon/NAME.txt) is a few "pmc:" lines of at most a few dozen
+ * counters: one larger than PLAN_MAX_BYTES, or with a line longer than PLAN_MAX_LINE, is
+ * left out of the recorded plan with a warning (a 50 MB line was 10 million rows). */
+#define PLAN_MAX_BYTES (1 << 20)
+#define PLAN_MAX_LINE 65536
+
+static size_t longest_line(const char *text)
+{
+        size_t best = 0;
+        for (const char *p = text; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t l = nl ? (size_t)(nl - p) : strlen(p);
+                best = l > best ? l : best;
+                p += l + (nl != NULL);
+        }
+        return best;
+}
+
 /* perfmon/NAME.txt: the counters each planned pass collected ("pmc: A B C" lines) */
 static int write_plan(struct writer *wr, const char *dir)
 {
@@ -417,7 +435,16 @@ static int write_plan(struct writer *wr, const char *dir)
         for (size_t i = 0; i < n && !rc; i++) {
                 char *path = xasprintf("%s/%s.txt", pdir, names[i]);
                 struct err e2 = {0};
-                char *text = read_file(path, NULL, &e2);
+                size_t len = 0;
+                char *text = read_file(path, &len, &e2);
+                if (text && (len > PLAN_MAX_BYTES || longest_line(text) > PLAN_MAX_LINE)) {
+                        err_set(&e2, ERR_INPUT,
+                                "%s: %s than a pass plan holds (at most %zu bytes, lines of %zu)",
+                                path, len > PLAN_MAX_BYTES ? "larger" : "a line longer",
+                                (size_t)PLAN_MAX_BYTES, (size_t)PLAN_MAX_LINE);
+                        free(text);
+                        text = NULL;
+                }
                 free(path);
                 if (!text) {
                         warnf("%s; the plan is incomplete", e2.msg);
@@ -519,7 +546,7 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
         if (src_dir) {
                 char *f = xasprintf("%s/timestamps.csv", src_dir);
                 struct err e2 = {0};
-                if (is_file(f) && table_load_csv(&ts, f, &e2))
+                if (file_kind(f) && table_load_csv(&ts, f, &e2))
                         warnf("%s; the database has no timestamps pass", e2.msg);
                 free(f);
                 if (ts.ncols && (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))
@@ -557,6 +584,10 @@ int db_write(const char *path, const struct workload *w, const char *src_dir,
         int rc = 0, src;
         if (!replace && (is_file(path) || is_dir(path))) {
                 rc = err_set(err, ERR_INPUT, "'%s' exists (use --force to replace it)", path);
+                goto out;
+        }
+        if (file_kind(path) < 0 && !is_dir(path)) { /* a FIFO, a device: never replaced */
+                rc = err_set(err, ERR_INPUT, "'%s' exists and is not a regular file", path);
                 goto out;
         }
         unlink(tmp);

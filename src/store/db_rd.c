@@ -58,13 +58,15 @@ void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
         for (size_t i = c0; i < c1; i++) {
                 int c = cols[i].c;
                 if (!cols[i].text) {
-                        t->num[c][r] = db_col_num(st, k++);
+                        db_cell_num(st, k++, t, c, r);
                         continue;
                 }
                 const char *v = db_col_text(st, k++);
                 if (v)
                         table_set_str(t, c, r, v);
-                t->num[c][r] = cols[i].num_col ? db_col_num(st, k++) : v ? table_text_num(v) : NAN;
+                else
+                        db_cell_clear(t, c, r);
+                t->num[c][r] = cols[i].num_col ? db_val_num(st, k++) : v ? table_text_num(v) : NAN;
         }
 }
 
@@ -87,13 +89,24 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
         struct rcol *cols = NULL;
         size_t n = 0, cap = 0;
         int s;
+        struct smap seen = {0}; /* a name twice would be read into one column */
+        char *twice = NULL;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         sqlite3_bind_int64(st, 2, pass_id);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 const char *name = db_col_text(st, 0), *tbl = db_col_text(st, 1),
                            *col = db_col_text(st, 2), *num = db_col_text(st, 4);
-                if (!name || !tbl || !col ||
-                    (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
+                if (!name || !tbl || !col) {
+                        s = SQLITE_MISUSE; /* not what prism writes: refused below */
+                        break;
+                }
+                if (smap_get(&seen, name, NULL)) {
+                        twice = xstrdup(name);
+                        s = SQLITE_MISUSE;
+                        break;
+                }
+                smap_put(&seen, name, 1);
+                if (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name))
                         continue;
                 xgrow(&cols, &cap, n + 1, sizeof *cols);
                 cols[n].name = xstrdup(name);
@@ -104,13 +117,24 @@ int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void
                 n++;
         }
         sqlite3_reset(st);
+        smap_free(&seen);
         *out = cols;
         *nout = n;
         if (s != SQLITE_DONE) {
                 rcols_free(cols, n);
                 *out = NULL;
                 *nout = 0;
-                return rd_step_fail(rd, src, s);
+                int rc = twice ? err_set(rd->err, ERR_INPUT,
+                                         "cannot read '%s': column '%.100s' twice in pass %ld",
+                                         rd->paths[src], twice, pass_id)
+                         : s == SQLITE_MISUSE
+                             ? err_set(rd->err, ERR_INPUT,
+                                       "cannot read '%s': a column of pass %ld without its "
+                                       "name, table or table column",
+                                       rd->paths[src], pass_id)
+                             : rd_step_fail(rd, src, s);
+                free(twice);
+                return rc;
         }
         return 0;
 }

@@ -54,7 +54,9 @@ static int rd_attach(struct reader *rd)
                 const char *p = rd->paths[i];
                 if (!is_file(p))
                         return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
-                                       is_dir(p) ? "a directory, not a database" : "no such file");
+                                       is_dir(p)            ? "a directory, not a database"
+                                       : file_kind(p) < 0 ? "not a regular file"
+                                                          : "no such file");
                 char *uri = ro_uri(p), *sql = xasprintf("ATTACH ? AS s%zu", i);
                 sqlite3_stmt *st = NULL;
                 rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);
@@ -101,7 +103,7 @@ static int rd_attach(struct reader *rd)
             {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
             {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
             {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name, pc.tbl, pc.col, "
-                          "pc.text, pc.num_col FROM s%zu.pass_columns pc JOIN s%zu.counters c "
+                          "pc.text, pc.num_col FROM s%zu.pass_columns pc LEFT JOIN s%zu.counters c "
                           "USING (counter_id)"},
         };
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
@@ -144,13 +146,17 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         free(sql);
         if (rc)
                 return rc;
+        /* rows 0 .. nrows - 1, each once, in order: anything else is no pass prism reads */
+        size_t r = 0;
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                sqlite3_int64 r = sqlite3_column_int64(st, 0);
-                if (r < 0 || (size_t)r >= t->nrows)
-                        continue; /* outside the pass's recorded row count */
-                part_cells(st, cols, c0, c1, t, (size_t)r);
+                if (r >= t->nrows || !rd_row_num(st, r))
+                        break;
+                part_cells(st, cols, c0, c1, t, r++);
         }
-        rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
+        rc = s == SQLITE_DONE && r == t->nrows ? 0
+             : s == SQLITE_DONE || s == SQLITE_ROW
+                 ? rd_row_fail(rd, src, cols[c0].tbl, r, t->nrows)
+                 : rd_step_fail(rd, src, s);
         sqlite3_finalize(st);
         return rc;
 }
@@ -163,8 +169,10 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         size_t n = 0;
         table_init(t);
         int rc = rd_cols(rd, src, pass_id, want, ctx, &cols, &n);
-        for (size_t r = 0; r < nrows && !rc; r++)
-                table_add_row(t);
+        for (size_t r = 0; r < nrows && !rc; r++) {
+                size_t rr = table_add_row(t);
+                t->line[rr] = r + 2; /* the line it has in its CSV file */
+        }
         if (!rc)
                 rcols_table(cols, n, t);
         /* a query per table: the kept columns of a pass in one table come in one read */
@@ -194,7 +202,16 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
         table_add_row(t);
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-                int c = table_add_col(t, (const char *)sqlite3_column_text(st, 0));
+                const char *field = db_col_text(st, 0);
+                if (!field || table_col(t, field) >= 0) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     field ? "cannot read '%s': sysinfo field '%.100s' twice"
+                                           : "cannot read '%s': a sysinfo value has no field name",
+                                     rd->paths[src], field);
+                        sqlite3_finalize(st);
+                        return rc;
+                }
+                int c = table_add_col(t, field);
                 t->num[c][0] = db_col_num(st, 1);
                 const char *s = db_col_text(st, 2);
                 if (s)
@@ -239,24 +256,39 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         w->acc_names = xcalloc(1, sizeof *w->acc_names);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 long id = sqlite3_column_int(st, 0);
-                const char *name = (const char *)sqlite3_column_text(st, 1);
-                const char *kind = (const char *)sqlite3_column_text(st, 2);
-                sqlite3_int64 nr = sqlite3_column_int64(st, 3);
-                size_t nrows = nr > 0 ? (size_t)nr : 0;
+                const char *name = db_col_text(st, 1), *kind = db_col_text(st, 2);
+                size_t nrows = 0;
+                if (!name || !kind || sqlite3_column_type(st, 3) != SQLITE_INTEGER) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     "cannot read '%s': a pass without its %s", path,
+                                     !name ? "name" : !kind ? "kind" : "row count");
+                        goto out;
+                }
+                /* the recorded count checked against the tables before anything is
+                 * allocated for it */
+                if ((!strcmp(kind, "counters") && !have_pmc) || !strcmp(kind, "accumulate") ||
+                    (!strcmp(kind, "roofline") && !w->has_roofline))
+                        if ((rc = rd_rows(rd, src, id, name, sqlite3_column_int64(st, 3),
+                                          &nrows)))
+                                goto out;
                 if (!strcmp(kind, "counters") && !have_pmc) {
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, ds->keep,
-                                                     0, &w->pmc)
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     ds->keep, 0, &w->pmc)
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->pmc, path, name);
                         have_pmc = 1;
                 } else if (!strcmp(kind, "accumulate")) {
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
                         w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
                         /* streamed: nothing of an accumulate pass stays but its rows' count */
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, NULL,
-                                                     1 + w->nacc, &w->acc[w->nacc])
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     NULL, 1 + w->nacc, &w->acc[w->nacc])
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->acc[w->nacc], path, name);
                         w->acc_names[w->nacc++] = xstrdup(name);
                 } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
                         if ((rc = rd_pass(rd, src, id, nrows, NULL, NULL, &w->roofline)))

@@ -261,7 +261,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);
-        if (is_file(f)) {
+        /* one that is no file (a FIFO, a directory) is said, not passed over */
+        if (file_kind(f)) {
                 struct err e2 = {0};
                 if (table_load_csv(&w->roofline, f, &e2))
                         warnf("%s; the roofline is not shown", e2.msg);

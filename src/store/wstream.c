@@ -42,7 +42,6 @@ struct wspill {
         unsigned char *wbuf;
         size_t wlen;
         long long wend;
-        unsigned char *rbuf; /* SPILL_CHUNK * 4 bytes: narrow values read back */
         uint32_t *ubuf;      /* spill_put's values as 32 bits */
         size_t capu;
 };
@@ -143,22 +142,24 @@ static void head_of(struct table *h, const struct table *t)
                 table_add_col(h, t->names[c]);
 }
 
-/* the rows of chunk t into resident: the columns it keeps, column by column */
-static void keep_rows(struct table *res, const int *map, const struct table *t)
+/* the rows of chunk t into resident: their lines (keep_lines), then each column it keeps
+ * (keep_col: column c of t into column rc of resident, from row r0 on) */
+static void keep_lines(struct table *res, const struct table *t)
 {
         size_t r0 = res->nrows, n = t->nrows;
         table_reserve(res, r0 + n); /* text slots past nrows are NULL */
         for (size_t r = 0; r < n; r++)
                 res->line[r0 + r] = t->line ? t->line[r] : 0;
         res->nrows = r0 + n;
-        for (size_t c = 0; c < t->ncols; c++) {
-                if (map[c] < 0)
-                        continue;
-                memcpy(res->num[map[c]] + r0, t->num[c], n * sizeof *t->num[c]);
-                for (size_t r = 0; t->str[c] && r < n; r++)
-                        if (t->str[c][r])
-                                table_set_str(res, map[c], r0 + r, t->str[c][r]);
-        }
+}
+
+static void keep_col(struct table *res, size_t r0, int rc, const struct table *t, size_t c)
+{
+        size_t n = t->nrows;
+        memcpy(res->num[rc] + r0, t->num[c], n * sizeof *t->num[c]);
+        for (size_t r = 0; t->str[c] && r < n; r++)
+                if (t->str[c][r])
+                        table_set_str(res, rc, r0 + r, t->str[c][r]);
 }
 
 static const struct table *csv_next(void *ctx, size_t max_rows, struct err *err)
@@ -191,10 +192,8 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
 {
         table_init(resident);
         table_pool(resident); /* a kernel name once, not once per dispatch */
-        if (!*sp) {
+        if (!*sp)
                 *sp = xcalloc(1, sizeof **sp);
-                (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
-        }
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
@@ -224,11 +223,13 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         const struct table *t;
         while ((t = src->next(src->ctx, SPILL_CHUNK, err)) && t->nrows) {
                 size_t row0 = src->row0(src->ctx);
-                /* checked as a loaded table is (the chunk is the source's own) */
+                /* checked as a loaded table is (the chunk is the source's own), each
+                 * column just before it is kept and written on (one pass from memory) */
                 if (cc)
-                        cellcheck_chunk(cc, (struct table *)t, path, row0);
+                        cellcheck_begin(cc, (struct table *)t, path, row0);
+                size_t r0 = resident->nrows;
                 if (keep)
-                        keep_rows(resident, map, t);
+                        keep_lines(resident, t);
                 size_t nc = t->ncols + 1;
                 xgrow(&st->n, &st->cap, st->nblk + 1, sizeof *st->n);
                 xgrow(&st->off, &st->capoff, (st->nblk + 1) * nc, sizeof *st->off);
@@ -238,10 +239,15 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
                 unsigned char *kind = st->kind + st->nblk * nc;
                 st->nblk++;
                 st->nrows += t->nrows;
-                for (size_t c = 0; c < t->ncols && !rc; c++)
+                for (size_t c = 0; c < t->ncols && !rc; c++) {
+                        if (cc)
+                                cellcheck_col(cc, (struct table *)t, c, path, row0);
+                        if (keep && map[c] >= 0)
+                                keep_col(resident, r0, map[c], t, c);
                         if (spill_put(s, t->num[c], t->nrows, &off[c], &kind[c]))
                                 rc = err_set(err, ERR_SYS,
                                              "cannot write a temporary file for '%s'", path);
+                }
                 /* and the rows' lines, for messages about them */
                 double *ln = xmalloc((t->nrows ? t->nrows : 1) * sizeof *ln);
                 for (size_t r = 0; r < t->nrows; r++)
@@ -371,15 +377,17 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
                         out[i] = x;
                 return 0;
         }
-        /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
-         * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
-        unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4
-                               ? s->rbuf
+        /* narrow values go to rbuf (the caller's stack: two threads read one spill) and
+         * are widened into out; beyond rbuf's room (a block longer than SPILL_CHUNK rows),
+         * through a copy; doubles straight into out */
+        unsigned char rbuf[SPILL_CHUNK * 4];
+        unsigned char *e = kd != SK_F64 && bytes <= sizeof rbuf
+                               ? rbuf
                                : (unsigned char *)out + m * sizeof *out - bytes;
         if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
                 return -1;
-        if (e == s->rbuf)
-                widen(kd, s->rbuf, out, m);
+        if (e == rbuf)
+                widen(kd, rbuf, out, m);
         else if (kd != SK_F64) {
                 unsigned char *c = xmalloc(bytes);
                 memcpy(c, e, bytes);
@@ -401,7 +409,6 @@ void spill_free(struct wspill *s)
         }
         free(s->t);
         free(s->wbuf);
-        free(s->rbuf);
         free(s->ubuf);
         if (s->f)
                 fclose(s->f);

@@ -35,6 +35,10 @@ tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 tests/bin/limiters: tests/gpu/limiters.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
+# The same classes written otherwise (other strides, widths, pipes), after the rules
+tests/bin/variants: tests/gpu/variants.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
 tests/bin/limiters-nocublas: tests/gpu/limiters.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -DNO_CUBLAS -o $@ $<
