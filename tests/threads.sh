@@ -67,7 +67,8 @@ if where in ("first", "both"):  # panel 2's L2 bandwidth
     s = s.replace("    expr: TCC_REQ_sum * 128 / (End_Timestamp - Start_Timestamp)",
                   "    expr: TCC_REQ_sum * 128 / $loopA", 1)
 if where in ("second", "both"):  # panel 18's per-channel requests
-    s = s.replace("    expr: TO_INT(TCC_REQ[@]) / $denom", "    expr: TO_INT(TCC_REQ[@]) / $loopA", 1)
+    for f in ("TO_INT", "TO_INT_ALL"):  # (3.3.0's per-channel cells: TO_INT_ALL)
+        s = s.replace(f"    expr: {f}(TCC_REQ[@]) / $denom", f"    expr: {f}(TCC_REQ[@]) / $loopA", 1)
 open(p, "w").write(s)
 PY
                 PB=$D/prism same "warnings in the $where half" -p "$V"
