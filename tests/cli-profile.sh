@@ -115,6 +115,32 @@ expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.
 expect "MI350: its F6/F4 MFMA counter is planned" \
         grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
+# NVIDIA H100 (sm_90): the pass counts of the shipped metric sets are data (hopper.yaml
+# pass_counts), so the plan needs neither CUPTI nor a cache: a prism with no libprism-cupti.so
+# beside it, an empty cache, and at most a second (CUPTI's answers took 10 s here)
+mkdir -p "$T/nolib"
+cp "$P" "$T/nolib/prism"
+t0=$(date +%s%N)
+PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry -p "$T/dry-sm90" --dry-run \
+        --arch sm_90 >"$T/out" 2>"$T/err"
+rc=$? ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+n90=$(grep -c '^pass [0-9]*: gpu__time_duration.sum' "$T/out")
+expect "sm_90 plans without CUPTI from the recorded pass counts (rc $rc, $n90 passes, $ms ms)" \
+        test "$rc" -eq 0 -a "$n90" -ge 30 -a "$ms" -le 1000
+expect "sm_90: the SASS metrics keep a pass of their own" \
+        grep -q '^pass [0-9]*: gpu__time_duration.sum smsp__sass_' "$T/out"
+PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry -p "$T/dry-sm90b" --dry-run \
+        --arch sm_90 -b 7 >"$T/out" 2>"$T/err"
+expect "sm_90 -b 7 plans from the data too (rc $?)" grep -q '^pass 0: gpu__time_duration.sum' "$T/out"
+# without the data the same plan needs the profiler library: one line saying so
+mkdir -p "$T/data/metrics"
+cp -r panels rules "$T/data/"
+cp metrics/*.yaml "$T/data/metrics/"
+sed -i '/^pass_counts:/,$d' "$T/data/metrics/hopper.yaml"
+PRISM_DATA_DIR=$T/data PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry \
+        -p "$T/dry-sm90c" --dry-run --arch sm_90 >"$T/out" 2>"$T/err"
+expect "without pass_counts sm_90 needs libprism-cupti.so (rc $?, one line)" \
+        grep -q "cannot find libprism-cupti.so" "$T/err"
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a --force

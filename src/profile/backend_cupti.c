@@ -288,6 +288,12 @@ static int cupti_num_passes(const char *chip, const char *const *counters, size_
                             struct err *err)
 {
         static int opened;
+        /* the architecture's recorded counts first: no library, no CUPTI */
+        int r = passcache_data_get(chip, counters, n);
+        if (r > 0) {
+                passcache_record(chip, counters, n, r);
+                return r;
+        }
         if (!opened) {
                 /* the cache is keyed by the collector library: find it, load it on a miss */
                 char *path = find_collector(err);
@@ -297,12 +303,13 @@ static int cupti_num_passes(const char *chip, const char *const *counters, size_
                 free(path);
                 opened = 1;
         }
-        int r = passcache_get(chip, counters, n);
-        if (r > 0)
-                return r;
-        r = cupti_num_passes_uncached(chip, counters, n, err);
-        if (r > 0)
-                passcache_put(chip, counters, n, r);
+        r = passcache_get(chip, counters, n);
+        if (r <= 0) {
+                r = cupti_num_passes_uncached(chip, counters, n, err);
+                if (r > 0)
+                        passcache_put(chip, counters, n, r);
+        }
+        passcache_record(chip, counters, n, r);
         return r;
 }
 

@@ -17,6 +17,7 @@
 #include "launcher.h"
 #include "backend.h"
 #include "merge.h"
+#include "passcache.h"
 #include "runs.h"
 #include "clocks.h"
 #include "../store/columns.h"
@@ -464,6 +465,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;
                 }
+                passcache_data(a.pass_keys, a.pass_vals, a.npass_counts);
                 rc = plan_make_groups(&req, a.chip, pb->num_passes,
                                       (const char *const *)a.per_pass, a.nper_pass,
                                       (const char *const *)a.instrumented, a.ninstrumented,
