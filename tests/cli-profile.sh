@@ -332,7 +332,18 @@ for r in 0 1; do
 done
 expect "rank 1's sysinfo says how its GPU was chosen" \
         grep -q "GPU 1 of 2 (local rank 1, round-robin)" "$T/mpi/job/n7/rank1/MI200/sysinfo.csv"
+# each rank's GPU named by the KFD topology: the UUID ROCR_VISIBLE_DEVICES takes and the
+# PCI address (the fake MI200's nodes 1 and 2: unique_id ...50e/...50f, buses 03 and 05)
+expect "rank 0's sysinfo: GPU-d531f770b27dc50e at 0000:03:00.0" test \
+        "$(cell 1 gpu_uuid "$T/mpi/job/n7/rank0/MI200/sysinfo.csv") $(cell 1 gpu_pci_bus "$T/mpi/job/n7/rank0/MI200/sysinfo.csv")" \
+        = "GPU-d531f770b27dc50e 0000:03:00.0"
+expect "rank 1's sysinfo: GPU-d531f770b27dc50f at 0000:05:00.0" test \
+        "$(cell 1 gpu_uuid "$T/mpi/job/n7/rank1/MI200/sysinfo.csv") $(cell 1 gpu_pci_bus "$T/mpi/job/n7/rank1/MI200/sysinfo.csv")" \
+        = "GPU-d531f770b27dc50f 0000:05:00.0"
 check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
+expect "19.1 names each rank's GPU and PCI address" \
+        grep -Eq " 1 │ n7 .*│ GPU-d531f770b27dc50f │ 0000:05:00\.0 │" "$T/out"
+expect "19.1: rank 0 on the other GPU" grep -Eq " 0 │ n7 .*│ GPU-d531f770b27dc50e │ 0000:03:00\.0 │" "$T/out"
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1
 

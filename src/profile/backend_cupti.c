@@ -7,6 +7,7 @@
 #include "host.h"
 #include "proc.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,7 @@ struct cuda {
         int (*driver_get_version)(int *);
         int (*get_error_string)(int, const char **);
         int (*pci_bus_id)(char *, int, int);
+        int (*device_uuid)(unsigned char *, int); /* cuDeviceGetUuid_v2: 16 bytes */
 };
 static struct cuda cu;
 
@@ -80,6 +82,7 @@ static int cuda_load(void)
             {&cu.driver_get_version, "cuDriverGetVersion"},
             {&cu.get_error_string, "cuGetErrorString"},
             {&cu.pci_bus_id, "cuDeviceGetPCIBusId"},
+            {&cu.device_uuid, "cuDeviceGetUuid_v2"},
         };
         for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
                 void *p = dlsym(h, syms[i].name);
@@ -241,6 +244,21 @@ static int cupti_detect(struct table *si, struct err *err)
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
         sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
         sysinfo_set_num(si, "num_xcd", 1);
+        /* which GPU: its UUID as nvidia-smi writes it and its PCI address */
+        unsigned char u[16];
+        if (cu.device_uuid(u, dev) == 0) {
+                snprintf(buf, sizeof buf,
+                         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                         "%02x%02x%02x%02x%02x%02x",
+                         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10],
+                         u[11], u[12], u[13], u[14], u[15]);
+                sysinfo_set_str(si, "gpu_uuid", buf);
+        }
+        if (cu.pci_bus_id(buf, 64, dev) == 0) {
+                for (char *q = buf; *q; q++) /* lower case, as lspci writes it */
+                        *q = (char)tolower((unsigned char)*q);
+                sysinfo_set_str(si, "gpu_pci_bus", buf);
+        }
         return 0;
 }
 
