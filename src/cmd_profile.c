@@ -52,10 +52,10 @@ static void usage(FILE *f)
                 "  --clock-control MODE   base: lock the GPU clocks at base while profiling, as\n"
                 "                         ncu does (needs the driver's permission); none: leave\n"
                 "                         them (default)\n"
-                "  --cache-control MODE   all: flush the GPU's L2 before each profiled kernel,\n"
-                "                         as ncu does (cupti; in kernel replay the profiler's\n"
-                "                         later passes of a kernel are not flushed); none:\n"
-                "                         leave it (default)\n"
+                "  --cache-control MODE   all: flush the GPU's L2 before every pass of each\n"
+                "                         profiled kernel, as ncu does (cupti; kernel replay\n"
+                "                         then restores the kernel's memory before each pass\n"
+                "                         itself); none: leave it (default)\n"
                 "  -q, --quiet            no progress line\n");
 }
 
@@ -340,7 +340,7 @@ int cmd_profile(int argc, char **argv)
                        res.replay == REPLAY_KERNEL ? "kernel" : "application",
                        res.fell_back ? ", partly application" : "",
                        res.cache != CACHE_ALL         ? "not flushed"
-                       : res.replay == REPLAY_KERNEL ? "flushed before each kernel's first pass"
+                       : res.replay == REPLAY_KERNEL ? "flushed before every pass"
                                                      : "flushed before each kernel");
                 if (res.clocks[0])
                         printf("clocks: %s\n", res.clocks);

@@ -15,7 +15,10 @@
  *   PRISM_CUPTI_PROGRESS_FD a file descriptor that gets "dispatch<TAB>kernel" per launch
  *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
  *                           processes that share the GPU (share.c)
- *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
+ *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c); with
+ *                           REPLAY=kernel the collector replays each kernel itself,
+ *                           restoring memory and flushing before every pass (replay.c)
+ *   PRISM_CUPTI_CHECKPOINT  0: leave kernel replay to CUPTI even with the flush
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
  *                           config (default: only when the GPU refuses a config without) */
@@ -306,7 +309,9 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                 pc.t.first = pc_now();
         launch_t0 = pc_now();
         struct pc_ctx *c = pc_ctx_get(cb->context);
-        if (c)
+        if (c && pc.user_replay && pc.nmetrics)
+                pc_replay_launch(c, id, cbid, cb->functionParams);
+        else if (c)
                 pc_ctx_on_launch(c, id);
         cuptiGetTimestamp(&l->api_start);
         cur_dispatch = id;
@@ -335,7 +340,11 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
                         if (c)
                                 pc_ctx_drop(c, cur_dispatch);
                 }
-                if (pc.lock_fd >= 0) {
+                if (pc.user_replay) {
+                        struct pc_ctx *c = pc_ctx_get(cb->context);
+                        if (c)
+                                pc_ctx_cupti_end(c); /* a launch left to CUPTI's replay */
+                } else if (pc.lock_fd >= 0) {
                         struct pc_ctx *c = pc_ctx_get(cb->context);
                         if (c)
                                 pc_ctx_after_launch(c);
@@ -354,8 +363,8 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti
                               const void *data)
 {
         (void)userdata;
-        if (pc_flushing)
-                return; /* the collector's own cache flush (flush.c) */
+        if (pc_flushing || pc_replaying)
+                return; /* the collector's own cache flush (flush.c) or replay (replay.c) */
         if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
                 const CUpti_CallbackData *cb = data;
                 if (cb->callbackSite == CUPTI_API_ENTER)
@@ -538,6 +547,9 @@ static void parse_env(void)
         pc.use_avail = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_FLUSH");
         pc.flush_caches = s && *s && strcmp(s, "0") != 0;
+        /* kernel replay with the caches flushed before every pass: the collector's own */
+        s = getenv("PRISM_CUPTI_CHECKPOINT");
+        pc.user_replay = pc.kernel_mode && pc.flush_caches && !(s && !strcmp(s, "0"));
         s = getenv("PRISM_CUPTI_TIMING");
         pc.timing = s && *s && strcmp(s, "0") != 0;
         pc.progress_fd = -1;
