@@ -41,7 +41,7 @@ CUDA_HOME ?= /usr/local/cuda
 HAVE_CUPTI := $(shell test -f $(CUDA_HOME)/include/cupti_profiler_host.h && echo 1)
 
 SRC_ALL  := $(wildcard src/util/*.c src/arch/*.c src/expr/*.c src/store/*.c src/analyze/*.c \
-              src/render/*.c src/profile/*.c src/tui/*.c)
+              src/render/*.c src/profile/*.c src/profile/backend/*/*.c src/tui/*.c)
 MAIN_SRC := src/main.c $(wildcard src/cmd_*.c)
 LIB_OBJ  := $(SRC_ALL:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
@@ -78,7 +78,7 @@ $(BUILD)/%.o: %.c
 
 # The data files' documents, parsed at build time (src/gen/ypack.c, yamldoc.h): prism takes
 # a data file's document from the binary when the file's text is the one packed.
-$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o
+$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o $(BUILD)/src/util/esc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

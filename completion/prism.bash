@@ -55,7 +55,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings -o --output --mem-level --plot-dir --tui --all-rows --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id -n --normal-unit --compat -t --time-unit --decimal --cols --max-stat-num --kernel-verbose --sort --list-stats --list-metrics --save-dfs --no-findings --width -o --output --mem-level --plot-dir --device --rank --tui --all-rows --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in

@@ -100,5 +100,6 @@ int fuzz_csv(const uint8_t *data, size_t n);
 int fuzz_yaml_metrics(const uint8_t *data, size_t n);
 int fuzz_yaml_panels(const uint8_t *data, size_t n);
 int fuzz_expr(const uint8_t *data, size_t n);
+int fuzz_db(const uint8_t *data, size_t n);
 
 #endif

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/analysis.h"
+#include "util/esc.h"
 #include "analyze/colset.h"
 #include "analyze/findings.h"
 #include "arch/versions.h"
@@ -24,37 +26,6 @@
 #include "store/columns.h"
 #include "tui/tui.h"
 #include "util/task.h"
-
-static const char usage_text[] =
-    "usage: prism analyze -p DIR [-p DIR2] [options]\n"
-    "\n"
-    "  -p, --path DIR          workload directory, prism database (FILE.db) or multi-rank\n"
-    "                          tree NAME/<node>/rank<N>/ (twice: compare DIR2 against DIR)\n"
-    "  -b, --block ID...       panels, tables or metrics to show (2, 16.1, 2.1.3)\n"
-    "  -k, --kernel N...       kernels by index in --list-stats (or by exact name)\n"
-    "  -d, --dispatch N...     dispatches by Dispatch_ID\n"
-    "      --gpu-id N          dispatches of one GPU\n"
-    "      --rank N            dispatches of one MPI rank (multi-rank trees)\n"
-    "  -n, --normal-unit U     per_wave, per_cycle, per_second, per_kernel (default;\n"
-    "                          per_wave with --compat 3.0)\n"
-    "      --compat V          panels, metrics and defaults of rocprof-compute V (3.0);\n"
-    "                          default: the newest prism follows (3.3)\n"
-    "  -t, --time-unit U       s, ms, us, ns (default) for the top-stats tables\n"
-    "      --decimal N         digits shown after the point (default 2)\n"
-    "      --all-rows          also rows with no counterpart on the workload's GPU\n"
-    "      --cols N...         columns of metric tables to show, by index\n"
-    "      --max-stat-num N    rows of the top-stats tables (default 10)\n"
-    "      --kernel-verbose N  kernel name detail, 5 = full names (default)\n"
-    "      --mem-level L...    roofline memory levels shown, by name (default all)\n"
-    "      --sort kernels|dispatches  roofline points per kernel (default) or per dispatch\n"
-    "      --device N          roofline ceilings of device N of roofline.csv (default: mean)\n"
-    "      --plot-dir DIR      write the memory chart and the roofline as SVG into DIR\n"
-    "      --list-stats        list the kernels (with their index) and dispatches\n"
-    "      --list-metrics [ARCH]  list panel, table and metric ids\n"
-    "      --save-dfs DIR      write every table as CSV (full precision) into DIR\n"
-    "      --no-findings       leave out the findings (what limits each kernel, 0.3, 0.4)\n"
-    "  -o, --output FILE       write the report to FILE\n"
-    "      --tui               interactive view: panel tree, filters, search (docs/TUI.md)\n";
 
 struct list {
         char **v;
@@ -99,6 +70,7 @@ static int fail(const char *fmt, const char *arg)
 
 struct analyze_args {
         struct list paths, blocks, kernels, dispatches, cols;
+        int include_desc;       /* --include-cols Description */
         const char *rank; /* --rank */
         const char *gpu_id, *norm, *time_unit, *save_dfs, *output, *list_arch, *sort;
         int decimal, list_stats, list_metrics, kernel_verbose;
@@ -110,6 +82,7 @@ struct analyze_args {
         const char *compat;     /* --compat VERSION */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
+        long width;             /* --width, -1: not given */
 };
 
 static int parse_args(int argc, char **argv, struct analyze_args *a)
@@ -120,107 +93,145 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
         a->max_stat_num = 10;
         a->device = -1;
         a->kernel_verbose = 5;
+        a->width = -1;
+        const struct cmd_spec *spec = cmd_spec("analyze");
         for (int i = 1; i < argc; i++) {
                 const char *o = argv[i];
                 const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VAL()                                                                             \
-        do {                                                                                   \
-                if (!val)                                                                      \
-                        return fail("option '%s' needs a value", o);                           \
-                i++;                                                                           \
-        } while (0)
-                if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-                        fputs(usage_text, stdout);
+                const struct opt *op = opt_find(spec, o);
+                if (!op)
+                        return fail("unknown option '%s' (see 'prism analyze --help')", o);
+                if (opt_takes(op) == 1) { /* one value */
+                        if (!val)
+                                return fail("option '%s' needs a value", o);
+                        i++;
+                }
+                switch (op->id) {
+                case A_HELP:
+                        opt_help(stdout, spec);
                         return 1;
-                } else if (!strcmp(o, "-p") || !strcmp(o, "--path")) {
-                        NEED_VAL();
+                case A_PATH:
                         list_add(&a->paths, argv[i]);
-                } else if (!strcmp(o, "-b") || !strcmp(o, "--block")) {
+                        break;
+                case A_BLOCK:
                         if (!take_values(argc, argv, &i, &a->blocks))
                                 return fail("option '%s' needs at least one id", o);
-                } else if (!strcmp(o, "-k") || !strcmp(o, "--kernel")) {
+                        break;
+                case A_KERNEL:
                         if (!take_values(argc, argv, &i, &a->kernels))
                                 return fail("option '%s' needs at least one kernel", o);
-                } else if (!strcmp(o, "-d") || !strcmp(o, "--dispatch")) {
+                        break;
+                case A_DISPATCH:
                         if (!take_values(argc, argv, &i, &a->dispatches))
                                 return fail("option '%s' needs at least one dispatch id", o);
-                } else if (!strcmp(o, "--cols")) {
+                        break;
+                case A_COLS:
                         if (!take_values(argc, argv, &i, &a->cols))
                                 return fail("option '%s' needs at least one column index", o);
-                } else if (!strcmp(o, "--rank")) {
+                        break;
+                case A_INCLUDE_COLS: {
+                        struct list l = {0};
+                        if (!take_values(argc, argv, &i, &l)) {
+                                free(l.v);
+                                return fail("option '%s' needs at least one column", o);
+                        }
+                        for (size_t k = 0; k < l.n; k++)
+                                if (strcasecmp(l.v[k], "Description")) {
+                                        int rc = fail("--include-cols: unknown column '%s' "
+                                                      "(Description)",
+                                                      l.v[k]);
+                                        free(l.v);
+                                        return rc;
+                                }
+                        a->include_desc = 1;
+                        free(l.v);
+                        break;
+                }
+                case A_RANK: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0)
                                 return fail("--rank needs a rank number, not '%s'", argv[i]);
                         a->rank = argv[i];
-                } else if (!strcmp(o, "--gpu-id")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_GPU_ID:
                         a->gpu_id = argv[i];
-                } else if (!strcmp(o, "--compat")) {
-                        NEED_VAL();
+                        break;
+                case A_COMPAT:
                         a->compat = argv[i];
-                } else if (!strcmp(o, "-n") || !strcmp(o, "--normal-unit")) {
-                        NEED_VAL();
+                        break;
+                case A_NORM:
                         a->norm = argv[i];
-                } else if (!strcmp(o, "-t") || !strcmp(o, "--time-unit")) {
-                        NEED_VAL();
+                        break;
+                case A_TIME:
                         a->time_unit = argv[i];
-                } else if (!strcmp(o, "--decimal")) {
+                        break;
+                case A_DECIMAL: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0 || v > 15)
                                 return fail("--decimal needs a number from 0 to 15, not '%s'",
                                             argv[i]);
                         a->decimal = (int)v;
-                } else if (!strcmp(o, "--max-stat-num")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_MAX_STAT:
                         if (parse_long(argv[i], &a->max_stat_num) || a->max_stat_num < 0)
                                 return fail("--max-stat-num needs a count, not '%s'", argv[i]);
-                } else if (!strcmp(o, "--kernel-verbose")) {
+                        break;
+                case A_KVERBOSE: {
                         long v;
-                        NEED_VAL();
                         if (parse_long(argv[i], &v) || v < 0)
                                 return fail("--kernel-verbose needs a level, not '%s'", argv[i]);
                         a->kernel_verbose = (int)v;
-                } else if (!strcmp(o, "--sort")) {
-                        NEED_VAL();
+                        break;
+                }
+                case A_SORT:
                         a->sort = argv[i];
                         if (strcmp(a->sort, "kernels") && strcmp(a->sort, "dispatches"))
                                 return fail("--sort takes 'kernels' or 'dispatches', not '%s'",
                                             a->sort);
-                } else if (!strcmp(o, "--mem-level")) {
+                        break;
+                case A_MEM_LEVEL:
                         /* names of the workload's roofline levels: checked once it is open */
                         if (!take_values(argc, argv, &i, &a->mem_levels))
                                 return fail("option '%s' needs at least one level", o);
-                } else if (!strcmp(o, "--device")) {
-                        NEED_VAL();
+                        break;
+                case A_DEVICE:
                         if (parse_long(argv[i], &a->device) || a->device < 0)
                                 return fail("--device needs a device number, not '%s'", argv[i]);
-                } else if (!strcmp(o, "--plot-dir")) {
-                        NEED_VAL();
+                        break;
+                case A_WIDTH:
+                        if (parse_long(argv[i], &a->width) || a->width < 0)
+                                return fail("--width needs a number of columns, not '%s'",
+                                            argv[i]);
+                        break;
+                case A_PLOT_DIR:
                         a->plot_dir = argv[i];
-                } else if (!strcmp(o, "--no-findings")) {
+                        break;
+                case A_NO_FINDINGS:
                         a->no_findings = 1;
-                } else if (!strcmp(o, "--tui")) {
+                        break;
+                case A_TUI:
                         a->tui = 1;
-                } else if (!strcmp(o, "--all-rows")) {
+                        break;
+                case A_ALL_ROWS:
                         a->all_rows = 1;
-                } else if (!strcmp(o, "--list-stats")) {
+                        break;
+                case A_LIST_STATS:
                         a->list_stats = 1;
-                } else if (!strcmp(o, "--list-metrics")) {
+                        break;
+                case A_LIST_METRICS:
                         a->list_metrics = 1;
                         if (val && val[0] != '-')
                                 a->list_arch = argv[++i];
-                } else if (!strcmp(o, "--save-dfs")) {
-                        NEED_VAL();
+                        break;
+                case A_SAVE_DFS:
                         a->save_dfs = argv[i];
-                } else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
-                        NEED_VAL();
+                        break;
+                case A_OUTPUT:
                         a->output = argv[i];
-                } else {
-                        return fail("unknown option '%s' (see 'prism analyze --help')", o);
+                        break;
                 }
-#undef NEED_VAL
         }
         static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
                                             "per_kernel", NULL};
@@ -433,19 +444,38 @@ static int open_all(const struct analyze_args *args, const char *mdir, struct pa
         return 0;
 }
 
-/* Columns the figures may use: $COLUMNS, else the terminal's width, else 120 (at most 160). */
-static int figure_width(FILE *out)
+/* The terminal's columns: of out when it is one, else $COLUMNS; 0 when neither says */
+static int terminal_width(FILE *out)
 {
         const char *c = getenv("COLUMNS");
         long v = 0;
         struct winsize ws;
-        if (c && parse_long(c, &v) == 0 && v > 0)
-                ;
-        else if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
-                v = ws.ws_col;
-        else
+        if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+                return ws.ws_col;
+        if (c && parse_long(c, &v) == 0 && v > 0 && v < 100000)
+                return (int)v;
+        return 0;
+}
+
+/* Columns the tables may use (0: no limit): --width, else none with --compat (the layout
+ * of rocprof-compute's report), else the terminal's, else 120 (pipes and files) */
+static int table_width(const struct analyze_args *args, FILE *out)
+{
+        if (args->width >= 0)
+                return args->width > 100000 ? 100000 : (int)args->width;
+        if (args->compat)
+                return 0;
+        int v = terminal_width(out);
+        return v ? v : 120;
+}
+
+/* Columns the figures may use: the tables', else the terminal's, else 120 (at most 160). */
+static int figure_width(const struct render_opts *ro, FILE *out)
+{
+        int v = ro->table_width ? ro->table_width : terminal_width(out);
+        if (!v)
                 v = 120;
-        return v > 160 ? 160 : (int)v;
+        return v > 160 ? 160 : v;
 }
 
 /* The figures' options; the roofline (analysis.roof) is plotted after its panel. */
@@ -453,7 +483,7 @@ static void prepare_figures(const struct analyze_args *args, const struct analys
                             struct render_opts *ro, FILE *out)
 {
         ro->norm = args->norm;
-        ro->width = figure_width(out);
+        ro->width = figure_width(ro, out);
         ro->roof = an->roof;
 }
 
@@ -486,7 +516,7 @@ int cmd_analyze(int argc, char **argv)
         size_t nopen = 0, nan_ = 0;
         long *kernels = NULL, *dispatches = NULL, *cols = NULL;
         const char **knames = NULL;
-        FILE *out = stdout;
+        FILE *out = stdout, *raw = stdout;
         int rc = 2;
         memset(w, 0, sizeof w);
         memset(an, 0, sizeof an);
@@ -508,7 +538,7 @@ int cmd_analyze(int argc, char **argv)
                         panels_use_titles(&ps, &la); /* the family's titles */
                         arch_free(&la);
                 }
-                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, &err) ? 2 : 0;
+                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, args.all_rows, &err) ? 2 : 0;
                 if (rc)
                         goto fail;
                 goto done;
@@ -521,7 +551,7 @@ int cmd_analyze(int argc, char **argv)
         }
         if (args.list_metrics) {
                 if (list_metrics(stdout, mdir, &ps, args.list_arch ? args.list_arch : w[0].arch,
-                                 args.list_arch ? NULL : &w[0], &err))
+                                 args.list_arch ? NULL : &w[0], args.all_rows, &err))
                         goto fail;
                 rc = 0;
                 goto done;
@@ -537,6 +567,7 @@ int cmd_analyze(int argc, char **argv)
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
                                   .all_rows = args.all_rows,
+                                  .include_desc = args.include_desc,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
         knames = xcalloc(args.kernels.n + 1, sizeof *knames);
@@ -569,8 +600,11 @@ int cmd_analyze(int argc, char **argv)
                 out = stdout;
                 goto fail;
         }
+        /* the report as a person sees it: control characters from the data escaped */
+        raw = out;
+        out = esc_stream(raw);
         if (args.list_stats) {
-                list_stats(out, &w[0], &o);
+                list_stats(out, &w[0], &o, table_width(&args, out));
                 rc = 0;
                 goto done;
         }
@@ -600,7 +634,8 @@ int cmd_analyze(int argc, char **argv)
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,
                                  .ncols = args.cols.n,
-                                 .max_stat_num = args.max_stat_num};
+                                 .max_stat_num = args.max_stat_num,
+                                 .table_width = table_width(&args, out)};
         if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
                                        .ps = &ps, .opts = &o, .ro = &ro};
@@ -623,7 +658,7 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                prepare_figures(&args, &an[0], &ro, out);
+                prepare_figures(&args, &an[0], &ro, raw); /* its width: the terminal's */
                 /* the CSV files are written while the report is */
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
@@ -641,8 +676,16 @@ fail:
         fprintf(stderr, "prism: %s\n", err.msg);
         rc = err.code == ERR_SYS ? 2 : 2;
 done:
-        if (out != stdout && fclose(out) != 0 && !rc) {
-                fprintf(stderr, "prism: cannot write '%s'\n", args.output);
+        /* a report that could not be written all is an error (a full disk, /dev/full) */
+        if (out != raw && fclose(out) != 0 && !rc) {
+                fprintf(stderr, "prism: cannot write %s%s%s: %s\n", args.output ? "'" : "",
+                        args.output ? args.output : "the report to standard output",
+                        args.output ? "'" : "", strerror(errno ? errno : EIO));
+                rc = 2;
+        }
+        if (raw != stdout && fclose(raw) != 0 && !rc) {
+                fprintf(stderr, "prism: cannot write '%s': %s\n", args.output,
+                        strerror(errno ? errno : EIO));
                 rc = 2;
         }
         for (size_t i = 0; i < nan_; i++)

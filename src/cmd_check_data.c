@@ -74,12 +74,50 @@ static size_t check_repeats(const struct arch *a, struct smap *reported)
         return n;
 }
 
+struct ruled {
+        const struct arch *a;
+        struct smap *keys;
+};
+
+static void ruled_name(void *p, const char *name)
+{
+        struct ruled *r = p;
+        const char *suffix;
+        const struct metric *m = rules_name_metric(r->a, name, &suffix);
+        if (m)
+                smap_put(r->keys, m->key, 1);
+}
+
+/* the metric keys the findings rules serving a read (none when they do not load: the
+ * rules check below reports that) */
+static void rules_metric_keys(const struct arch *a, struct smap *keys)
+{
+        char *rdir = data_path("rules");
+        struct ruleset rs;
+        struct err err = {0};
+        if (rdir && !rules_load(rdir, a, &rs, &err)) {
+                struct ruled r = {a, keys};
+                rules_names(&rs, ruled_name, &r);
+                rules_free(&rs);
+        }
+        free(rdir);
+}
+
 int cmd_check_data(int argc, char **argv)
 {
-        if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-                puts("usage: prism check-data\n\nLoads metrics/ and panels/ for every "
-                     "architecture and reports formula and reference errors.");
-                return 0;
+        const struct cmd_spec *spec = cmd_spec("check-data");
+        for (int i = 1; i < argc; i++) {
+                const struct opt *op = opt_find(spec, argv[i]);
+                if (!op) {
+                        fprintf(stderr,
+                                "prism: unknown option '%s' (see 'prism check-data --help')\n",
+                                argv[i]);
+                        return 2;
+                }
+                if (op->id == C_HELP) {
+                        opt_help(stdout, spec);
+                        return 0;
+                }
         }
         struct err err = {0};
         char *mdir = data_path("metrics"), *pdir = data_path("panels");
@@ -121,9 +159,12 @@ int cmd_check_data(int argc, char **argv)
                 }
                 if (c.bad)
                         bad = 2;
-                /* each metric must be shown by some panel table */
+                /* each metric must be shown by some panel table, or read by the findings
+                 * rules (a measure only they need stays out of the tables) */
+                struct smap ruled = {0};
+                rules_metric_keys(&a, &ruled);
                 for (size_t i = 0; i < a.nmetrics; i++) {
-                        int shown = 0;
+                        int shown = smap_get(&ruled, a.metrics[i].key, NULL);
                         for (size_t p = 0; p < ps.npanels && !shown; p++)
                                 for (size_t j = 0; j < ps.panels[p].ntables && !shown; j++) {
                                         const struct panel_table *pt = &ps.panels[p].tables[j];
@@ -135,6 +176,7 @@ int cmd_check_data(int argc, char **argv)
                                        a.metrics[i].key);
                         smap_put(&used, a.metrics[i].key, 1);
                 }
+                smap_free(&ruled);
                 nrepeats += check_repeats(&a, &reported);
                 nmetrics += a.nmetrics;
                 printf("%s: %zu metrics (%s), formulas parse\n", targets[t], a.nmetrics, a.chain);

@@ -9,17 +9,6 @@
 #include "store/db.h"
 #include "store/multi.h"
 
-static const char usage_text[] =
-    "usage: prism database --import DIR [--db FILE] [--force]\n"
-    "       prism database --info FILE\n"
-    "\n"
-    "  --import DIR   a workload directory (with pmc_perf.csv and sysinfo.csv), or a\n"
-    "                 multi-rank tree NAME/<node>/rank<N>/ (each rank gets its own database)\n"
-    "  --db FILE      the database to write (default: DIR/" DB_DEFAULT_NAME ")\n"
-    "  --force        replace an existing database\n"
-    "  --info FILE    print the database's metadata and sizes\n"
-    "\n"
-    "analyze reads a database like a directory: prism analyze -p FILE\n";
 
 /* The name the workload's architecture reads accumulated values under (arch.h), malloc'd;
  * NULL where its architecture is not known (the values stay as recorded). */
@@ -110,28 +99,28 @@ int cmd_database(int argc, char **argv)
 {
         const char *dir = NULL, *db = NULL, *info_path = NULL;
         int force = 0;
+        const struct cmd_spec *spec = cmd_spec("database");
         for (int i = 1; i < argc; i++) {
                 const char *o = argv[i];
-                int has_val = i + 1 < argc;
-                if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-                        fputs(usage_text, stdout);
-                        return 0;
-                } else if (!strcmp(o, "--import") || !strcmp(o, "--db") || !strcmp(o, "--info")) {
-                        if (!has_val) {
-                                fprintf(stderr, "prism: option '%s' needs a value\n", o);
-                                return 2;
-                        }
-                        const char **dst = !strcmp(o, "--import") ? &dir
-                                           : !strcmp(o, "--db")   ? &db
-                                                                  : &info_path;
-                        *dst = argv[++i];
-                } else if (!strcmp(o, "--force")) {
-                        force = 1;
-                } else {
+                const struct opt *op = opt_find(spec, o);
+                if (!op) {
                         fprintf(stderr,
                                 "prism: unknown option '%s' (see 'prism database --help')\n", o);
                         return 2;
                 }
+                if (op->id == D_HELP) {
+                        opt_help(stdout, spec);
+                        return 0;
+                } else if (op->id == D_FORCE) {
+                        force = 1;
+                        continue;
+                }
+                if (i + 1 >= argc) {
+                        fprintf(stderr, "prism: option '%s' needs a value\n", o);
+                        return 2;
+                }
+                const char **dst = op->id == D_IMPORT ? &dir : op->id == D_DB ? &db : &info_path;
+                *dst = argv[++i];
         }
         if (info_path && !dir && !db)
                 return info(info_path);

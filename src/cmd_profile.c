@@ -10,55 +10,6 @@
 #include "profile/backend.h"
 #include "profile/profile.h"
 
-static void usage(FILE *f)
-{
-        fprintf(f,
-                "usage: prism profile -n NAME [-p DIR] [-k KERNEL...] [-d DISPATCH...]\n"
-                "                     [-b BLOCK|PANEL-ID...] [--join-type grid|kernel]\n"
-                "                     [--no-roof | --roof-only] [--dry-run [--arch GFX]]\n"
-                "                     [--backend rocprof|cupti] [--resume] [--force]\n"
-                "                     [--pass-timeout S] [--replay kernel|application]\n"
-                "                     [--ranks LIST] [--clock-control base|none]\n"
-                "                     [--cache-control all|none] [--quiet]\n"
-                "                     -- CMD ARGS\n"
-                "\n"
-                "Collects every counter pass (one run of CMD with kernel replay, else one run per\n"
-                "pass) and writes workloads/NAME/<gpu model>/ (or DIR)\n"
-                "in rocprof-compute's layout, for 'prism analyze'.\n"
-                "\n"
-                "  -n, --name NAME        workload name\n"
-                "  -p, --path DIR         write the workload into DIR itself\n"
-                "  -k, --kernel NAME...   only dispatches of kernels whose names contain NAME\n"
-                "  -d, --dispatch N...    only dispatch N (launch order from 0) or N:M (N to M-1)\n"
-                "  -b, --block X...       only the metrics of hardware block X (a counter-name\n"
-                "                         prefix, as the architecture's block_limits name them)\n"
-                "                         or of panel/table X (17, 2.1)\n"
-                "  --join-type kernel|grid  match dispatches between passes by kernel name and\n"
-                "                         occurrence (default), or also by grid size\n"
-                "  --dry-run              print the passes (\"pass N: COUNTER ...\"), write\n"
-                "                         perfmon/pmc_perf_N.txt and run nothing\n"
-                "  --arch GFX             with --dry-run: plan for GFX without its GPU\n"
-                "  --backend NAME         rocprof (AMD, rocprofv3) or cupti (NVIDIA)\n"
-                "  --no-roof              do not run the roofline benchmarks afterwards\n"
-                "  --roof-only            only run the roofline benchmarks into the workload\n"
-                "  --force                replace an existing workload\n"
-                "  --resume               finish an interrupted profile, reusing its passes\n"
-                "  --pass-timeout S       end a pass that runs longer than S seconds\n"
-                "  --replay MODE          kernel: run CMD once and replay each kernel once per\n"
-                "                         pass (default where the backend can: cupti);\n"
-                "                         application: run CMD once per pass (rocprof)\n"
-                "  --ranks LIST           under mpirun/srun: profile only these ranks (0,2,4-7);\n"
-                "                         the others run CMD without counters\n"
-                "  --clock-control MODE   base: lock the GPU clocks at base while profiling, as\n"
-                "                         ncu does (needs the driver's permission); none: leave\n"
-                "                         them (default)\n"
-                "  --cache-control MODE   all: flush the GPU's L2 before every pass of each\n"
-                "                         profiled kernel, as ncu does (cupti; kernel replay\n"
-                "                         then restores the kernel's memory before each pass\n"
-                "                         itself); none: leave it (default)\n"
-                "  -q, --quiet            no progress line\n");
-}
-
 struct strlist {
         char **v;
         size_t n, cap;
@@ -155,33 +106,23 @@ int cmd_profile(int argc, char **argv)
         int roof_only = 0, ret = 2, i;
         char **target = NULL;
 
+        const struct cmd_spec *spec = cmd_spec("profile");
         for (i = 1; i < argc; i++) {
                 const char *a = argv[i];
                 const char *next = i + 1 < argc ? argv[i + 1] : NULL;
                 if (!strcmp(a, "--")) {
                         target = argv + i + 1;
                         break;
-                } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-                        usage(stdout);
-                        ret = 0;
+                }
+                const struct opt *op = opt_find(spec, a);
+                if (!op) {
+                        fprintf(stderr, "prism: unknown option '%s' (see 'prism profile --help')\n",
+                                a);
                         goto out;
-                } else if (!strcmp(a, "--dry-run")) {
-                        o.dry_run = 1;
-                } else if (!strcmp(a, "--no-roof")) {
-                        o.no_roof = 1;
-                } else if (!strcmp(a, "--roof-only")) {
-                        roof_only = 1;
-                } else if (!strcmp(a, "--force")) {
-                        o.force = 1;
-                } else if (!strcmp(a, "--resume")) {
-                        o.resume = 1;
-                } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-                        quiet = 1;
-                } else if (!strcmp(a, "-k") || !strcmp(a, "--kernel") || !strcmp(a, "-b") ||
-                           !strcmp(a, "--block") || !strcmp(a, "-d") ||
-                           !strcmp(a, "--dispatch")) {
-                        int k = a[1] == 'k' || !strcmp(a, "--kernel");
-                        int d = a[1] == 'd' || !strcmp(a, "--dispatch");
+                }
+                int takes = opt_takes(op);
+                if (takes == 2) { /* one or more values, up to the next option or "--" */
+                        int k = op->id == P_KERNEL, d = op->id == P_DISPATCH;
                         if (!next || !is_value(next)) {
                                 ret = failf("option '%s' needs a value", a);
                                 goto out;
@@ -195,75 +136,95 @@ int cmd_profile(int argc, char **argv)
                                 if (!d)
                                         sl_add(k ? &kernels : &blocks, v);
                         }
-                } else if (!strcmp(a, "-n") || !strcmp(a, "--name") || !strcmp(a, "-p") ||
-                           !strcmp(a, "--path") || !strcmp(a, "--join-type") ||
-                           !strcmp(a, "--arch") || !strcmp(a, "--backend") ||
-                           !strcmp(a, "--pass-timeout") || !strcmp(a, "--replay") ||
-                           !strcmp(a, "--ranks") || !strcmp(a, "--clock-control") ||
-                           !strcmp(a, "--cache-control")) {
+                        continue;
+                }
+                if (takes) {
                         if (!next) {
                                 ret = failf("option '%s' needs a value", a);
                                 goto out;
                         }
                         i++;
-                        if (!strcmp(a, "-n") || !strcmp(a, "--name")) {
-                                o.name = next;
-                        } else if (!strcmp(a, "-p") || !strcmp(a, "--path")) {
-                                o.path = next;
-                        } else if (!strcmp(a, "--arch")) {
-                                o.arch = next;
-                        } else if (!strcmp(a, "--backend")) {
-                                o.backend = next;
-                        } else if (!strcmp(a, "--replay")) {
-                                if (strcmp(next, "kernel") && strcmp(next, "application")) {
-                                        ret = failf("bad --replay '%s' (want kernel or "
-                                                    "application)",
-                                                    next);
-                                        goto out;
-                                }
-                                o.replay = !strcmp(next, "kernel") ? REPLAY_KERNEL
-                                                                   : REPLAY_APPLICATION;
-                        } else if (!strcmp(a, "--clock-control")) {
-                                if (strcmp(next, "base") && strcmp(next, "none")) {
-                                        ret = failf("bad --clock-control '%s' (want base or none)",
-                                                    next);
-                                        goto out;
-                                }
-                                o.clock_control = !strcmp(next, "base") ? CLOCK_BASE : CLOCK_NONE;
-                        } else if (!strcmp(a, "--cache-control")) {
-                                if (strcmp(next, "all") && strcmp(next, "none")) {
-                                        ret = failf("bad --cache-control '%s' (want all or none)",
-                                                    next);
-                                        goto out;
-                                }
-                                o.cache_control = !strcmp(next, "all") ? CACHE_ALL : CACHE_NONE;
-                        } else if (!strcmp(a, "--ranks")) {
-                                if (parse_ranks(next, &ranks, &nranks)) {
-                                        ret = failf("bad --ranks '%s' (want a list such as "
-                                                    "0,2,4-7)",
-                                                    next);
-                                        goto out;
-                                }
-                        } else if (!strcmp(a, "--join-type")) {
-                                if (strcmp(next, "grid") && strcmp(next, "kernel")) {
-                                        ret = failf("bad --join-type '%s' (want grid or kernel)",
-                                                    next);
-                                        goto out;
-                                }
-                                o.join_grid = !strcmp(next, "grid");
-                        } else {
-                                long t;
-                                if (parse_long(next, &t) || t == 0 || t > INT_MAX) {
-                                        ret = failf("bad --pass-timeout '%s' (want seconds)",
-                                                    next);
-                                        goto out;
-                                }
-                                o.pass_timeout = (int)t;
-                        }
-                } else {
-                        fprintf(stderr, "prism: unknown option '%s' (see 'prism profile --help')\n",
-                                a);
+                }
+                switch (op->id) {
+                case P_HELP:
+                        opt_help(stdout, spec);
+                        ret = 0;
                         goto out;
+                case P_DRY_RUN:
+                        o.dry_run = 1;
+                        break;
+                case P_NO_ROOF:
+                        o.no_roof = 1;
+                        break;
+                case P_ROOF_ONLY:
+                        roof_only = 1;
+                        break;
+                case P_FORCE:
+                        o.force = 1;
+                        break;
+                case P_RESUME:
+                        o.resume = 1;
+                        break;
+                case P_QUIET:
+                        quiet = 1;
+                        break;
+                case P_NAME:
+                        o.name = next;
+                        break;
+                case P_PATH:
+                        o.path = next;
+                        break;
+                case P_ARCH:
+                        o.arch = next;
+                        break;
+                case P_BACKEND:
+                        o.backend = next;
+                        break;
+                case P_REPLAY:
+                        if (strcmp(next, "kernel") && strcmp(next, "application")) {
+                                ret = failf("bad --replay '%s' (want kernel or application)",
+                                            next);
+                                goto out;
+                        }
+                        o.replay = !strcmp(next, "kernel") ? REPLAY_KERNEL : REPLAY_APPLICATION;
+                        break;
+                case P_CLOCK:
+                        if (strcmp(next, "base") && strcmp(next, "none")) {
+                                ret = failf("bad --clock-control '%s' (want base or none)", next);
+                                goto out;
+                        }
+                        o.clock_control = !strcmp(next, "base") ? CLOCK_BASE : CLOCK_NONE;
+                        break;
+                case P_CACHE:
+                        if (strcmp(next, "all") && strcmp(next, "none")) {
+                                ret = failf("bad --cache-control '%s' (want all or none)", next);
+                                goto out;
+                        }
+                        o.cache_control = !strcmp(next, "all") ? CACHE_ALL : CACHE_NONE;
+                        break;
+                case P_RANKS:
+                        if (parse_ranks(next, &ranks, &nranks)) {
+                                ret = failf("bad --ranks '%s' (want a list such as 0,2,4-7)",
+                                            next);
+                                goto out;
+                        }
+                        break;
+                case P_JOIN:
+                        if (strcmp(next, "grid") && strcmp(next, "kernel")) {
+                                ret = failf("bad --join-type '%s' (want grid or kernel)", next);
+                                goto out;
+                        }
+                        o.join_grid = !strcmp(next, "grid");
+                        break;
+                case P_PASS_TIMEOUT: {
+                        long t;
+                        if (parse_long(next, &t) || t == 0 || t > INT_MAX) {
+                                ret = failf("bad --pass-timeout '%s' (want seconds)", next);
+                                goto out;
+                        }
+                        o.pass_timeout = (int)t;
+                        break;
+                }
                 }
         }
 
@@ -310,10 +271,13 @@ int cmd_profile(int argc, char **argv)
         struct err err = {0};
         struct profile_result res;
         o.roof_only = roof_only;
+        /* stdout and stderr may be one file (> plan.txt 2>&1): whole lines, in order */
+        setvbuf(stdout, NULL, _IOLBF, 0);
         if (profile_run(&o, &res, &err)) {
                 ret = cmd_fail(err.msg);
                 goto out;
         }
+        fflush(stdout); /* the plan before the summary */
         if (o.dry_run && !roof_only && res.grouped) {
                 fprintf(stderr,
                         "%zu passes for %s (the profiler counts %zu hardware passes for all the "

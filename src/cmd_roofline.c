@@ -26,23 +26,6 @@ static const char *const bench_names[] = {"prism-roofline-cuda", "prism-roofline
 /* The first column of a benchmark's header (rocprof-compute's layout: a row per device). */
 static const char csv_head[] = "device,";
 
-static void usage(FILE *f)
-{
-        fprintf(f, "usage: prism roofline [--device N] [-o DIR] [--quick]\n"
-                   "\n"
-                   "Measure the empirical roofline ceilings of a GPU (HBM, L2, L1 and shared\n"
-                   "memory bandwidth; vector and matrix FLOP/s) and write DIR/roofline.csv.\n"
-                   "\n"
-                   "  --device N   GPU to measure (default 0)\n"
-                   "  -o DIR       output directory, created if missing (default .)\n"
-                   "  --quick      fewer and shorter repetitions (a few seconds)\n"
-                   "  -h, --help   this text\n"
-                   "\n"
-                   "Low/High columns: the 95%% confidence interval of the mean over repeated\n"
-                   "timed runs (mean +- t * sd / sqrt(n)). The benchmark binary is looked for\n"
-                   "next to prism, in its ../lib/prism, in " PRISM_PREFIX "/lib/prism, or named\n"
-                   "by $PRISM_ROOFLINE_BIN.\n");
-}
 
 /* Candidate paths of benchmark binaries that exist, in search order (caller frees). */
 static int find_benches(char **out, int max)
@@ -217,36 +200,39 @@ int cmd_roofline(int argc, char **argv)
 {
         int device = 0, quick = 0;
         const char *dir = ".";
+        const struct cmd_spec *spec = cmd_spec("roofline");
         for (int i = 1; i < argc; i++) {
                 const char *a = argv[i];
-                if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-                        usage(stdout);
-                        return 0;
-                } else if (!strcmp(a, "--quick")) {
-                        quick = 1;
-                } else if (!strcmp(a, "--device") || !strcmp(a, "-o")) {
-                        if (i + 1 >= argc) {
-                                fprintf(stderr, "prism: option '%s' needs a value\n", a);
-                                usage(stderr);
-                                return 2;
-                        }
-                        const char *v = argv[++i];
-                        if (!strcmp(a, "-o")) {
-                                dir = v;
-                                continue;
-                        }
-                        char *end;
-                        long d = strtol(v, &end, 10);
-                        if (!*v || *end || d < 0 || d > INT_MAX) {
-                                fprintf(stderr, "prism: bad device number '%s'\n", v);
-                                return 2;
-                        }
-                        device = (int)d;
-                } else {
-                        fprintf(stderr, "prism: unknown option '%s'\n", a);
-                        usage(stderr);
+                const struct opt *op = opt_find(spec, a);
+                if (!op) {
+                        fprintf(stderr, "prism: unknown option '%s' (see 'prism roofline "
+                                        "--help')\n",
+                                a);
                         return 2;
                 }
+                if (op->id == R_HELP) {
+                        opt_help(stdout, spec);
+                        return 0;
+                } else if (op->id == R_QUICK) {
+                        quick = 1;
+                        continue;
+                }
+                if (i + 1 >= argc) {
+                        fprintf(stderr, "prism: option '%s' needs a value\n", a);
+                        return 2;
+                }
+                const char *v = argv[++i];
+                if (op->id == R_OUTPUT) {
+                        dir = v;
+                        continue;
+                }
+                char *end;
+                long d = strtol(v, &end, 10);
+                if (!*v || *end || d < 0 || d > INT_MAX) {
+                        fprintf(stderr, "prism: bad device number '%s'\n", v);
+                        return 2;
+                }
+                device = (int)d;
         }
 
         struct err err = {0};

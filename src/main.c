@@ -1,4 +1,5 @@
 /* prism entry point: global options and the table of subcommands, nothing else. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,13 +61,28 @@ static void analyze_stdout(void)
         setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 }
 
-int cmd_fail(const char *msg)
+/* Whatever a command wrote to standard output must have been written: a full disk, a
+ * closed pipe or /dev/full is an error (exit 2), not a lost report with exit 0. */
+static int out_done(int rc)
 {
-        fprintf(stderr, "prism: %s\n", msg);
-        return 2;
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                int e = errno ? errno : EIO;
+                if (!rc || rc == 130)
+                        fprintf(stderr, "prism: cannot write to standard output: %s\n",
+                                strerror(e));
+                return 2;
+        }
+        return rc;
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+        return out_done(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
         ydoc_use_pack(ypack_docs, ypack_ndocs);
         if (argc < 2) {

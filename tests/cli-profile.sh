@@ -111,6 +111,22 @@ expect "MI300X: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx942/perfmon/*
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx950" --dry-run --arch gfx950
 n950=$(grep -c '^pass [0-9]*: ' "$T/out")
 expect "MI350: $n950 runs, its lower bound" grep -q "^$n950 application runs .*fewer than $n950:$" "$T/out"
+# options the backend cannot honour: one-line errors, dry run included
+check - 2 "--replay kernel: the rocprof backend supports only application replay" \
+        profile -n dry -p "$T/dry-rk" --dry-run --arch gfx90a --replay kernel
+check - 2 "--cache-control all: the rocprof backend cannot flush" \
+        profile -n dry -p "$T/dry-cc" --dry-run --arch gfx90a --cache-control all
+# > plan.txt 2>&1: the plan's lines whole, the summary (stderr) after them on a line of its own
+"$P" profile -n dry -p "$T/dry-one" --dry-run --arch gfx90a >"$T/plan.txt" 2>&1
+expect "--dry-run > plan.txt 2>&1: every pass line whole, the summary last" python3 - "$T/plan.txt" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+passes = [l for l in lines if l.startswith("pass ")]
+ok = bool(passes) and all(re.fullmatch(r"pass \d+: [^ ].*[^ ]", l) and " passes (" not in l
+                          for l in passes)
+ok = ok and re.match(r"\d+ passes \(", [l for l in lines if l][-1]) is not None
+sys.exit(0 if ok else 1)
+EOF
 expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.txt
 expect "MI350: its F6/F4 MFMA counter is planned" \
         grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt
@@ -341,9 +357,11 @@ expect "rank 1's sysinfo: GPU-d531f770b27dc50f at 0000:05:00.0" test \
         "$(cell 1 gpu_uuid "$T/mpi/job/n7/rank1/MI200/sysinfo.csv") $(cell 1 gpu_pci_bus "$T/mpi/job/n7/rank1/MI200/sysinfo.csv")" \
         = "GPU-d531f770b27dc50f 0000:05:00.0"
 check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
+"$P" analyze -p "$T/mpi/job" -b 19.1 --save-dfs "$T/dfs19" >/dev/null 2>&1
 expect "19.1 names each rank's GPU and PCI address" \
-        grep -Eq " 1 │ n7 .*│ GPU-d531f770b27dc50f │ 0000:05:00\.0 │" "$T/out"
-expect "19.1: rank 0 on the other GPU" grep -Eq " 0 │ n7 .*│ GPU-d531f770b27dc50e │ 0000:03:00\.0 │" "$T/out"
+        grep -q '^1,1,n7,.*,GPU-d531f770b27dc50f,0000:05:00.0$' "$T/dfs19/19.1_Kernel_Time_per_Rank.csv"
+expect "19.1: rank 0 on the other GPU" \
+        grep -q '^0,0,n7,.*,GPU-d531f770b27dc50e,0000:03:00.0$' "$T/dfs19/19.1_Kernel_Time_per_Rank.csv"
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1
 

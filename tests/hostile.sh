@@ -62,6 +62,20 @@ elif op in ('setc', 'dupc', 'delc', 'setk'):  # rocpd rows by DISPATCH COUNTER
         del rows[i]
     else:                  # setk D C COLUMN VALUE: another field of its row
         rows[i][h.index(args[2])] = args[3]
+elif op == 'setd':         # setd D COLUMN VALUE: that field of every row of dispatch D
+    d = h.index('Dispatch_ID')
+    for r in rows[1:]:
+        if r[d] == args[0]: r[h.index(args[1])] = args[2]
+elif op == 'addc':         # addc D C NAME VALUE: a copy of that row, as counter NAME
+    d, c, n = h.index('Dispatch_ID'), h.index('Counter_Name'), h.index('Counter_Value')
+    r = next(r for i, r in enumerate(rows) if i and r[d] == args[0] and r[c] == args[1])
+    r = list(r); r[c] = args[2]; r[n] = args[3]; rows.append(r)
+elif op == 'sparse':       # sparse N: N dispatches of one counter each, each its own counter
+    d, c = h.index('Dispatch_ID'), h.index('Counter_Name')
+    base = rows[1]
+    rows[1:] = []
+    for i in range(int(args[0])):
+        r = list(base); r[d] = str(i + 1); r[c] = 'C%d_ACCUM' % i; rows.append(r)
 elif op == 'shuffle':      # shuffle SEED: the data rows in another order
     import random
     body = rows[1:]; random.Random(int(args[0])).shuffle(body); rows[1:] = body
@@ -174,6 +188,12 @@ row 2 "'$W/pmc_perf.csv' is a directory" "" "pmc_perf.csv is a directory" \
 row 2 "'$W/sysinfo.csv' is a directory" "" "sysinfo.csv is a directory" 'rm $D/sysinfo.csv && mkdir $D/sysinfo.csv'
 row 2 "'$W/pmc_perf.csv' is not a regular file" "" "pmc_perf.csv is a named pipe (would block)" \
         'rm $D/pmc_perf.csv && mkfifo $D/pmc_perf.csv'
+# special files where prism looked only for a regular one (issue 29): said, never skipped
+row 0 "'$W/roofline.csv' is not a regular file; the roofline is not shown" "$SOL" \
+        "roofline.csv is a named pipe (tables 4.1 and 4.3 were dropped without a word)" \
+        'rm -f $D/roofline.csv && mkfifo $D/roofline.csv'
+row 0 "'$W/roofline.csv' is a directory, expected a CSV file; the roofline is not shown" "$SOL" \
+        "roofline.csv is a directory" 'rm -f $D/roofline.csv && mkdir $D/roofline.csv'
 if [ "$(id -u)" -ne 0 ]; then
         row 2 "cannot open '$W/pmc_perf.csv': Permission denied" "" "unreadable pmc_perf.csv" \
                 'chmod 000 $D/pmc_perf.csv'
@@ -272,7 +292,7 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                         "rocpd: no Counter_Value column" 'ed $D/pmc_perf.csv dropcol Counter_Value'
                 row 2 "$RW: no Dispatch_ID column \(rocpd's layout needs" "" "rocpd: no Dispatch_ID column" \
                         'ed $D/pmc_perf.csv dropcol Dispatch_ID'
-                row 2 "$RW:[0-9]+: Dispatch_ID holds 'x1', not a number \(rocpd's rows are grouped" "" \
+                row 2 "$RW:[0-9]+: Dispatch_ID holds 'x1', not an integer \(rocpd's rows are grouped" "" \
                         "rocpd: a non-numeric Dispatch_ID" 'ed $D/pmc_perf.csv setk 2 SQ_WAVES Dispatch_ID x1'
                 row 2 "$RW:[0-9]+: Kernel_Name is empty" "" "rocpd: an empty kernel name" \
                         'ed $D/pmc_perf.csv setk 2 SQ_WAVES Kernel_Name ""'
@@ -296,11 +316,93 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                 row 0 "$RW:[0-9]+: End_Timestamp is before Start_Timestamp; that row's duration is left out" \
                         "10.1:*" "rocpd: a row that ends before it starts" 'ed $D/pmc_perf.csv swapts 5'
                 row 0 SAME ALL "rocpd: the rows in another order" 'ed $D/pmc_perf.csv shuffle 7'
+                # hostile input, second round (issue 29)
+                row 2 "cannot open '$W/profiling_config.yaml': not a regular file" "" \
+                        "rocpd: profiling_config.yaml is a named pipe (would block)" \
+                        'rm $D/profiling_config.yaml && mkfifo $D/profiling_config.yaml'
+                row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
+                        "rocpd: profiling_config.yaml nested 50,000 deep (libyaml: quadratic, 16 s a 100 KB)" \
+                        'python3 -c "print(\"x: \" + \"[\" * 50000 + \"]\" * 50000)" >> $D/profiling_config.yaml'
+                row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
+                        "rocpd: profiling_config.yaml nested 200 deep as blocks" \
+                        'python3 -c "print(\"\".join(\" \" * i + \"k%d:\\n\" % i for i in range(200)) + \" \" * 200 + \"v\")" >> $D/profiling_config.yaml'
+                row 0 SAME ALL "rocpd: Dispatch_IDs past 2^53 that a double cannot tell apart stay apart" \
+                        'ed $D/pmc_perf.csv setd 1 Dispatch_ID 9007199254740992 && ed $D/pmc_perf.csv setd 2 Dispatch_ID 9007199254740993 && ed $D/pmc_perf.csv setd 3 Dispatch_ID 9007199254740995'
+                row 0 "$RW:[0-9]+: Start_Timestamp holds '-9000000000000000000', not a timestamp; that row's duration is left out" \
+                        "10.1:*" "rocpd: timestamps of -9e18 and 9e18 (End - Start past 2^63)" \
+                        'ed $D/pmc_perf.csv setk 2 SQ_WAVES Start_Timestamp -9000000000000000000 && ed $D/pmc_perf.csv setk 2 SQ_WAVES End_Timestamp 9000000000000000000'
+                row 0 "$RW: a counter is named 'Grid_Size', like a dispatch column; its values are left out" \
+                        ALL "rocpd: a counter named like a dispatch column (Grid_Size)" \
+                        'ed $D/pmc_perf.csv addc 2 SQ_WAVES Grid_Size 7 && ed $D/pmc_perf.csv addc 2 SQ_WAVES Workgroup_Size 3'
+                row 2 "$RW: 50000 dispatches times 50000 counters from 50000 rows: a table of mostly empty cells" "" \
+                        "rocpd: 50,000 dispatches of one counter each, each its own (was quadratic: 40 GB)" \
+                        'ed $D/pmc_perf.csv sparse 50000'
         else
                 fail=$((fail + 1)); echo "FAIL hostile: the clean rocpd workload does not analyze"
         fi
 else
         skiprow "rocpd's long layout" "no tests/data/rocpd-vcopy or $WIDE_SQ"
+fi
+
+# ---- database --import of odd perfmon/ files (issue 29) ----
+# imp WANT PATTERN WHAT SETUP: `prism database --import` of a fresh copy of the MI200 one
+imp() {
+        local want=$1 pat=$2 what=$3 setup=$4 rc
+        n=$((n + 1))
+        local D=$T/i$n
+        mkdir -p "$D"; cp -r "$S/vcopy/MI200"/. "$D/"; chmod -R u+w "$D"
+        (cd "$T" && eval "$setup") >"$T/setup.log" 2>&1 || { fail=$((fail + 1)); echo "FAIL [$n] $what: setup failed"; return; }
+        timeout "$TO" "$P" database --import "$D" --db "$D.db" >"$D.out" 2>"$D.err"; rc=$?
+        if [ $rc -eq "$want" ] && grep -qE -- "$pat" "$D.err" && ! grep -qE "Sanitizer|runtime error:" "$D.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] $what"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] $what: exit $rc, want $want and /$pat/"; sed 's/^/  | /' "$D.err" | head -4
+        fi
+}
+if [ -d "$S/vcopy/MI200/perfmon" ]; then
+        imp 0 "cannot open '[^ ]*/perfmon/x.txt': not a regular file \(a FIFO, a device or a socket\); the plan is incomplete" \
+                "import: a named pipe in perfmon/ (blocked forever)" 'mkfifo $D/perfmon/x.txt'
+        imp 0 "[^ ]*/perfmon/big.txt: larger than a pass plan holds \(at most 1048576 bytes, lines of 65536\); the plan is incomplete" \
+                "import: a 50 MB perfmon line (was 44 s and a 651 MB database)" \
+                'python3 -c "print(\"pmc: \" + \" \".join(\"SQ_W%d\" % i for i in range(5000000)))" > $D/perfmon/big.txt'
+        imp 0 "[^ ]*/perfmon/long.txt: a line longer than a pass plan holds" \
+                "import: a 100 KB perfmon line" \
+                'python3 -c "print(\"pmc: \" + \"x\" * 100000)" > $D/perfmon/long.txt'
+else
+        skiprow "database --import of odd perfmon files" "no $S/vcopy/MI200/perfmon"
+fi
+
+# ---- output (issue 29): a name's control characters shown escaped, a failed write exit 2 ----
+# chk WHAT COND...: one result
+chk() { local what=$1; shift; n=$((n + 1)); if "$@"; then pass=$((pass + 1)); echo "ok   [$n] $what"; else fail=$((fail + 1)); echo "FAIL [$n] $what"; fi; }
+# raw FILE: it holds a C0 control (but tab and newline), DEL, a C1 control or its UTF-8 form
+no() { ! "$@"; }
+raw() { python3 -c 'import re,sys; d=open(sys.argv[1],"rb").read(); sys.exit(0 if re.search(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", d) else 1)' "$1"; }
+M=$S/vcopy/MI200
+if [ -f "$M/roofline.csv" ]; then
+        D=$T/ctl; mkdir -p "$D"; cp -r "$M"/. "$D/"; chmod -R u+w "$D"
+        ed "$D/pmc_perf.csv" names "evil$(printf '\033')[2J$(printf '\033')]0;pwned$(printf '\007')x$(printf '\302\233')31m$(printf '\001')"
+        timeout "$TO" "$P" analyze -p "$D" --plot-dir "$D.svg" >"$D.out" 2>"$D.err"; rc=$?
+        chk "a kernel name with ESC, OSC, BEL, a C1 CSI and SOH: exit 0" [ $rc -eq 0 ]
+        chk "  the text report holds no control character" no raw "$D.out"
+        chk "  the text report shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.out"
+        chk "  the roofline SVG holds none" no raw "$D.svg/roofline.svg"
+        chk "  the roofline SVG shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.svg/roofline.svg"
+        chk "  stderr holds none" no raw "$D.err"
+fi
+full() { # full WHAT PATTERN CMD...: stdout to /dev/full: exit 2, one error line matching PATTERN
+        local what=$1 pat=$2 rc; shift 2
+        timeout "$TO" "$@" >/dev/full 2>"$T/full.err"; rc=$?
+        chk "$what: exit 2 and one error" sh -c "[ $rc -eq 2 ] && [ \$(grep -vc '^prism: warning: ' <'$T/full.err') -eq 1 ] && grep -qE -- \"$pat\" '$T/full.err'"
+}
+if [ -w /dev/full ]; then
+        full "analyze > /dev/full (was exit 0, the report lost)" "cannot write (the report )?to standard output: No space left on device" \
+                "$P" analyze -p "$M"
+        full "analyze -o /dev/full" "cannot write '/dev/full': No space left on device" "$P" analyze -p "$M" -o /dev/full
+        full "analyze --list-stats > /dev/full" "cannot write .*standard output" "$P" analyze -p "$M" --list-stats
+        full "database --import > /dev/full" "cannot write to standard output" "$P" database --import "$M" --db "$T/full.db"
+else
+        skiprow "writes to /dev/full" "no /dev/full"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -183,7 +183,10 @@ static void make_workload(struct workload *w, const char *arch, size_t nrows, do
         w->has_roofline = 1;
 }
 
-static void assert_tables_equal(const struct table *a, const struct table *b)
+/* a: as written, b: as read back. counts: a pass of counts, where the damaged-cell check
+ * of the CSV reader applies on reading (a database reads as its directory would): a value
+ * that is no count (negative, inf, NaN) but in Kernel_Name reads as n/a */
+static void assert_tables_equal_as(const struct table *a, const struct table *b, int counts)
 {
         assert_int_equal(a->nrows, b->nrows);
         assert_int_equal(a->ncols, b->ncols);
@@ -192,6 +195,9 @@ static void assert_tables_equal(const struct table *a, const struct table *b)
                 assert_int_equal(a->str[c] != NULL, b->str[c] != NULL);
                 for (size_t r = 0; r < a->nrows; r++) {
                         double x = a->num[c][r], y = b->num[c][r];
+                        if (counts && strcmp(a->names[c], "Kernel_Name") &&
+                            !(isfinite(x) && x >= 0))
+                                x = NAN;
                         if (isnan(x))
                                 assert_true(isnan(y));
                         else
@@ -205,16 +211,21 @@ static void assert_tables_equal(const struct table *a, const struct table *b)
         }
 }
 
+static void assert_tables_equal(const struct table *a, const struct table *b)
+{
+        assert_tables_equal_as(a, b, 0);
+}
+
 static void assert_workloads_equal(const struct workload *a, const struct workload *b)
 {
         assert_string_equal(a->arch, b->arch);
         assert_string_equal(a->model, b->model);
         assert_tables_equal(&a->sysinfo, &b->sysinfo);
-        assert_tables_equal(&a->pmc, &b->pmc);
+        assert_tables_equal_as(&a->pmc, &b->pmc, 1);
         assert_int_equal(a->nacc, b->nacc);
         for (size_t i = 0; i < a->nacc; i++) {
                 assert_string_equal(a->acc_names[i], b->acc_names[i]);
-                assert_tables_equal(&a->acc[i], &b->acc[i]);
+                assert_tables_equal_as(&a->acc[i], &b->acc[i], 1);
         }
         assert_int_equal(a->has_roofline, b->has_roofline);
         assert_tables_equal(&a->roofline, &b->roofline);
@@ -269,9 +280,13 @@ static void test_db_projection(void **state)
         assert_int_equal(back.pmc.ncols, 2); /* TCC_HIT[0] and Kernel_Name, always */
         assert_true(table_col(&back.pmc, "Kernel_Name") >= 0);
         int c = table_col(&back.pmc, "TCC_HIT[0]");
-        for (size_t r = 0; r < 5; r++)
-                assert_memory_equal(&back.pmc.num[c][r],
-                                    &w.pmc.num[table_col(&w.pmc, "TCC_HIT[0]")][r], sizeof(double));
+        for (size_t r = 0; r < 5; r++) { /* -3 is no count: n/a, as in the directory */
+                double x = w.pmc.num[table_col(&w.pmc, "TCC_HIT[0]")][r];
+                if (!(isfinite(x) && x >= 0))
+                        assert_true(isnan(back.pmc.num[c][r]));
+                else
+                        assert_memory_equal(&back.pmc.num[c][r], &x, sizeof(double));
+        }
         assert_int_equal(back.acc[0].ncols, 0);   /* projected away, rows kept */
         assert_int_equal(back.roofline.ncols, 1); /* not per-dispatch: never projected */
         workload_close(&back);

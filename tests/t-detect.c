@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "profile/backend.h"
-#include "profile/detect.h"
+#include "profile/backend/amd/detect.h"
 #include "store/table.h"
 
 static const char *fake_dir(void)

@@ -126,9 +126,16 @@ static void check_name(void *p, const char *name)
 {
         struct known *k = p;
         const char *suffix;
+        /* the facts a family's models: give (docs/FORMATS.md) */
+        static const char *const facts[] = {"l2_per_xcd", "hbm_channels", "lds_banks", "pipes",
+                                            "workgroup_max", "l1", "l2", "cu", "se", "xcd",
+                                            "simd_per_cu", "wave_size", "sclk", "mclk", NULL};
         if (name[0] == '$' || !strncmp(name, "kernel.", 7) ||
             rules_name_metric(k->a, name, &suffix))
                 return;
+        for (size_t i = 0; facts[i] && !strncmp(name, "model.", 6); i++)
+                if (!strcmp(name + 6, facts[i]))
+                        return;
         for (size_t i = 0; i < k->rs->nvalues; i++)
                 if (!strcmp(k->rs->values[i].name, name))
                         return;
@@ -288,6 +295,63 @@ static void test_engine(void **state)
         rmdir_all(d, names);
 }
 
+/* causes before the symptoms they explain, whatever the speedups; speedup: (and the older
+ * gain:) give the estimate */
+static const char causes_yaml[] =
+    "family: c\n"
+    "rules:\n"
+    "  symptom:\n"
+    "    {title: S, severity: high, model: m, when: 1, speedup: 90, message: s}\n"
+    "  other:\n"
+    "    {title: O, severity: low, model: m, when: 1, speedup: 50, message: o}\n"
+    "  cause:\n"
+    "    {title: C, severity: medium, model: m, when: x > 0, gain: 40, message: c,\n"
+    "     explains: [symptom]}\n"
+    "  root:\n"
+    "    {title: R, severity: medium, model: m, when: y > 0, speedup: 10, message: r,\n"
+    "     explains: [cause]}\n";
+
+static void test_causes_first(void **state)
+{
+        (void)state;
+        char *d = tmpdir_new("prism-rules");
+        put(d, "c.yaml", causes_yaml);
+        struct ruleset rs;
+        struct err err = {0};
+        assert_int_equal(rules_load_family(d, "c", &rs, &err), 0);
+        struct fvals fv = {0};
+        assert_int_equal(findings_bind(&rs, &fv, NULL, &err), 0);
+        struct finding *f;
+        size_t n, skipped;
+        static const struct {
+                double x, y;
+                const char *order;
+        } cases[] = {
+            {0, 0, "symptom other"},            /* no cause fired: by speedup */
+            {1, 0, "other cause symptom"},      /* the cause moves ahead of its symptom only */
+            {1, 1, "other root cause symptom"}, /* a chain: root, then cause, then symptom */
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+                fvals_set(&fv, "x", cases[c].x);
+                fvals_set(&fv, "y", cases[c].y);
+                assert_int_equal(findings_eval(&rs, &fv, NULL, &f, &n, &skipped, &err), 0);
+                struct strbuf sb = {0};
+                sb_add(&sb, "");
+                for (size_t i = 0; i < n; i++)
+                        sb_addf(&sb, "%s%s", i ? " " : "", f[i].rule->id);
+                assert_string_equal(sb.buf, cases[c].order);
+                sb_free(&sb);
+                for (size_t i = 0; i < n; i++)
+                        if (!strcmp(f[i].rule->id, "cause"))
+                                assert_float_equal(f[i].gain, 40, 1e-9); /* gain: = speedup: */
+                findings_free(f, n);
+        }
+        fvals_free(&fv);
+        rules_free(&rs);
+        const char *const names[] = {"c.yaml", NULL};
+        rmdir_all(d, names);
+}
+
 /* bad rule files: one-line errors naming the file or the rule */
 static void test_errors(void **state)
 {
@@ -308,6 +372,12 @@ static void test_errors(void **state)
             {"family: x\nrules:\n  r:\n    title: t\n    severity: low\n    model: m\n"
              "    when: 1\n    gain: 1\n    message: m\n    unless: [zz]\n",
              "unless names no rule 'zz'"},
+            {"family: x\nrules:\n  r:\n    title: t\n    severity: low\n    model: m\n"
+             "    when: 1\n    speedup: 1\n    message: m\n    explains: [yy]\n",
+             "explains names no rule 'yy'"},
+            {"family: x\nrules:\n  r:\n    title: t\n    severity: high\n    model: m\n"
+             "    when: 1\n    message: m\n",
+             "has no 'speedup'"},
             {"family: x\nrules:\n  r:\n    fires: {a: one}\n", "values must be numbers"},
             {"family: x\nrules: [1, 2]\n", "'rules' must be a mapping"},
         };
@@ -336,6 +406,7 @@ int main(void)
             cmocka_unit_test(test_every_rule_fires_and_stays_silent),
             cmocka_unit_test(test_na_data_gives_no_finding),
             cmocka_unit_test(test_rules_read_known_names),
+            cmocka_unit_test(test_causes_first),
             cmocka_unit_test(test_engine),
             cmocka_unit_test(test_errors),
         };

@@ -14,6 +14,7 @@
 
 #define PRISM_FUZZ_NO_ENTRY
 #include "../fuzz/fuzz_csv.c"
+#include "../fuzz/fuzz_db.c"
 #include "../fuzz/fuzz_expr.c"
 #include "../fuzz/fuzz_yaml_metrics.c"
 #include "../fuzz/fuzz_yaml_panels.c"
@@ -28,6 +29,7 @@ static const struct target targets[] = {
     {"expr", fuzz_expr},
     {"yaml_metrics", fuzz_yaml_metrics},
     {"yaml_panels", fuzz_yaml_panels},
+    {"db", fuzz_db},
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -100,6 +102,7 @@ int main(void)
             {"fuzz_expr", test_target, NULL, NULL, (void *)&targets[1]},
             {"fuzz_yaml_metrics", test_target, NULL, NULL, (void *)&targets[2]},
             {"fuzz_yaml_panels", test_target, NULL, NULL, (void *)&targets[3]},
+            {"fuzz_db", test_target, NULL, NULL, (void *)&targets[4]},
         };
         return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/backend.h"
 #include "profile/launcher.h"
 #include "util/util.h"
 
@@ -92,7 +93,7 @@ static void test_detect(void **state)
                         fail_msg("case %zu: dir %s, want %s", i, d, c->dir);
                 free(d);
                 struct gpu_choice gc;
-                launcher_gpu_choice(&l, (char *const *)c->env, 4, &gc);
+                launcher_gpu_choice(&l, (char *const *)c->env, 4, backend_device_vars(), &gc);
                 int g = gc.index;
                 if (g != c->gpu)
                         fail_msg("case %zu: gpu %d, want %d", i, g, c->gpu);
@@ -121,7 +122,7 @@ static void test_node_names(void **state)
         launcher_detect(&l, (char *const *)env);
         assert_true(l.node[0] && !strchr(l.node, '.') && !strchr(l.node, '/'));
         struct gpu_choice gc;
-        launcher_gpu_choice(&l, (char *const *)env, 0, &gc);
+        launcher_gpu_choice(&l, (char *const *)env, 0, backend_device_vars(), &gc);
         assert_int_equal(gc.index, -1); /* no GPU */
         assert_int_equal(gc.assign, 0);
 }
@@ -139,12 +140,12 @@ static void test_gpu_choice(void **state)
                 snprintf(local, sizeof local, "OMPI_COMM_WORLD_LOCAL_RANK=%d", r);
                 const char *env[] = {rank, "OMPI_COMM_WORLD_SIZE=4", local, NULL};
                 launcher_detect(&l, (char *const *)env);
-                launcher_gpu_choice(&l, (char *const *)env, 1, &gc);
+                launcher_gpu_choice(&l, (char *const *)env, 1, backend_device_vars(), &gc);
                 assert_int_equal(gc.index, 0);
                 assert_int_equal(gc.assign, 1);
                 assert_null(gc.var);
                 assert_non_null(strstr(gc.why, "round-robin"));
-                launcher_gpu_choice(&l, (char *const *)env, 2, &gc);
+                launcher_gpu_choice(&l, (char *const *)env, 2, backend_device_vars(), &gc);
                 assert_int_equal(gc.index, r % 2);
                 assert_int_equal(launcher_local_size((char *const *)env), -1);
         }
@@ -152,7 +153,7 @@ static void test_gpu_choice(void **state)
                                "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_LOCAL_SIZE=2",
                                "CUDA_VISIBLE_DEVICES=0", NULL};
         launcher_detect(&l, (char *const *)bound);
-        launcher_gpu_choice(&l, (char *const *)bound, 1, &gc);
+        launcher_gpu_choice(&l, (char *const *)bound, 1, backend_device_vars(), &gc);
         assert_int_equal(gc.index, 0);
         assert_int_equal(gc.assign, 0);
         assert_string_equal(gc.var, "CUDA_VISIBLE_DEVICES");
@@ -161,7 +162,7 @@ static void test_gpu_choice(void **state)
         const char *missing[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
                                  "CUDA_VISIBLE_DEVICES=1", NULL};
         launcher_detect(&l, (char *const *)missing);
-        launcher_gpu_choice(&l, (char *const *)missing, 1, &gc);
+        launcher_gpu_choice(&l, (char *const *)missing, 1, backend_device_vars(), &gc);
         assert_int_equal(gc.index, -1);
         assert_int_equal(gc.missing, 1);
         assert_string_equal(gc.why, "CUDA_VISIBLE_DEVICES=1 names GPU 1, but this node has 1 GPU");

@@ -1,4 +1,4 @@
-/* Contract test of the AMD backend's rocprofv3 input files (src/profile/rocprof_input.c)
+/* Contract test of the AMD backend's rocprofv3 input files (src/profile/backend/amd/rocprof_input.c)
  * against what real rocprofv3 runs used: the perfmon .txt and .yaml files that rocprof-compute
  * 3.2 (MI300X, rocpd, ROCm 7 counter schema) and 3.1 (MI350, the ROCm 6 per-counter map)
  * wrote for vcopy, in ../shared/rocprof-workloads-3.3 (MIT-licensed test data of
@@ -18,7 +18,7 @@
 
 #include "arch/arch.h"
 #include "arch/yamldoc.h"
-#include "profile/rocprof_input.h"
+#include "profile/backend/amd/rocprof_input.h"
 
 static const char accum_value[] = "SQ_ACCUM_PREV_HIRES";
 

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/csvsplit.h"
 #include "store/table.h"
+#include "util/task.h"
 #include "util/csvfield.h"
 #include "util/numparse.h"
 
@@ -458,13 +460,35 @@ static void dump_load(const char *path, int mode, struct strbuf *out)
         csv_texts_free(&ct);
 }
 
+/* the fast path's variants: the scan (csv_split_level), and whether a second thread
+ * splits the lines ahead (every file, a few lines a job, so that jobs end inside files) */
+static int variant_level(int v)
+{
+        static int best = -1; /* the processor's (the level in use before any test set it) */
+        if (best < 0)
+                best = csv_split_level(-1);
+        int lv = v % 3;
+        return lv > best ? best : lv;
+}
+
+static void set_variant(int v)
+{
+        csv_split_level(variant_level(v));
+        table_csv_batch_min = v >= 3 ? 0 : (size_t)16 << 20;
+        table_csv_batch_lines = v == 3 ? 1 : v == 4 ? 3 : 4096;
+}
+
 static void same_both_ways(const char *text, size_t len, size_t *fails)
 {
         char *p = write_bytes(text, len);
+        static int variant;
         for (int mode = 0; mode < 4; mode++) {
                 struct strbuf a = {0}, b = {0};
                 table_csv_libcsv_only = 0;
+                /* each file with one variant, in turn (all of them over the 3,000 files) */
+                set_variant(variant++ % 6);
                 dump_load(p, mode, &a);
+                set_variant(2);
                 table_csv_libcsv_only = 1;
                 dump_load(p, mode, &b);
                 table_csv_libcsv_only = 0;
@@ -597,6 +621,33 @@ static void test_fast_same_as_libcsv(void **state)
                         sb.buf[rnd((unsigned)len)] = '\0'; /* a NUL byte */
                 same_both_ways(sb.buf, len, &fails);
         }
+        /* longer files for the second thread (it splits from the second data row on), as
+         * counters are written: a quoted text column, numbers of every kind in the others,
+         * now and then an odd field (a text in a number column, a damaged line) */
+        static const char *const nums[] = {"1", "-2.5", "7", "0.25", "131072.0", "123456789",
+                                           "12345678901234567890", "", "1e5", "00.0", "4096",
+                                           "99999999", "0", "5.00", "7.0"};
+        for (int k = 0; k < 600; k++) {
+                sb_reset(&sb);
+                unsigned ncol = 2 + rnd(40), nrow = 20 + rnd(40), odd = 1 + rnd(3);
+                for (unsigned c = 0; c < ncol; c++)
+                        sb_addf(&sb, "%sc%u", c ? "," : "", c);
+                sb_add(&sb, "\n");
+                for (unsigned r = 0; r < nrow; r++) {
+                        unsigned n = rnd(60) ? ncol : rnd(ncol + 2);
+                        for (unsigned c = 0; c < n; c++) {
+                                sb_add(&sb, c ? "," : "");
+                                if (c == 0)
+                                        sb_addf(&sb, "\"kernel(%u, int) [clone]\"", rnd(3));
+                                else if (rnd(200) < odd)
+                                        sb_add(&sb, frag[rnd(sizeof frag / sizeof *frag)]);
+                                else
+                                        sb_add(&sb, nums[rnd(sizeof nums / sizeof *nums)]);
+                        }
+                        sb_add(&sb, ends[r + 1 == nrow ? rnd(6) : rnd(5)]);
+                }
+                same_both_ways(sb.buf, sb.len, &fails);
+        }
         /* lines across the reader's buffer (1 MiB) and a line longer than it */
         sb_reset(&sb);
         sb_add(&sb, "a,bb,ccc\n");
@@ -606,7 +657,10 @@ static void test_fast_same_as_libcsv(void **state)
                          r % 5000 == 0 ? "\r\n" : "\n");
                 sb_add(&sb, row);
         }
-        same_both_ways(sb.buf, sb.len, &fails);
+        /* every variant on the long file (its lines across the buffer, jobs of 1 and 3 lines
+         * ending inside it, a CRLF now and then) */
+        for (int v = 0; v < 6; v++)
+                same_both_ways(sb.buf, sb.len, &fails);
         sb_reset(&sb);
         sb_add(&sb, "a,bb\n1,\"");
         for (int r = 0; r < 300000; r++)
@@ -615,6 +669,62 @@ static void test_fast_same_as_libcsv(void **state)
         same_both_ways(sb.buf, sb.len, &fails);
         sb_free(&sb);
         assert_int_equal(fails, 0);
+        /* the second thread split lines (where the process may use two CPUs) */
+        if (task_workers() > 1)
+                assert_true(table_csv_batch_rows > 1000);
+        set_variant(5);
+        table_csv_batch_min = (size_t)16 << 20;
+}
+
+/* csv_split at each scan level: the same fields as the byte loop, on lines of plain, blank,
+ * quoted and damaged fields of every length around the vector widths */
+static void test_split_levels(void **state)
+{
+        (void)state;
+        static const char *const frag[] = {"1", "", " 3 ", "\t4", "\"q\"", "\"a,b\"",
+                                           "abcdefghijklmnopqrstuvwxyz0123456789", "x\"y",
+                                           "\"x\"\"y\"", "12345678901234567", "\r", "7 ",
+                                           "\"open", "0.25"};
+        struct strbuf sb = {0};
+        struct csv_line ref = {0}, got = {0};
+        int best = variant_level(2); /* the processor's widest */
+        size_t lines = 0, split = 0;
+        for (int k = 0; k < 20000; k++) {
+                sb_reset(&sb);
+                unsigned n = rnd(40);
+                for (unsigned c = 0; c < n; c++) {
+                        sb_add(&sb, c ? "," : "");
+                        sb_add(&sb, frag[rnd(5) ? rnd(4) : rnd(sizeof frag / sizeof *frag)]);
+                }
+                if (rnd(20) == 0)
+                        sb_addc(&sb, '\r');
+                sb_addc(&sb, '\n');
+                size_t len = sb.len;
+                for (int i = 0; i < CSV_PAD; i++)
+                        sb_addc(&sb, rnd(3) ? ',' : 'x'); /* what follows the line */
+                if (rnd(40) == 0 && len > 1)
+                        sb.buf[rnd((unsigned)len - 1)] = '\0';
+                csv_split_level(CSV_SCAN_SCALAR);
+                int r0 = csv_split(sb.buf, sb.buf + len - 1, &ref);
+                lines++;
+                split += r0 == 0;
+                for (int lv = CSV_SCAN_SSE2; lv <= best; lv++) {
+                        csv_split_level(lv);
+                        int r1 = csv_split(sb.buf, sb.buf + len - 1, &got);
+                        assert_int_equal(r0, r1);
+                        if (r0)
+                                continue;
+                        assert_int_equal(ref.n, got.n);
+                        assert_memory_equal(ref.at, got.at, ref.n * sizeof *ref.at);
+                        assert_memory_equal(ref.len, got.len, ref.n * sizeof *ref.len);
+                }
+        }
+        csv_split_level(best);
+        /* both kinds of line were tried: split ones and ones left to libcsv */
+        assert_true(split > lines / 4 && split < lines);
+        csv_line_free(&ref);
+        csv_line_free(&got);
+        sb_free(&sb);
 }
 
 int main(void)
@@ -625,6 +735,7 @@ int main(void)
             cmocka_unit_test(test_csv_field),
                                            cmocka_unit_test(test_num_fast),
                                            cmocka_unit_test(test_fast_same_as_libcsv),
+                                           cmocka_unit_test(test_split_levels),
                                            cmocka_unit_test(test_csv_texts)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

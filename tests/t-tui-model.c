@@ -467,6 +467,11 @@ static void test_search(void **state)
                 assert_int_equal(strncmp(t->keys[m->matches[i].row], "2.1.1", 5), 0);
         }
         assert_int_equal(m->nmatches, 11); /* 2.1.1 and 2.1.10 to 2.1.19 */
+        /* the status line tells what the highlighted row's metric measures (metrics/) */
+        char *d = tui_row_desc(m);
+        assert_non_null(d);
+        assert_non_null(strstr(d, "2.1.1: Integer operations per second"));
+        free(d);
 
         /* by name, any case; ] and [ cycle */
         assert_int_equal(tui_search(m, "hIT rAtE"), 0);
@@ -729,6 +734,22 @@ static void test_screen(void **state)
 
 /* 'f' lists the findings; Enter jumps to the first evidence row and makes the
  * evidence the matches that ] steps through */
+/* a kernel name's control characters (ESC, OSC, BEL, a C1 CSI) reach no cell: each is
+ * shown escaped, as in the text report (util/esc.h) */
+static void test_control_chars(void **state)
+{
+        (void)state;
+        struct tui_line l = {0};
+        const char *name = "k\x1b[2J\x1b]0;t\x07n\xc2\x9b" "1m\xe2\x94\x82";
+        size_t n = tui_line_add(&l, name, 0);
+        const char *want = "k\\x1b[2J\\x1b]0;t\\x07n\\u009b1m";
+        assert_int_equal(n, strlen(want) + 1); /* and the box character, one cell */
+        for (size_t i = 0; i < strlen(want); i++)
+                assert_int_equal(l.c[i].ch[0], want[i]);
+        assert_string_equal(l.c[strlen(want)].ch, "\xe2\x94\x82");
+        free(l.c);
+}
+
 static void test_findings_view(void **state)
 {
         (void)state;
@@ -767,6 +788,7 @@ int main(void)
             cmocka_unit_test(test_norm_switch),    cmocka_unit_test(test_search),
             cmocka_unit_test(test_compare),        cmocka_unit_test(test_colors),
             cmocka_unit_test(test_screen),         cmocka_unit_test(test_findings_view),
+            cmocka_unit_test(test_control_chars),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,19 +2,23 @@
 # Generic C holds no counter and no vendor term of any architecture: vendor and architecture
 # knowledge lives in data (metrics/, panels/, rules/) and in the code of the backends. Every
 # C file under src/ except src/arch (the data's reader), src/collect (the CUPTI collector)
-# and the backends' own files (src/profile/backend_*.c, detect_amd.c, rocprof_input.c,
-# clocks_nvml.c) is scanned, comments included, for:
+# and the backends' own files (src/profile/backend/<vendor>/) is scanned, comments included,
+# for:
 #   - every counter and formula name of metrics/ (SQ_WAVES, dram__bytes_read.sum,
 #     $GRBM_GUI_ACTIVE_PER_XCD, ...) and every block of their block_limits (SQ, TCC, ...);
 #   - architecture names (gfx90a, sm_90, MI300X, H100, CDNA, Hopper) and vendor unit and
 #     interface words (SALU, SMEM, VMEM, VALU, MFMA..., LDS, LDSBw..., vL1D, GWS,
 #     wavefront, CUPTI, NVML, SASS and the instrumented metrics' name prefixes of metrics/'
 #     instrumented:); the roofline's levels and ceilings are the families' `roofline:` data.
-# Every hit fails ("FAIL file:line: term"). Prints "N passed, N failed, 0 skipped".
+# Every hit fails ("FAIL file:line: term"). And the generic profile code (src/profile/ but
+# its backend/) binds, counts and identifies GPUs only through the backend interface: no
+# GPU-visibility variable (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, ...), no driver path
+# (/proc/driver/..., the KFD topology) and no AMD detection call there.
+# Prints "N passed, N failed, 0 skipped".
 set -u
 cd "$(dirname "$0")/.."
 
-files=$(find src -name '*.[ch]' | grep -vE '^src/(arch|collect)/|^src/profile/(backend_[a-z]+|detect_amd|rocprof_input|clocks_nvml)\.c$' | sort)
+files=$(find src -name '*.[ch]' | grep -vE '^src/(arch|collect|profile/backend)/' | sort)
 pats=$(mktemp)
 trap 'rm -f "$pats"' EXIT
 python3 - "$pats" metrics <<'PY'
@@ -61,6 +65,22 @@ for f in $files; do
                 pass=$((pass + 1))
         fi
 done
+# device binding and discovery: the backends' (src/profile/backend.h)
+device='_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|/proc/driver|/sys/class/kfd|detect_amd'
+for f in $(find src/profile -name '*.[ch]' -not -path 'src/profile/backend/*' | sort); do
+        hits=$(grep -nEo "$device" "$f" | head -5)
+        if [ -n "$hits" ]; then
+                while IFS= read -r h; do echo "FAIL $f:$h (the backends' to know)"; done <<<"$hits"
+                fail=$((fail + 1))
+        else
+                pass=$((pass + 1))
+        fi
+done
+if printf 'setenv("CUDA_VISIBLE_DEVICES", idx, 1); opendir("/proc/driver/nvidia/gpus");\n' | grep -qE "$device"; then
+        pass=$((pass + 1))
+else
+        echo "FAIL: the device scan misses a planted variable"; fail=$((fail + 1))
+fi
 # the scan itself finds a term where one is: each planted line alone
 probe=$(mktemp)
 for planted in '/* SQ_WAVES on gfx90a */' 'x = "VALU FP32";' '{"MFMAF16Flops"}' 'bw("LDSBw")' \

@@ -16,8 +16,9 @@ static int build_findings(const struct build_ctx *bc, const struct panel *p,
                           const struct panel_table *pt, struct err *err)
 {
         (void)pt;
+        static const struct findings_nested nested = {analysis_run, analysis_free};
         return findings_build(bc->w, bc->a, bc->ps, bc->o, bc->knames, bc->nknames, p, bc->an,
-                              err);
+                              &nested, err);
 }
 
 /* pc_sampling: PC-sampling records are not read (yet) */
@@ -51,11 +52,21 @@ static const struct {
 static int build_metrics(const struct build_ctx *bc, const struct panel *p,
                          const struct panel_table *pt, struct err *err)
 {
-        char **titles = xcalloc(pt->ncols ? pt->ncols : 1, sizeof *titles);
+        /* --include-cols Description: a last column saying what each metric measures */
+        size_t nc = pt->ncols + (bc->o->include_desc != 0);
+        char **titles = xcalloc(nc ? nc : 1, sizeof *titles);
         for (size_t k = 0; k < pt->ncols; k++)
                 titles[k] = xstrdup(pt->cols[k].title);
-        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", pt->ncols, titles);
+        if (nc > pt->ncols)
+                titles[pt->ncols] = xstrdup("Description");
+        struct rtable *t = analysis_add_table(bc->an, p, pt, "Metric_ID", nc, titles);
         int rc = eval_metric_rows(bc->ev, t, p, pt, err);
+        for (size_t r = 0; !rc && nc > pt->ncols && r < t->nrows; r++) {
+                char key[256]; /* the row's metric: its rkey up to '#' */
+                snprintf(key, sizeof key, "%.*s", (int)strcspn(t->rkeys[r], "#"), t->rkeys[r]);
+                const struct metric *m = arch_metric(bc->a, key);
+                t->cells[r * nc + pt->ncols].text = xstrdup(m && m->desc ? m->desc : "");
+        }
         if (!rc && t->nrows == 0) /* a metric table none of whose rows -b selected */
                 rtable_free(&bc->an->tables[--bc->an->ntables]);
         return rc;
@@ -72,75 +83,6 @@ static table_builder builder_of(const char *source)
 }
 
 /* ---- -b selection ---- */
-
-/* -b matching: a panel id ("2"), a table id ("2.1") or a metric id ("2.1.3"). */
-static int block_selects(const struct analysis_opts *o, const char *id)
-{
-        if (!o->nblocks)
-                return 1;
-        for (size_t i = 0; i < o->nblocks; i++)
-                if (!strcmp(o->blocks[i], id))
-                        return 1;
-        return 0;
-}
-
-/* 1 if a -b id names a table of panel 0 ("0.3"): panel 0 then shows only those */
-static int names_panel0_table(const struct analysis_opts *o)
-{
-        for (size_t i = 0; i < o->nblocks; i++)
-                if (!strncmp(o->blocks[i], "0.", 2))
-                        return 1;
-        return 0;
-}
-
-int analysis_table_wanted(const struct analysis_opts *o, const struct panel *p,
-                          const struct panel_table *t)
-{
-        if (!o->nblocks)
-                return 1;
-        if (p->id == 0)
-                return !names_panel0_table(o) || block_selects(o, t->id);
-        char pid[16];
-        snprintf(pid, sizeof pid, "%d", p->id);
-        if (block_selects(o, pid) || block_selects(o, t->id))
-                return 1;
-        size_t l = strlen(t->id);
-        for (size_t i = 0; i < o->nblocks; i++)
-                if (!strncmp(o->blocks[i], t->id, l) && o->blocks[i][l] == '.')
-                        return 1;
-        return 0;
-}
-
-int analysis_row_wanted(const struct analysis_opts *o, const struct panel *p,
-                      const struct panel_table *t, const char *rid)
-{
-        char pid[16];
-        if (!o->nblocks)
-                return 1;
-        snprintf(pid, sizeof pid, "%d", p->id);
-        return block_selects(o, pid) || block_selects(o, t->id) || block_selects(o, rid);
-}
-
-/* ---- result tables ---- */
-
-struct rtable *analysis_insert_table(struct analysis *an, size_t at, const struct panel *p,
-                                     const struct panel_table *pt, const char *key_title,
-                                     size_t ncols, char **cols)
-{
-        xgrow(&an->tables, &an->captables, an->ntables + 1, sizeof *an->tables);
-        memmove(&an->tables[at + 1], &an->tables[at], (an->ntables - at) * sizeof *an->tables);
-        an->ntables++;
-        rtable_init(&an->tables[at], p, pt, key_title, ncols, cols);
-        an->tables[at].arch = an->arch;
-        return &an->tables[at];
-}
-
-struct rtable *analysis_add_table(struct analysis *an, const struct panel *p,
-                                  const struct panel_table *pt, const char *key_title,
-                                  size_t ncols, char **cols)
-{
-        return analysis_insert_table(an, an->ntables, p, pt, key_title, ncols, cols);
-}
 
 /* ---- the driver ---- */
 
@@ -270,7 +212,7 @@ static void append_half(struct analysis *an, struct half *h)
 /* 1: built on two threads; 0: not tried or sent back (an is then as analysis_run began) */
 static int build_two(struct build_ctx *bc, struct err *err)
 {
-        size_t k = bc->o->threads > 1 && !bc->w->spill ? split_at(bc) : 0;
+        size_t k = bc->o->threads > 1 ? split_at(bc) : 0;
         if (!k)
                 return 0;
         struct analysis *an = bc->an;
@@ -330,8 +272,13 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 }
                 knames[nknames++] = top[o->kernels[i]];
         }
-        for (size_t i = 0; i < o->nkernel_names; i++)
-                knames[nknames++] = o->kernel_names[i];
+        for (size_t i = 0; i < o->nkernel_names; i++) {
+                size_t m = 0;
+                rc = kernels_match(o->kernel_names[i], (const char *const *)top, ntop, &knames,
+                                   &nknames, &m, err);
+                if (rc)
+                        goto out;
+        }
 
         size_t n = 0;
         for (size_t r = 0; r < w->pmc.nrows; r++) {
@@ -350,7 +297,7 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                 sel[n++] = r;
         }
         if (!n) {
-                rc = err_set(err, ERR_INPUT, "the filters select no dispatch in '%s'", w->path);
+                rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;
         }
         an->nselected = n;
@@ -369,8 +316,9 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         one.nblocks = 1;
                         for (size_t i = 0; i < an->ntables && !found; i++) {
                                 const struct rtable *t = &an->tables[i];
-                                if (t->panel->id == 0) {
-                                        found = !strcmp(o->blocks[b], t->id);
+                                if (t->panel->id == 0) { /* "0": panel 0 alone */
+                                        found = !strcmp(o->blocks[b], t->id) ||
+                                                !strcmp(o->blocks[b], "0");
                                         continue;
                                 }
                                 if (!t->metric_table) {

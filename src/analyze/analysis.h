@@ -27,6 +27,8 @@ struct analysis_opts {
         int no_findings;         /* --no-findings: leave the findings tables out */
         const char *rules_dir;   /* rules/ (NULL: the installed one) */
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
+        int include_desc;        /* --include-cols Description: metric tables get a last
+                                  * column with each metric's description */
         int threads;             /* threads analysis_run may use (0, 1: this one; 2) */
         int private_formulas;    /* bind copies of the architecture's formulas (binding
                                   * writes into a formula: set while another thread may

@@ -226,7 +226,8 @@ int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
         for (size_t i = 0; i < nk; i++) {
                 char key[32];
                 snprintf(key, sizeof key, "%zu", i);
-                struct cell *row = rtable_add_row(t, key, NULL);
+                /* a comparison pairs the kernels of two runs by name */
+                struct cell *row = rtable_add_row(t, key, ks[i].name);
                 qsort(ks[i].t, ks[i].n, sizeof(double), cmp_double);
                 row[0].text = xstrdup(ks[i].name);
                 row[1].v = (double)ks[i].n;
@@ -253,18 +254,26 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
         const char *cols[] = {COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID};
         struct rtable *t = analysis_add_table(bc->an, p, pt, "index", 3, rtable_titles(cols, 3));
         int cd = table_col(&w->pmc, COL_DISPATCH_ID), cg = table_col(&w->pmc, COL_GPU_ID);
+        struct smap seen = {0}; /* dispatches of each kernel so far */
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!row_base_selected(w, bc->o, r))
                         continue;
                 char key[32];
                 snprintf(key, sizeof key, "%zu", r);
-                struct cell *row = rtable_add_row(t, key, NULL);
-                row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
                 char *name = row_kname(w, bc->o, r);
+                int k = 0;
+                smap_get(&seen, name, &k);
+                smap_put(&seen, name, k + 1);
+                /* a comparison pairs dispatches by kernel and occurrence: "name#k" */
+                char *rkey = xasprintf("%s#%d", name, k);
+                struct cell *row = rtable_add_row(t, key, rkey);
+                free(rkey);
+                row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
                 row[1].text = rtable_pool_text(t, name); /* one copy per kernel */
                 free(name);
                 row[2].v = cg >= 0 ? w->pmc.num[cg][r] : NAN;
         }
+        smap_free(&seen);
         return 0;
 }
 

@@ -186,10 +186,18 @@ static int bind_expr(struct eval *c, struct expr *e, const char *table, int *mis
         return rc;
 }
 
-int eval_bind_acc(struct eval *ev, size_t i, struct err *err)
+/* Bind every formula (slots for what they read), in the order they were planned, before
+ * eval_run: one that fails is warned about and left out. */
+static void eval_bind(struct eval *ev)
 {
-        struct acc *a = &ev->accs[i];
-        return bind_expr(ev, a->e, a->table, &a->missing, err);
+        for (size_t i = 0; i < ev->naccs; i++) {
+                struct acc *a = &ev->accs[i];
+                struct err e2 = {0};
+                if (bind_expr(ev, a->e, a->table, &a->missing, &e2)) {
+                        warnf("%s", e2.msg);
+                        a->failed = 1;
+                }
+        }
 }
 
 /* ---- planning: accumulators and the cells that read them ---- */
@@ -545,6 +553,7 @@ void eval_free(struct eval *c)
 
 int eval_finish(struct eval *ev, struct err *err)
 {
+        eval_bind(ev);
         return eval_run(ev, err);
 }
 
@@ -562,8 +571,10 @@ int eval_table(const struct build_ctx *bc, const struct panel *p, const struct p
                 titles[k] = xstrdup(pt->cols[k].title);
         rtable_init(out, p, pt, "Metric_ID", pt->ncols, titles);
         int rc = eval_metric_rows(c, out, p, pt, err);
-        if (!rc)
+        if (!rc) {
+                eval_bind(c);
                 rc = eval_run(c, err);
+        }
         eval_free(c);
         if (rc)
                 rtable_free(out);

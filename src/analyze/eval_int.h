@@ -121,9 +121,7 @@ struct eval {
         size_t nchunks, capchunks;
 };
 
-/* eval.c */
-int eval_bind_acc(struct eval *ev, size_t i, struct err *err);
-/* stream.c */
+/* stream.c: every formula bound (eval.c) */
 int eval_run(struct eval *ev, struct err *err);
 void eval_stream_free(struct eval *ev);
 double round_half_even(double x, int nd);

@@ -137,7 +137,7 @@ void findings_metrics(const struct arch *a, const struct analysis_opts *o,
 static int kernel_values(const struct workload *w, const struct arch *a,
                          const struct analysis_opts *o, const struct ruleset *rs,
                          const char *kernel, const struct keys *k, struct fvals *fv,
-                         struct err *err)
+                         const struct findings_nested *nr, struct err *err)
 {
         struct panel_col cols[] = {
             {"Metric", "name", NULL, -1}, {"Avg", "avg", NULL, -1}, {"Peak", "peak", NULL, -1}};
@@ -156,8 +156,9 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         o2.kernel_names = names;
         o2.nkernel_names = 1;
         o2.threads = 0; /* a nested analysis: one thread */
+        o2.include_desc = 0; /* its tables' columns are the panels' */
         struct analysis sub;
-        int rc = analysis_run(w, a, &sps, &o2, &sub, err);
+        int rc = nr->run(w, a, &sps, &o2, &sub, err);
         if (rc)
                 return rc;
         struct smap row = {0};
@@ -179,6 +180,13 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                         v = workload_sys_num(w, name + 1);
                 } else if (!strcmp(name, "kernel.dispatches")) {
                         v = (double)sub.nselected;
+                } else if (!strncmp(name, "model.", 6)) {
+                        /* a fact of the recorded GPU model (metrics' models:), for what an
+                         * older or partial sysinfo leaves out */
+                        double id = workload_sys_num(w, "gpu_chip_id");
+                        const struct arch_model *am =
+                            arch_model_find(a, isfinite(id) && id > 0 ? (unsigned)id : 0);
+                        v = arch_model_fact(a, am, name + 6);
                 } else if (m && t && smap_get(&row, m->key, &r)) {
                         double avg = t->cells[r * 3 + 1].v, peak = t->cells[r * 3 + 2].v;
                         v = !*suffix                  ? avg
@@ -188,7 +196,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                 fv->v[i] = v;
         }
         smap_free(&row);
-        analysis_free(&sub);
+        nr->free(&sub);
         return 0;
 }
 
@@ -279,7 +287,8 @@ static const struct panel_table *wanted(const struct analysis_opts *o, const str
 
 int findings_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
                    const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                   const struct panel *p, struct analysis *an, struct err *err)
+                   const struct panel *p, struct analysis *an, const struct findings_nested *nr,
+                   struct err *err)
 {
         for (size_t i = 0; i < an->ntables; i++)
                 if (an->tables[i].panel == p && an->tables[i].pt->source &&
@@ -315,7 +324,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
         if (fpt) {
                 fi = an->ntables;
                 static const char *const cols[] = {COL_KERNEL_NAME, "Finding",  "Title",
-                                                   "Severity",    "Gain Pct", "Message",
+                                                   "Severity",    "Est. Speedup", "Message",
                                                    "Evidence",    "Hint"};
                 ft = analysis_insert_table(an, an->ntables, p, fpt, "index", 8,
                                            rtable_titles(cols, 8));
@@ -335,7 +344,7 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
                 /* the tables may move as analysis_insert_table grows the array */
                 ft = fpt ? &an->tables[fi] : NULL;
                 rt = rpt ? &an->tables[ri] : NULL;
-                if ((rc = kernel_values(w, a, o, &rs, kv[i], &k, &fv, err)))
+                if ((rc = kernel_values(w, a, o, &rs, kv[i], &k, &fv, nr, err)))
                         break;
                 struct finding *f;
                 size_t nf, nskipped;
@@ -410,7 +419,7 @@ void findings_compare(struct analysis *base, const struct analysis *cur)
                 t->key_title = xstrdup(old.key_title);
                 t->ncols = 8;
                 static const char *const cols[] = {COL_KERNEL_NAME, "Finding", "Title",
-                                                   "Status",      "Gain Pct", "Message",
+                                                   "Status",      "Est. Speedup", "Message",
                                                    "Evidence",    "Hint"};
                 t->cols = rtable_titles(cols, 8);
                 for (size_t r = 0; r < old.nrows; r++) {

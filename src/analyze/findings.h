@@ -16,9 +16,17 @@ int findings_is_source(const char *source);
  * later calls for the same panel do nothing). knames: the kernel filter resolved to names
  * (none: the rules' top_kernels kernels by time). Without a rules directory the tables are
  * left out with one warning. */
+/* The nested analysis of one kernel's values: analysis_run and analysis_free, handed down by
+ * analysis.c, which calls findings_build (so that this file never calls back up into it). */
+struct findings_nested {
+        int (*run)(const struct workload *w, const struct arch *a, const struct panel_set *ps,
+                   const struct analysis_opts *o, struct analysis *an, struct err *err);
+        void (*free)(struct analysis *an);
+};
 int findings_build(const struct workload *w, const struct arch *a, const struct panel_set *ps,
                    const struct analysis_opts *o, const char *const *knames, size_t nknames,
-                   const struct panel *p, struct analysis *an, struct err *err);
+                   const struct panel *p, struct analysis *an, const struct findings_nested *nr,
+                   struct err *err);
 
 /* Comparison (-p A -p B): base's findings table becomes the union of both runs' findings
  * with a Status column (appeared, disappeared, changed, unchanged); the renderer then puts
@@ -47,7 +55,7 @@ struct fvals {
 /* One fired rule. */
 struct finding {
         const struct rule *rule;
-        double gain;    /* percent of the kernel's time */
+        double gain;    /* estimated speedup: percent of the kernel's time the cause costs */
         char *message;  /* the template filled in */
         char *evidence; /* metric ids (or keys where no table shows them), space-separated */
 };
@@ -58,7 +66,8 @@ struct idmap;
 int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
                   struct err *err);
 /* Compute the values of rs in order into fv (their inputs already set), then evaluate
- * every rule: *out gets the fired ones, sorted by gain (largest first); *nskipped counts
+ * every rule: *out gets the fired ones, sorted by estimated speedup (largest first), a
+ * symptom after the fired causes that explain it (explains:); *nskipped counts
  * rules left out for n/a data. ids maps metric keys to metric ids for the evidence and
  * template ids back to keys (NULL: keys are shown). */
 int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap *ids,

@@ -290,6 +290,36 @@ static int cmp_finding(const void *a, const void *b)
         return (x->rule > y->rule) - (x->rule < y->rule); /* file order */
 }
 
+static int explains(const struct rule *cause, const struct rule *symptom)
+{
+        for (size_t i = 0; i < cause->nexplains; i++)
+                if (!strcmp(cause->explains[i], symptom->id))
+                        return 1;
+        return 0;
+}
+
+/* A symptom never outranks a fired cause that explains it: a symptom listed before such a
+ * cause moves to just after it (the rest keeps the speedup order). Bounded, so that rules
+ * explaining each other cannot loop. */
+static void order_causes(struct finding *f, size_t n)
+{
+        for (size_t moves = 0; moves < n * n;) {
+                size_t i, j = 0;
+                for (i = 0; i < n; i++) {
+                        for (j = i + 1; j < n && !explains(f[j].rule, f[i].rule); j++)
+                                ;
+                        if (j < n)
+                                break;
+                }
+                if (i == n)
+                        return;
+                struct finding s = f[i];
+                memmove(&f[i], &f[i + 1], (j - i) * sizeof *f);
+                f[j] = s;
+                moves++;
+        }
+}
+
 int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
                   struct finding **out, size_t *n, size_t *nskipped, struct err *err)
 {
@@ -302,6 +332,8 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
                 for (size_t i = 0; i < rs->nvalues; i++) {
                         double old = fvals_get(fv, rs->values[i].name);
                         double v = eval(&rs->values[i].e, fv, err);
+                        if (isinf(v))
+                                v = NAN; /* no number (a zero peak or duration): n/a */
                         if (!(v == old || (isnan(v) && isnan(old))))
                                 changed = 1;
                         fvals_set(fv, rs->values[i].name, v);
@@ -350,6 +382,7 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
         }
         if (nf)
                 qsort(f, nf, sizeof *f, cmp_finding);
+        order_causes(f, nf);
         *out = f;
         *n = nf;
         return 0;

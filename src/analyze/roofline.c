@@ -281,6 +281,7 @@ static int build_dispatches(const struct build_ctx *bc, const struct panel *p,
                 snprintf(gpu, sizeof gpu, "%s", cell_text(t, COL_GPU_ID, row, buf, sizeof buf));
                 snprintf(rank, sizeof rank, "%s", cell_text(t, COL_RANK, row, buf, sizeof buf));
                 struct analysis_opts po = *bc->o;
+                po.include_desc = 0;
                 po.dispatches = &id;
                 po.ndispatches = 1;
                 if (*gpu)

@@ -185,6 +185,7 @@ static void rule_clear(struct rule *r)
         rexpr_clear(&r->gain);
         strs_free(r->evidence, r->nevidence);
         strs_free(r->unless, r->nunless);
+        strs_free(r->explains, r->nexplains);
         memset(r, 0, sizeof *r);
 }
 
@@ -299,12 +300,14 @@ static int merge_rule(struct ruleset *rs, struct ydoc *y, const char *id, yaml_n
                         rc = set_text(y, val, &r->hint, file, what, err);
                 else if (!strcmp(k, "when"))
                         rc = set_expr(val, &r->when, file, what, err);
-                else if (!strcmp(k, "gain"))
+                else if (!strcmp(k, "speedup") || !strcmp(k, "gain"))
                         rc = set_expr(val, &r->gain, file, what, err);
                 else if (!strcmp(k, "evidence"))
                         rc = set_list(y, val, &r->evidence, &r->nevidence, file, what, err);
                 else if (!strcmp(k, "unless"))
                         rc = set_list(y, val, &r->unless, &r->nunless, file, what, err);
+                else if (!strcmp(k, "explains"))
+                        rc = set_list(y, val, &r->explains, &r->nexplains, file, what, err);
                 else if (!strcmp(k, "fires"))
                         rc = set_case(y, val, &r->fires, file, what, err);
                 else if (!strcmp(k, "silent"))
@@ -461,7 +464,7 @@ static int check(struct ruleset *rs, struct err *err)
                         continue;
                 const char *miss = !r->title     ? "title"
                                    : !r->when.expr ? "when"
-                                   : !r->gain.expr ? "gain"
+                                   : !r->gain.expr ? "speedup"
                                    : !r->message   ? "message"
                                    : !r->severity  ? "severity"
                                    : !r->model     ? "model"
@@ -477,14 +480,16 @@ static int check(struct ruleset *rs, struct err *err)
                                        "rules %s: rule '%s': severity must be high, medium or "
                                        "low, not '%s'",
                                        rs->chain, r->id, r->severity);
-                for (size_t u = 0; u < r->nunless; u++) {
+                for (size_t u = 0; u < r->nunless + r->nexplains; u++) {
+                        const char *id = u < r->nunless ? r->unless[u] : r->explains[u - r->nunless];
                         size_t j;
-                        for (j = 0; j < rs->nrules && strcmp(rs->rules[j].id, r->unless[u]); j++)
+                        for (j = 0; j < rs->nrules && strcmp(rs->rules[j].id, id); j++)
                                 ;
                         if (j == rs->nrules)
                                 return err_set(err, ERR_INPUT,
-                                               "rules %s: rule '%s': unless names no rule '%s'",
-                                               rs->chain, r->id, r->unless[u]);
+                                               "rules %s: rule '%s': %s names no rule '%s'",
+                                               rs->chain, r->id,
+                                               u < r->nunless ? "unless" : "explains", id);
                 }
         }
         for (size_t i = 0; i < rs->nceilings; i++)

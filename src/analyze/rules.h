@@ -28,9 +28,12 @@ struct rule {
         char *model;    /* how gain is estimated, in words */
         char *message;  /* template: {name}, {name:.1f}, {2.1.22:.0f} */
         char *hint;
-        struct rule_expr when, gain; /* condition; gain in percent of the kernel's time */
+        struct rule_expr when, gain; /* condition; estimated speedup (speedup:, in percent of
+                                      * the kernel's time that removing the cause saves) */
         char **evidence; size_t nevidence; /* metric keys */
         char **unless; size_t nunless;     /* rule ids that, when they fire, silence this one */
+        char **explains; size_t nexplains; /* rule ids (symptoms) this cause explains: when
+                                            * both fire, this one is listed first */
         struct rule_case fires, silent;    /* unit-test inputs: it fires / it stays silent */
         int off;
 };

@@ -455,14 +455,7 @@ int eval_run(struct eval *ev, struct err *err)
         if (ev->chunk < 1)
                 ev->chunk = 1;
         size_t ntop = ev->naccs;
-        /* bind every formula (slots for what they read), in the order they were planned */
-        for (size_t i = 0; i < ntop; i++) {
-                struct err e2 = {0};
-                if (eval_bind_acc(ev, i, &e2)) {
-                        warnf("%s", e2.msg);
-                        ev->accs[i].failed = 1;
-                }
-        }
+        /* every formula is bound (eval_bind: slots for what they read) */
         /* aggregate calls in built-ins and formulas get accumulators of their own */
         for (size_t i = 0; i < ev->nslots; i++)
                 if (ev->slots[i].kind == SK_EXPR)

@@ -392,6 +392,21 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                                 goto out;
                 }
         }
+        /* one line a metric: what it measures (given to the metrics once all are read) */
+        if ((sec = ydoc_get(&y, root, "descriptions"))) {
+                if (sec->type != YAML_MAPPING_NODE && !ydoc_is_null(sec)) {
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s:%d:%d: 'descriptions' must be a mapping", path,
+                                     ydoc_line(sec), ydoc_col(sec));
+                        goto out;
+                }
+                for (size_t i = 0; i < ydoc_len(sec); i++) {
+                        const char *k = ydoc_str(ydoc_key(&y, sec, i));
+                        yaml_node_t *v = ydoc_val(&y, sec, i);
+                        if (k && ydoc_str(v))
+                                named_merge(a, &a->descs, &a->ndescs, k, ydoc_str(v), file, v);
+                }
+        }
 out:
         ydoc_free(&y);
         return rc;
@@ -602,6 +617,17 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                                 goto out;
                 }
         }
+        for (size_t i = 0; i < a->ndescs && !rc; i++) {
+                int idx;
+                const struct named_expr *d = &a->descs[i];
+                if (!smap_get(&a->index, d->name, &idx))
+                        rc = err_set(err, ERR_INPUT, "%s:%d:%d: a description of '%s', which is "
+                                     "no metric", d->loc.file, d->loc.line, d->loc.col, d->name);
+                else if (idx >= 0) /* (a metric a later file dropped: -1) */
+                        a->metrics[idx].desc = d->src;
+        }
+        if (rc)
+                goto out;
         compact(a);
         if (!(rc = resolve_same_as(a, err)))
                 rc = parse_all(a, err);
@@ -631,33 +657,8 @@ void arch_free(struct arch *a)
                         expr_free(lists[l][i].expr);
                 free(lists[l]);
         }
-        FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented);
+        FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented, a->descs);
         FREE_ALL(a->pass_keys, a->pass_vals);
         arena_free(&a->ar); /* every text */
         memset(a, 0, sizeof *a);
-}
-
-const struct metric *arch_metric(const struct arch *a, const char *key)
-{
-        int idx;
-        if (!smap_get(&a->index, key, &idx) || idx < 0)
-                return NULL;
-        return &a->metrics[idx];
-}
-
-double arch_default(const struct arch *a, const char *field)
-{
-        double v;
-        for (size_t i = 0; i < a->ndefaults; i++)
-                if (!strcmp(a->defaults[i].name, field) && !parse_double(a->defaults[i].src, &v))
-                        return v;
-        return NAN;
-}
-
-int arch_block_limit(const struct arch *a, const char *block)
-{
-        for (size_t i = 0; i < a->nlimits; i++)
-                if (!strcmp(a->limits[i].block, block))
-                        return a->limits[i].limit;
-        return -1;
 }

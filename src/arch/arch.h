@@ -27,6 +27,7 @@ struct metric {
         struct metric_field *texts; size_t ntexts;       /* text cells: src is the text */
         struct metric_field *overrides; size_t noverrides; /* key = column show name */
         int is_template;    /* uses "@" (per-channel) */
+        char *desc;         /* what it measures, one line (the family's `descriptions:`) */
         char *same_as;      /* `same_as: KEY`: expr and table are those of metric KEY (as this
                              * architecture resolves it); NULL if the metric has its own */
         struct expr_loc same_as_loc;
@@ -126,6 +127,7 @@ struct arch {
         struct named_expr *norms; size_t nnorms;        /* per_wave, per_cycle, ... */
         struct block_limit *limits; size_t nlimits;
         struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
+        struct named_expr *descs; size_t ndescs;        /* `descriptions:` while loading */
         char **files; size_t nfiles;                    /* files of the chain, leaf first */
         /* NVIDIA: the chip name CUPTI's Profiler Host API counts passes for ("GH100"); when
          * set, the planner packs metrics into groups of one hardware pass each

@@ -217,9 +217,9 @@ int ydoc_load(struct ydoc *d, const char *path, struct err *err)
                 /* unreadable: the message of libyaml's own reading below */
         }
         yaml_parser_t p;
-        FILE *f = fopen(path, "rb");
+        FILE *f = fopen_regular(path, err);
         if (!f)
-                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+                return ERR_INPUT;
         if (!yaml_parser_initialize(&p)) {
                 fclose(f);
                 return err_set(err, ERR_SYS, "cannot initialise the YAML parser");

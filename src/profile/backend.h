@@ -94,6 +94,13 @@ struct backend {
         /* 1: the backend can flush the GPU caches before each profiled kernel
          * (--cache-control all). */
         int can_flush_caches;
+        /* The device binding of this vendor's runtime: the environment variables that
+         * choose the target's GPU, in the runtime's order of precedence, NULL-terminated;
+         * the first one is the variable prism sets to bind a GPU it chose. */
+        const char *const *device_vars;
+        /* GPUs of this vendor on the node, counted without initialising a GPU runtime
+         * (driver or kernel files); 0 none. NULL: the backend cannot count. */
+        int (*count_gpus)(void);
 };
 
 /* The replay mode a profile uses: want (REPLAY_AUTO: kernel if b supports it, else
@@ -112,6 +119,23 @@ extern const struct backend backend_cupti;
 
 /* Look a backend up by name; NULL if unknown. */
 const struct backend *backend_find(const char *name);
+/* The backend to profile with: the one named (an unknown name is ERR_USAGE, one that cannot
+ * run here ERR_SYS), else the first of the table that can run here; NULL with err. */
+const struct backend *backend_pick(const char *name, struct err *err);
+/* The backend that counts hardware passes for a planner: be, the one in use, else (--dry-run
+ * --arch, no GPU) the one named, or the first that can count; NULL with err. */
+const struct backend *backend_for_passes(const struct backend *be, const char *name,
+                                         struct err *err);
+
+/* GPUs on this node: the count of the first backend (in the table's order) that sees any;
+ * 0 none. */
+int backend_count_gpus(void);
+/* Every backend's device variables, each once, in the table's order (NULL-terminated):
+ * where a launcher or the user may have bound this process's GPU. */
+const char *const *backend_device_vars(void);
+/* Bind GPU index (among the node's) for the target, whatever its vendor: every backend's
+ * binding variable is set to it. */
+void backend_bind_device(int index);
 
 /* sysinfo for planning target without a GPU: the first backend that knows target fills si;
  * if none does, only gpu_arch and gpu_model (both target) are set. */

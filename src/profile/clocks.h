@@ -22,9 +22,4 @@ int clocks_begin(const struct profile_opts *o, const struct backend *be, struct 
                  struct profile_result *res);
 void clocks_end(const struct backend *be, int locked);
 
-/* NVIDIA (its management library): the GPU by PCI bus id (or the library's index). For CLOCK_BASE lock the SM and
- * memory clocks at base; -1 with cs->desc saying why when the driver refuses. */
-int clocks_nvml_set(int mode, const char *bus_id, int index, struct clock_state *cs);
-void clocks_nvml_reset(void);
-
 #endif

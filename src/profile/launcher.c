@@ -2,14 +2,12 @@
 #include "launcher.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "detect.h"
 #include "../util/util.h"
 
 extern char **environ;
@@ -118,12 +116,10 @@ char *launcher_rank_dir(const char *base, const struct launcher *l)
 }
 
 int launcher_gpu_choice(const struct launcher *l, char *const *envp, int ngpus,
-                        struct gpu_choice *c)
+                        const char *const *visible, struct gpu_choice *c)
 {
-        static const char *const visible[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-                                              "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", NULL};
         memset(c, 0, sizeof *c);
-        for (size_t i = 0; visible[i]; i++) {
+        for (size_t i = 0; visible && visible[i]; i++) {
                 const char *s = env_get(envp, visible[i]);
                 if (!s || !*s)
                         continue;
@@ -189,24 +185,4 @@ long launcher_local_size(char *const *envp)
                         return v;
         }
         return -1;
-}
-
-int launcher_count_gpus(void)
-{
-        int n = 0;
-        DIR *d = opendir("/proc/driver/nvidia/gpus");
-        if (d) {
-                struct dirent *e;
-                while ((e = readdir(d)))
-                        n += e->d_name[0] != '.';
-                closedir(d);
-                if (n > 0)
-                        return n;
-        }
-        struct amd_gpu *gpus = NULL;
-        size_t na = 0;
-        if (detect_amd_gpus(&gpus, &na, NULL) == 0)
-                n = (int)na;
-        free(gpus);
-        return n;
 }

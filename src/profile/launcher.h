@@ -36,23 +36,23 @@ char *launcher_rank_dir(const char *base, const struct launcher *l);
 struct gpu_choice {
         int index;        /* the GPU among the node's, -1 when it cannot be told (no GPU,
                              a device named by UUID): then the runtime's default */
-        const char *var;  /* the variable that bound it (CUDA_VISIBLE_DEVICES, ...), NULL */
+        const char *var;  /* the device variable that bound it (backend.h), NULL */
         int missing;      /* 1: the variable names a GPU the node does not have */
-        int assign;       /* 1: the rule chose index, the caller sets the *_VISIBLE_DEVICES
-                             variables to it for the target */
+        int assign;       /* 1: the rule chose index, the caller binds it for the target
+                             (backend_bind_device) */
         char why[160];    /* "GPU 1 of 2 (local rank 3, round-robin)",
-                             "GPU 0 (CUDA_VISIBLE_DEVICES=0)" */
+                             "GPU 0 (<variable>=0)" */
 };
 
 /* The one rule for choosing the GPU of this process, among ngpus GPUs on the node: a GPU
- * already bound by the launcher or the user through ROCR_VISIBLE_DEVICES,
- * HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES or GPU_DEVICE_ORDINAL (the first device of the
+ * already bound by the launcher or the user through one of the device variables visible
+ * (NULL-terminated: the backends' device_vars, backend_device_vars; the first device of the
  * first one set) is kept; else a rank takes local_rank modulo ngpus (round-robin, so that
  * more ranks than GPUs share them); else (one process, or the local rank unknown) GPU 0.
  * A bound index >= ngpus (when ngpus > 0) returns -1 with why naming it. envp: NULL for
  * the process environment. Returns 0. */
 int launcher_gpu_choice(const struct launcher *l, char *const *envp, int ngpus,
-                        struct gpu_choice *c);
+                        const char *const *visible, struct gpu_choice *c);
 
 /* Ranks that may share a GPU take turns on its counters, one kernel at a time: the
  * collector holds a lock file per GPU while it profiles one kernel (see
@@ -65,10 +65,6 @@ int launcher_gpu_lock_path(const struct gpu_choice *c, const char *tmpdir, char 
 /* Ranks on this node as the launcher says (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
  * SLURM_NTASKS_PER_NODE), -1 when unknown. */
 long launcher_local_size(char *const *envp);
-
-/* GPUs on this node, counted without initialising a GPU runtime: NVIDIA's
- * /proc/driver/nvidia/gpus entries, else the AMD GPUs of the KFD topology; 0 none. */
-int launcher_count_gpus(void);
 
 /* A host name as a node name: up to the first '.', characters other than letters, digits,
  * '-' and '_' replaced by '_', "node" when empty. */

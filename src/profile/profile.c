@@ -26,9 +26,6 @@
 #define PRISM_VERSION "0"
 #endif
 
-/* backends tried in this order when --backend is not given */
-static const char *const backend_order[] = {"rocprof", "cupti"};
-
 void profile_result_free(struct profile_result *r)
 {
         free(r->dir);
@@ -58,60 +55,6 @@ static void si_set(struct table *si, const char *col, const char *v)
         if (!si->nrows)
                 table_add_row(si);
         table_set_str(si, table_add_col(si, col), 0, v);
-}
-
-/* ---- the GPU ---- */
-
-static const struct backend *pick_backend(const char *name, struct err *err)
-{
-        if (name) {
-                const struct backend *b = backend_find(name);
-                if (!b)
-                        err_set(err, ERR_USAGE, "unknown backend '%s' (known: rocprof, cupti)",
-                                name);
-                else if (b->available && !b->available())
-                        err_set(err, ERR_SYS,
-                                "backend '%s' cannot run here (no GPU, or its profiler is "
-                                "missing)",
-                                name);
-                else
-                        return b;
-                return NULL;
-        }
-        for (size_t i = 0; i < sizeof backend_order / sizeof backend_order[0]; i++) {
-                const struct backend *b = backend_find(backend_order[i]);
-                if (b && b->available && b->available())
-                        return b;
-        }
-        err_set(err, ERR_SYS,
-                "no GPU profiler available: AMD needs rocprofv3 on PATH and a GPU in the KFD "
-                "topology, NVIDIA needs CUDA with its profiler library (use --dry-run --arch GFX to plan "
-                "without a GPU)");
-        return NULL;
-}
-
-/* The backend that counts hardware passes for a planner: the one in use, else (--dry-run
- * --arch, no GPU) the one named by --backend or the first that can count. */
-static const struct backend *passes_backend(const struct backend *be, const char *name,
-                                            struct err *err)
-{
-        if (be && be->num_passes)
-                return be;
-        if (!be && name) {
-                const struct backend *b = backend_find(name);
-                if (b && b->num_passes)
-                        return b;
-        }
-        for (size_t i = 0; !be && !name && i < sizeof backend_order / sizeof backend_order[0];
-             i++) {
-                const struct backend *b = backend_find(backend_order[i]);
-                if (b && b->num_passes)
-                        return b;
-        }
-        err_set(err, ERR_INPUT, "this architecture is planned by its profiler's pass count, "
-                                "which the %s backend cannot give",
-                be ? be->name : name ? name : "chosen");
-        return NULL;
 }
 
 /* ---- running the passes ---- */
@@ -359,13 +302,9 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         launcher_detect(&lr, NULL);
         int parallel = launcher_is_parallel(&lr);
         if (!o->arch) {
-                launcher_gpu_choice(&lr, NULL, launcher_count_gpus(), &gc);
-                if (gc.assign) {
-                        char idx[32];
-                        snprintf(idx, sizeof idx, "%d", gc.index);
-                        setenv("CUDA_VISIBLE_DEVICES", idx, 1);
-                        setenv("ROCR_VISIBLE_DEVICES", idx, 1);
-                }
+                launcher_gpu_choice(&lr, NULL, backend_count_gpus(), backend_device_vars(), &gc);
+                if (gc.assign)
+                        backend_bind_device(gc.index);
                 if (parallel) {
                         snprintf(label, sizeof label, "rank %ld, GPU %d: ", lr.rank, gc.index);
                         snprintf(res->gpu, sizeof res->gpu, "%s", gc.why);
@@ -382,7 +321,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         if (o->arch) {
                 backend_offline_sysinfo(o->arch, &si);
         } else {
-                if (!(be = o->backend_impl) && !(be = pick_backend(o->backend, err))) {
+                if (!(be = o->backend_impl) && !(be = backend_pick(o->backend, err))) {
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;
                 }
@@ -442,6 +381,19 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
         }
         if ((rc = arch_load(mdir, arch_name, &a, err)))
                 goto out;
+        if (!be) {
+                /* a plan for a GPU that is not here (--arch): the options its backend (the
+                 * one named, else the one of its family: the profiler counts passes where
+                 * the family names a chip) cannot honour are errors here too */
+                const struct backend *pb = backend_find(o->backend ? o->backend
+                                                        : a.chip    ? "cupti"
+                                                                    : "rocprof");
+                if (pb && (backend_replay_mode(pb, o->replay, err) < 0 ||
+                           backend_cache_mode(pb, o->cache_control, err) < 0)) {
+                        rc = err->code;
+                        goto out;
+                }
+        }
         record_blocks(o, &a, &si);
         for (size_t i = 0; i < o->nblocks; i++)
                 need_panels |= profile_sel_is_id(o->blocks[i]);
@@ -460,7 +412,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                 goto out;
         /* ---- NVIDIA: the profiler counts passes (plan_groups.c); AMD: block limits ---- */
         if (a.chip) {
-                const struct backend *pb = passes_backend(be, o->backend, err);
+                const struct backend *pb = backend_for_passes(be, o->backend, err);
                 if (!pb) {
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;

@@ -1,6 +1,7 @@
 /* A character canvas: Unicode cells with styles, box drawing, text output and SVG output
  * (box-drawing characters become strokes, arrowheads triangles, the rest text runs). */
 #include "canvas.h"
+#include "../util/esc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,14 @@ int u8_width(const char *s)
 int canvas_text(struct canvas *cv, int x, int y, const char *s, int style)
 {
         int n = 0;
+        struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
+        if (esc_needed(s, strlen(s), 0)) {
+                esc_append(&e, s, strlen(s), 0);
+                s = e.buf;
+        }
         while (*s)
                 canvas_put(cv, x + n++, y, u8_next(&s), style);
+        sb_free(&e);
         return n;
 }
 

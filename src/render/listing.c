@@ -28,7 +28,7 @@ static void list_findings(FILE *f, const struct arch *a, const struct panel_tabl
 }
 
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
-                 const struct workload *w, struct err *err)
+                 const struct workload *w, int all_rows, struct err *err)
 {
         struct arch a;
         int rc = arch_load(metrics_dir, target, &a, err);
@@ -62,7 +62,14 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                                                 n = arch_default(&a, pt->repeat);
                                         reps = isfinite(n) && n > 0 ? (long)n : 0;
                                 }
+                                /* a row the family hides (no counterpart on it: -b refuses
+                                 * its id) is not offered; its id stays taken */
+                                int hidden = a.hide_empty_rows && !m->expr.src && !all_rows;
                                 for (long k = 0; k < reps; k++) {
+                                        if (hidden) {
+                                                pos++;
+                                                continue;
+                                        }
                                         fprintf(f, "\t\t%s.%ld -> ", pt->id, pos++);
                                         for (const char *s = m->name; *s; s++) {
                                                 if (*s == '@')
@@ -71,6 +78,10 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                                                         fputc(*s, f);
                                         }
                                         fputc('\n', f);
+                                        /* its description on a line of its own: the id
+                                         * lines stay rocprof-compute's */
+                                        if (m->desc && *m->desc)
+                                                fprintf(f, "\t\t\t%s\n", m->desc);
                                 }
                         }
                 }
@@ -79,7 +90,7 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
         return 0;
 }
 
-void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o)
+void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o, int width)
 {
         char **names;
         size_t n;
@@ -92,7 +103,7 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
                 cells[(i + 1) * 2] = xasprintf("%zu", i);
                 cells[(i + 1) * 2 + 1] = names[i];
         }
-        render_grid(f, cells, n + 1, 2, "rl");
+        render_grid_w(f, cells, n + 1, 2, "rl", width > 0 ? (size_t)width : 0);
         for (size_t i = 0; i < (n + 1) * 2; i++)
                 free(cells[i]);
         free(cells);
@@ -113,7 +124,7 @@ void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o
                 row[2] = xstrdup(ck >= 0 ? table_cell(&w->pmc, ck, r, buf, sizeof buf) : "");
                 row[3] = xstrdup(cg >= 0 ? table_cell(&w->pmc, cg, r, buf, sizeof buf) : "");
         }
-        render_grid(f, cells, w->pmc.nrows + 1, 4, "rrlr");
+        render_grid_w(f, cells, w->pmc.nrows + 1, 4, "rrlr", width > 0 ? (size_t)width : 0);
         for (size_t i = 0; i < (w->pmc.nrows + 1) * 4; i++)
                 free(cells[i]);
         free(cells);

@@ -6,12 +6,14 @@
 
 #include "../analyze/analysis.h"
 
-/* Every panel, table and metric id with its name for target. With a workload, per-channel
+/* Every panel, table and metric id with its name for target (not the rows its family
+ * hides, unless all_rows). With a workload, per-channel
  * tables have as many rows as its sysinfo says, else the metric files' default. */
 int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
-                 const struct workload *w, struct err *err);
+                 const struct workload *w, int all_rows, struct err *err);
 
-/* The kernels (index: name, as -k takes them) and the dispatches. */
-void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o);
+/* The kernels (index: name, as -k takes them) and the dispatches, in width columns (0: no
+ * limit). */
+void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o, int width);
 
 #endif

@@ -133,9 +133,35 @@ struct band {
         int y, h;         /* placement */
 };
 
+/* 0 when the family hides key's row (no counterpart on its GPUs: no value could ever
+ * show there), so that the chart leaves it out rather than print n/a; 1 otherwise (a row
+ * that is there but n/a, a counter not collected, still shows n/a) */
+static int present1(const struct mc *m, const char *key)
+{
+        if (!m->t->nhidden)
+                return 1;
+        size_t kl = strlen(key);
+        for (size_t r = 0; r < m->t->nrows; r++)
+                if (!strncmp(m->t->rkeys[r], key, kl) && m->t->rkeys[r][kl] == '#')
+                        return 1;
+        return 0;
+}
+
+static int present(const struct mc *m, const char *key)
+{
+        const char *sl = strchr(key, '/');
+        if (!sl)
+                return present1(m, key);
+        char k1[128];
+        snprintf(k1, sizeof k1, "%.*s", (int)(sl - key), key);
+        return present1(m, k1) && present1(m, sl + 1);
+}
+
 static void add_line(struct box *b, const struct mc *m, const char *label, const char *key,
                      const char *unit)
 {
+        if (!present(m, key))
+                return;
         struct line *l = &b->l[b->n++];
         l->label = W(m->t, label);
         l->unit = unit ? W(m->t, unit) : NULL;
@@ -145,6 +171,8 @@ static void add_line(struct box *b, const struct mc *m, const char *label, const
 static void add_arrow(struct arrow *a, int *n, const struct mc *m, const char *label,
                       const char *key, int dir)
 {
+        if (!present(m, key))
+                return;
         a[*n].label = W(m->t, label);
         a[*n].dir = dir;
         val(m, key, a[*n].v, sizeof a[*n].v);
@@ -325,6 +353,8 @@ static void chart_fill(struct chart *c, const struct rtable *t)
                         b->stub = p->stub ? W(t, p->stub) : b->b.title ? b->b.title : "";
                         fill_arrows(b->in, &b->nin, m, p->in, p->nin);
                         fill_arrows(b->out, &b->nout, m, p->out, p->nout);
+                        if (!b->b.n && !b->nin && !b->nout) /* nothing of it on this GPU */
+                                c->nbands--;
                 } else if (!strcmp(p->role, "l2")) {
                         fill_box(&c->l2, m, p);
                 } else if (!strcmp(p->role, "fabric")) {
@@ -454,19 +484,30 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
         int front_w = L.wcu + L.wa1 + L.wl1;
         int wide_w = front_w + L.wa2 + L.wl2;
         int wide = wide_w <= width;
-        int right_fab = (wide ? wide_w : 5 + L.wa2 + L.wl2) + L.wa3 + L.wfab <= width;
+        /* tall: narrower than the compute unit and its caches side by side, the caches go
+         * below the compute unit, their arrows from its name */
+        int tall = !wide && front_w > width, sw = 5;
+        int right_fab = (wide ? wide_w : sw + L.wa2 + L.wl2) + L.wa3 + L.wfab <= width;
         int h = L.front_h > cu_height(&c) ? L.front_h : cu_height(&c);
-        canvas_init(cv, wide_w + L.wa3 + L.wfab + 8, 2 * h + 40);
+        canvas_init(cv, wide_w + L.wa3 + L.wfab + 8, 3 * h + 40);
 
         /* front: compute unit, arrows, L1-level caches */
-        draw_cu(cv, &c, 0, 0, L.wcu, h);
-        int x1 = L.wcu + L.wa1;
+        int y0 = 0, x1 = L.wcu + L.wa1;
+        if (tall) {
+                draw_cu(cv, &c, 0, 0, L.wcu, cu_height(&c));
+                y0 = cu_height(&c) + 1;
+                x1 = sw + L.wa1;
+                canvas_text(cv, 0, y0 + 1, W(t, "CU"), CV_TITLE);
+        } else {
+                draw_cu(cv, &c, 0, 0, L.wcu, h);
+        }
         for (int i = 0; i < c.nbands; i++) {
                 const struct band *b = &c.band[i];
-                canvas_box(cv, x1, b->y, L.wl1, b->h, b->b.title);
-                draw_lines_g(cv, &b->b, x1 + 2, b->y + 1, L.gl1);
+                canvas_box(cv, x1, y0 + b->y, L.wl1, b->h, b->b.title);
+                draw_lines_g(cv, &b->b, x1 + 2, y0 + b->y + 1, L.gl1);
                 for (int k = 0; k < b->nin; k++)
-                        draw_harrow(cv, &b->in[k], L.wcu, b->y + 1 + k, L.wa1, L.la1, L.va1);
+                        draw_harrow(cv, &b->in[k], tall ? sw : L.wcu, y0 + b->y + 1 + k, L.wa1,
+                                    L.la1, L.va1);
         }
         if (wide) {
                 int x2 = x1 + L.wl1;
@@ -479,7 +520,7 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
                 return;
         }
         /* narrow: the arrows into L2 start from the names of the caches drawn above */
-        int y = h + 1, sw = 5, ay = y + 1;
+        int y = (tall ? y0 + L.front_h : h) + 1, ay = y + 1;
         for (int i = 0; i < c.nbands; i++) {
                 const struct band *b = &c.band[i];
                 if (!b->nout)

@@ -17,12 +17,13 @@ struct render_opts {
         const char *base_name; /* comparison: labels */
         const char *norm;     /* the normalization the values use (memory chart caption) */
         int width;            /* columns the figures may use (0: 120) */
+        int table_width;      /* columns the text tables may use (0: no limit) */
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
 };
 
 /* The text report's heading of a panel (a rule, "N. Title") and of a table ("N.M Title",
  * nothing for an untitled table). */
-void render_panel_heading(FILE *f, const struct panel *p);
+void render_panel_heading(FILE *f, const struct panel *p, int width);
 void render_table_title(FILE *f, const struct rtable *t);
 
 /* Print every table of an analysis, grouped under panel headings. */
@@ -69,15 +70,45 @@ char *dfs_path(const char *dir, const struct rtable *t);
  * rtable_int_col). malloc'd. */
 char *rtable_cell_text(const struct rtable *t, const struct cell *cl, int decimal, int whole);
 
-/* Comparison cells, shared by the text report and the TUI: a column with no text cell is
- * numeric; the new run's value of base row r, column c (matched by metric and title);
- * the relative change in percent (a zero baseline compares against 1, as the reference
- * does); "+1.5 (+3.2%)"; a value rounded for display. Text results are malloc'd. */
+/* Comparison cells, shared by the text report, its CSV files and the TUI. Rows pair by
+ * identity (rtable.rkeys: metric ids, kernel names, kernel and occurrence for dispatches):
+ * the baseline's rows in order, then the rows only the new run has. A column with no text
+ * cell is numeric; the relative change in percent (a zero baseline compares against 1, as
+ * the reference does: the texts say "new" instead); "+1.5 (+3.2%)"; a value rounded for
+ * display. Text results are malloc'd. */
 int rtable_numeric_col(const struct rtable *t, size_t c);
-double compare_new_value(const struct rtable *b, const struct rtable *n, size_t r, size_t c);
 double compare_rel_change(double base, double cur);
 char *compare_delta_text(double base, double cur, int decimal);
 char *compare_num_text(double v, int decimal);
+/* The value of row r (-1: none, NaN) in the column titled col of t (NULL: NaN). */
+double compare_value(const struct rtable *t, long r, const char *col);
+
+struct cmp_pair {
+        long b, n; /* the row of the baseline and of the new run; -1 where it has none */
+};
+void compare_pairs(const struct rtable *b, const struct rtable *n, struct cmp_pair **out,
+                   size_t *np);
+
+/* A comparison laid out as the report shows it: row 0 the header, then one row per pair;
+ * the key column, each text column, each numeric column as baseline, "(new)" and "Change"
+ * (ids: baseline and "(new)"), and "Status" (added, removed) when a row is in one run only.
+ * info: what each cell holds (the table column, the two values). */
+enum cmp_kind { CK_KEY, CK_TEXT, CK_BASE, CK_NEW, CK_CHANGE, CK_STATUS };
+struct cmp_cell {
+        int kind;
+        size_t col; /* the baseline table's column */
+        double bv, nv;
+};
+struct cmp_grid {
+        size_t nrows, ncols;
+        char **cells, *align;
+        struct cmp_cell *info;
+        struct cmp_cell *col;   /* per grid column: its kind and table column (no values) */
+        struct cmp_pair *pairs; /* grid row r + 1: pairs[r] */
+};
+void compare_grid(const struct rtable *b, const struct rtable *n, int decimal,
+                  struct cmp_grid *g);
+void cmp_grid_free(struct cmp_grid *g);
 
 /* 1 if --cols shows column c of t (the columns of metric tables only). */
 int render_col_shown(const struct rtable *t, const struct render_opts *o, size_t c);
@@ -101,5 +132,14 @@ void rgrid_free(struct rgrid *g);
 /* One box-drawing table from a grid of strings (row 0 = header). Cells may contain '\n'.
  * align[c]: 'l' or 'r'. */
 void render_grid(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align);
+/* The same, fitted into width columns (0: no limit): where the table is wider, columns are
+ * narrowed (text columns first, numbers kept whole where they can be) and their cells
+ * wrapped at spaces, or inside a word too long for its column (fit.c). */
+void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
+                   size_t width);
+/* The cells of a table wider than width, wrapped to fit it (malloc'd array of malloc'd
+ * strings), or NULL when it fits (or width is 0). */
+char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *align,
+                       size_t width);
 
 #endif

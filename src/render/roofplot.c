@@ -475,6 +475,9 @@ static double sy(const struct sv *s, double v)
         return s->y0 + (s->ax.ly1 - log10(v)) / (s->ax.ly1 - s->ax.ly0) * s->h;
 }
 
+/* a marker's half size: the largest shape (the diamond) reaches 1.3 r */
+#define MARK_R 6.5
+
 static void marker(struct strbuf *sb, int shape, double x, double y, const char *color)
 {
         const double r = 5;
@@ -542,14 +545,39 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
                 "stroke=\"#333333\"/>\n",
                 s.x0, s.y0, s.w, s.h);
+        /* tick labels that would touch their neighbours: "1eN", then every k-th decade */
+        int nx = (int)s.ax.lx1 - (int)s.ax.lx0, ny = (int)s.ax.ly1 - (int)s.ax.ly0;
+        double dx = nx > 0 ? s.w * (1.0 / (s.ax.lx1 - s.ax.lx0)) : s.w, widest = 0;
+        int sci = 0;
         for (int e = (int)s.ax.lx0; e <= (int)s.ax.lx1; e++) {
-                if (e < 0)
+                double tw = SVG_CHAR_W * (e < 0 ? 2 - e : e + 1);
+                widest = tw > widest ? tw : widest;
+        }
+        if (widest + 8 > dx) {
+                sci = 1;
+                widest = SVG_CHAR_W * 4;
+        }
+        int xstep = 1;
+        while (xstep * dx < widest + 8)
+                xstep++;
+        for (int e = (int)s.ax.lx0; e <= (int)s.ax.lx1; e++) {
+                if ((e - (int)s.ax.lx0) % xstep)
+                        continue;
+                if (sci)
+                        snprintf(buf, sizeof buf, "1e%d", e);
+                else if (e < 0)
                         snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
                 else
                         snprintf(buf, sizeof buf, "%.0f", pow(10, e));
                 svg_text(&sb, sx(&s, pow(10, e)), s.y0 + s.h + 18, "middle", NULL, buf);
         }
+        double dy = ny > 0 ? s.h * (1.0 / (s.ax.ly1 - s.ax.ly0)) : s.h;
+        int ystep = 1;
+        while (ystep * dy < 16)
+                ystep++;
         for (int e = (int)s.ax.ly0; e <= (int)s.ax.ly1; e++) {
+                if ((e - (int)s.ax.ly0) % ystep)
+                        continue;
                 roof_si(pow(10, e) * 1e9, buf, sizeof buf);
                 svg_text(&sb, s.x0 - 8, sy(&s, pow(10, e)) + 4, "end", NULL, buf);
         }
@@ -613,16 +641,39 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         svg_text(&sb, s.x0 + s.w + 8, y + 4, "start", "fill=\"#444444\"", buf);
                 }
         }
+        /* along each line, a little right of where it enters the plot; lines closer than
+         * a label's height (L1 and shared memory) get theirs one after the other */
+        double ang =
+            -atan2(s.h / (s.ax.ly1 - s.ax.ly0), s.w / (s.ax.lx1 - s.ax.lx0)) * 180 / M_PI;
+        double ux = cos(ang * M_PI / 180), uy = sin(ang * M_PI / 180);
+        double placed[ROOF_MAX_LEVELS][3]; /* along-start, along-end, across */
+        int nplaced = 0;
         for (int l = 0; l < NLEVELS(r); l++) {
                 if (!shown(r, l) || !usable(r->c.bw[l]))
                         continue;
-                /* along the line, a little right of where it enters the plot */
                 double x = xl * pow(10, 0.15 * (s.ax.lx1 - s.ax.lx0) / 5.0);
-                double ang =
-                    -atan2(s.h / (s.ax.ly1 - s.ax.ly0), s.w / (s.ax.lx1 - s.ax.lx0)) * 180 / M_PI;
                 snprintf(buf, sizeof buf, "%s %s", LEVEL(r, l)->name,
                          si_unit(r->c.bw[l] * 1e9, "B/s", v, sizeof v));
                 double px = sx(&s, x), py = sy(&s, r->c.bw[l] * x) - 6;
+                double len = SVG_CHAR_W * (double)u8_width(buf);
+                double a0 = px * ux + py * uy, across = -px * uy + py * ux;
+                for (int moved = 1; moved;) {
+                        moved = 0;
+                        for (int i = 0; i < nplaced; i++)
+                                if (fabs(placed[i][2] - across) < SVG_LINE_H &&
+                                    a0 < placed[i][1] + 6 && a0 + len + 6 > placed[i][0]) {
+                                        double d = placed[i][1] + 10 - a0;
+                                        px += d * ux;
+                                        py += d * uy;
+                                        a0 += d;
+                                        moved = 1;
+                                }
+                }
+                if (nplaced < ROOF_MAX_LEVELS) {
+                        placed[nplaced][0] = a0;
+                        placed[nplaced][1] = a0 + len;
+                        placed[nplaced++][2] = across;
+                }
                 sb_addf(&sb,
                         "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" transform=\"rotate(%.1f %.1f "
                         "%.1f)\">",
@@ -630,16 +681,38 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 svg_escape(&sb, buf);
                 sb_add(&sb, "</text>\n");
         }
-        /* the points: colour = level, shape = kernel */
+        /* the points: colour = level, shape = kernel; a point that would cover another
+         * moves right of it, a thin line to where it belongs */
+        double (*pos)[2] = xcalloc(r->npts * (size_t)NLEVELS(r) + 1, sizeof *pos);
+        size_t npos = 0;
         for (size_t i = 0; i < r->npts; i++) {
                 const struct roof_point *pt = &r->pts[i];
                 if (!usable(pt->perf))
                         continue;
-                for (int l = 0; l < NLEVELS(r); l++)
-                        if (shown(r, l) && usable(pt->ai[l]))
-                                marker(&sb, (int)i, sx(&s, pt->ai[l]), sy(&s, pt->perf),
-                                       level_color(l));
+                for (int l = 0; l < NLEVELS(r); l++) {
+                        if (!shown(r, l) || !usable(pt->ai[l]))
+                                continue;
+                        double x = sx(&s, pt->ai[l]), y = sy(&s, pt->perf), x0 = x;
+                        for (int moved = 1; moved;) {
+                                moved = 0;
+                                for (size_t k = 0; k < npos; k++)
+                                        if (fabs(pos[k][0] - x) < 2 * MARK_R + 1 &&
+                                            fabs(pos[k][1] - y) < 2 * MARK_R + 1) {
+                                                x = pos[k][0] + 2 * MARK_R + 2;
+                                                moved = 1;
+                                        }
+                        }
+                        if (x != x0)
+                                sb_addf(&sb,
+                                        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                                        "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+                                        x0, y, x - MARK_R, y, level_color(l));
+                        pos[npos][0] = x;
+                        pos[npos++][1] = y;
+                        marker(&sb, (int)i, x, y, level_color(l));
+                }
         }
+        free(pos);
         /* legend: levels, then kernels with their marker shape */
         double ly = s.y0 + s.h + 70;
         double lx = s.x0;

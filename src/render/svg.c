@@ -1,5 +1,6 @@
 /* SVG by hand: the frame, escaped text, and an atomic file write. */
 #include "svg.h"
+#include "../util/esc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,11 @@ void svg_end(struct strbuf *sb)
 
 void svg_escape(struct strbuf *sb, const char *s)
 {
+        struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
+        if (esc_needed(s, strlen(s), 0)) {
+                esc_append(&e, s, strlen(s), 0);
+                s = e.buf;
+        }
         for (; *s; s++) {
                 if (*s == '<')
                         sb_add(sb, "&lt;");
@@ -37,6 +43,7 @@ void svg_escape(struct strbuf *sb, const char *s)
                 else
                         sb_addc(sb, *s);
         }
+        sb_free(&e);
 }
 
 void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const char *attrs,

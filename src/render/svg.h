@@ -5,6 +5,11 @@
 
 #include "../util/util.h"
 
+/* The width of a character and the height of a line of the default 13-pixel monospace
+ * text (DejaVu Sans Mono advances 0.602 em), for placing labels apart. */
+#define SVG_CHAR_W 7.9
+#define SVG_LINE_H 14.0
+
 /* Open a w x h picture (white background, monospace text of `font` pixels). */
 void svg_begin(struct strbuf *sb, double w, double h, double font);
 void svg_end(struct strbuf *sb);

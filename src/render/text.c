@@ -367,17 +367,18 @@ static void render_table(FILE *f, const struct rtable *t, const struct render_op
 {
         struct rgrid g;
         struct strbuf text = {0};
-        grid_build(t, o, 1, &g, &text);
-        render_grid(f, g.cells, g.nrows, g.ncols, g.align);
+        grid_build(t, o, o->table_width <= 0, &g, &text); /* a width wraps them itself */
+        render_grid_w(f, g.cells, g.nrows, g.ncols, g.align,
+                      o->table_width > 0 ? (size_t)o->table_width : 0);
         rgrid_free(&g);
 }
 
-void render_panel_heading(FILE *f, const struct panel *p)
+void render_panel_heading(FILE *f, const struct panel *p, int width)
 {
-        fprintf(f, "\n%s\n%d. %s\n",
-                "--------------------------------------------------------"
-                "------------------------",
-                p->id, p->title);
+        static const char rule[] = "--------------------------------------------------------"
+                                   "------------------------";
+        int n = width > 0 && width < (int)sizeof rule - 1 ? width : (int)sizeof rule - 1;
+        fprintf(f, "\n%.*s\n%d. %s\n", n, rule, p->id, p->title);
 }
 
 void render_table_title(FILE *f, const struct rtable *t)
@@ -399,7 +400,7 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
                         if (cur)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
-                        render_panel_heading(f, cur);
+                        render_panel_heading(f, cur, o->table_width);
                 }
                 render_table_title(f, t);
                 render_table(f, t, o);

@@ -50,62 +50,6 @@ static const char schema_sql[] =
  * 128 channels: 2,718 counters) continues in <pass>_2, <pass>_3, ... */
 #define TABLE_COLS 1999
 
-/* Before SQLite's first use: no memory statistics (a global mutex around every
- * allocation, 10% of reading a database). Later calls are refused by SQLite, harmlessly. */
-void db_sq_setup(void)
-{
-        static int done;
-        if (!done) {
-                sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-                done = 1;
-        }
-}
-
-int db_sq_fail(sqlite3 *db, int rc, const char *what, struct err *err)
-{
-        return err_set(err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "%s: %s", what,
-                       db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-}
-
-int db_is_path(const char *path)
-{
-        size_t l = strlen(path);
-        if (is_dir(path))
-                return 0;
-        if (!is_file(path))
-                return l > 3 && !strcmp(path + l - 3, ".db");
-        char head[16] = {0};
-        FILE *f = fopen(path, "rb");
-        if (!f)
-                return l > 3 && !strcmp(path + l - 3, ".db");
-        size_t n = fread(head, 1, sizeof head, f);
-        fclose(f);
-        return n == sizeof head && !memcmp(head, "SQLite format 3", 16);
-}
-
-size_t db_attach_limit(void)
-{
-        sqlite3 *db = NULL;
-        size_t n = 10;
-        db_sq_setup();
-        if (sqlite3_open(":memory:", &db) == SQLITE_OK)
-                n = (size_t)sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, -1);
-        sqlite3_close(db);
-        return n ? n : 1;
-}
-
-/* s as an SQL identifier, double quotes doubled. */
-void db_sql_ident(struct strbuf *sb, const char *s)
-{
-        sb_addc(sb, '"');
-        for (; *s; s++) {
-                if (*s == '"')
-                        sb_addc(sb, '"');
-                sb_addc(sb, *s);
-        }
-        sb_addc(sb, '"');
-}
-
 /* ---- writing ---- */
 
 struct writer {
@@ -148,19 +92,6 @@ static void bind_num(sqlite3_stmt *st, int i, double v)
                 sqlite3_bind_int64(st, i, (sqlite3_int64)v);
         else
                 sqlite3_bind_double(st, i, v);
-}
-
-double db_col_num(sqlite3_stmt *st, int i)
-{
-        /* NULL reads as 0.0 (and reading a number converts nothing): the type only then */
-        double v = sqlite3_column_double(st, i);
-        return v == 0 && sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : v;
-}
-
-const char *db_col_text(sqlite3_stmt *st, int i)
-{
-        return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL
-                                                         : (const char *)sqlite3_column_text(st, i);
 }
 
 /* Dispatch information columns that rocprof writes beside the counters. */
@@ -460,6 +391,24 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A pass plan file (perfmon/NAME.txt) is a few "pmc:" lines of at most a few dozen
+ * counters: one larger than PLAN_MAX_BYTES, or with a line longer than PLAN_MAX_LINE, is
+ * left out of the recorded plan with a warning (a 50 MB line was 10 million rows). */
+#define PLAN_MAX_BYTES (1 << 20)
+#define PLAN_MAX_LINE 65536
+
+static size_t longest_line(const char *text)
+{
+        size_t best = 0;
+        for (const char *p = text; *p;) {
+                const char *nl = strchr(p, '\n');
+                size_t l = nl ? (size_t)(nl - p) : strlen(p);
+                best = l > best ? l : best;
+                p += l + (nl != NULL);
+        }
+        return best;
+}
+
 /* perfmon/NAME.txt: the counters each planned pass collected ("pmc: A B C" lines) */
 static int write_plan(struct writer *wr, const char *dir)
 {
@@ -486,7 +435,16 @@ static int write_plan(struct writer *wr, const char *dir)
         for (size_t i = 0; i < n && !rc; i++) {
                 char *path = xasprintf("%s/%s.txt", pdir, names[i]);
                 struct err e2 = {0};
-                char *text = read_file(path, NULL, &e2);
+                size_t len = 0;
+                char *text = read_file(path, &len, &e2);
+                if (text && (len > PLAN_MAX_BYTES || longest_line(text) > PLAN_MAX_LINE)) {
+                        err_set(&e2, ERR_INPUT,
+                                "%s: %s than a pass plan holds (at most %zu bytes, lines of %zu)",
+                                path, len > PLAN_MAX_BYTES ? "larger" : "a line longer",
+                                (size_t)PLAN_MAX_BYTES, (size_t)PLAN_MAX_LINE);
+                        free(text);
+                        text = NULL;
+                }
                 free(path);
                 if (!text) {
                         warnf("%s; the plan is incomplete", e2.msg);
@@ -588,7 +546,7 @@ static int write_all(struct writer *wr, const struct workload *w, const char *sr
         if (src_dir) {
                 char *f = xasprintf("%s/timestamps.csv", src_dir);
                 struct err e2 = {0};
-                if (is_file(f) && table_load_csv(&ts, f, &e2))
+                if (file_kind(f) && table_load_csv(&ts, f, &e2))
                         warnf("%s; the database has no timestamps pass", e2.msg);
                 free(f);
                 if (ts.ncols && (rc = write_pass(wr, pass_id++, "timestamps", "timestamps", &ts)))

@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define MAX_DEPTH 24
+/* b-tree levels SQLite follows (its BTCURSOR_MAX_DEPTH), and one more for overflow pages */
+#define MAX_DEPTH 21
 
 struct level {
         unsigned char *pg; /* the page */
@@ -29,6 +31,8 @@ struct dbpages {
         int depth; /* levels in use; lv[depth - 1] the leaf being read, -1 at the end */
         unsigned char *ov; /* a payload spilling onto overflow pages, assembled */
         size_t capov;
+        uint32_t *chain; /* its overflow pages */
+        size_t capchain;
         const int *cids; /* the columns wanted (table column numbers) */
         size_t nc;
         int maxcid;
@@ -87,7 +91,10 @@ static int load_level(struct dbpages *p, int d, uint32_t pgno)
         l->idx = 0;
         l->right = h[0] == 5 ? be32(h + 8) : 0;
         size_t ptrs = l->hdr + (h[0] == 5 ? 12 : 8);
-        if (ptrs + 2 * (size_t)l->ncells > p->usable)
+        /* what SQLite calls corrupt: more cells than a page holds, a page below the root
+         * without cells, an interior root without cells */
+        if (ptrs + 2 * (size_t)l->ncells > p->usable || l->ncells > (p->usable - 8) / 6 ||
+            (l->ncells == 0 && (d > 0 || h[0] == 5)))
                 return -1;
         return 0;
 }
@@ -128,6 +135,30 @@ static int descend(struct dbpages *p, int d)
         return 1;
 }
 
+/* 1 when the file path + suffix exists (of any kind) */
+static int side_file(const char *path, const char *suffix)
+{
+        char *q = xasprintf("%s%s", path, suffix);
+        struct stat sb;
+        int there = lstat(q, &sb) == 0;
+        free(q);
+        return there;
+}
+
+/* PRAGMA schema.page_count (-1 when it cannot be read) */
+static sqlite3_int64 pager_pages(sqlite3 *db, const char *schema)
+{
+        char *sql = xasprintf("PRAGMA \"%s\".page_count", schema);
+        sqlite3_stmt *st = NULL;
+        sqlite3_int64 n = -1;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+                n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        free(sql);
+        return n;
+}
+
 struct dbpages *dbp_open(sqlite3 *db, const char *schema, uint32_t root, const int *cids,
                          size_t nc)
 {
@@ -144,11 +175,21 @@ struct dbpages *dbp_open(sqlite3 *db, const char *schema, uint32_t root, const i
         if (memcmp(h, "SQLite format 3", 16) || h[18] != 1 || h[19] != 1 || be32(h + 56) != 1 ||
             psize < 512 || (psize & (psize - 1)) || h[20] >= psize - 480 || root < 2)
                 return NULL;
+        /* a log or a journal beside the file: SQLite may read pages from it (a -wal file
+         * is applied even to a database whose header says rollback) or refuse the file
+         * (a hot journal it cannot roll back read-only); SQL reads then */
+        const char *fn = sqlite3_db_filename(db, schema);
+        if (!fn || !*fn || side_file(fn, "-wal") || side_file(fn, "-journal"))
+                return NULL;
+        /* the pages SQLite counts (the header's count where valid, else the file's) */
+        sqlite3_int64 npages = pager_pages(db, schema);
+        if (npages <= 0 || npages > size / (sqlite3_int64)psize || npages > UINT32_MAX)
+                return NULL;
         struct dbpages *p = xcalloc(1, sizeof *p);
         p->f = f;
         p->psize = psize;
         p->usable = psize - h[20];
-        p->npages = (uint32_t)(size / (sqlite3_int64)psize);
+        p->npages = (uint32_t)npages;
         p->cids = cids;
         p->nc = nc;
         p->maxcid = -1;
@@ -175,6 +216,7 @@ void dbp_close(struct dbpages *p)
         for (int d = 0; d < MAX_DEPTH; d++)
                 free(p->lv[d].pg);
         free(p->ov);
+        free(p->chain);
         free(p->type);
         free(p->off);
         free(p->val);
@@ -251,6 +293,24 @@ static int decode(struct dbpages *p, const unsigned char *rec, size_t n)
         return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+        uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+        return (x > y) - (x < y);
+}
+
+/* 1 when a page number appears twice among v[0..n) (v is sorted) */
+static int repeats(uint32_t *v, size_t n)
+{
+        if (n < 2)
+                return 0;
+        qsort(v, n, sizeof *v, cmp_u32);
+        for (size_t i = 1; i < n; i++)
+                if (v[i] == v[i - 1])
+                        return 1;
+        return 0;
+}
+
 /* the leaf cell at of level l: its rowid and record (assembled from overflow pages) */
 static int leaf_cell(struct dbpages *p, const struct level *l, size_t at, sqlite3_int64 *rowid)
 {
@@ -277,14 +337,21 @@ static int leaf_cell(struct dbpages *p, const struct level *l, size_t at, sqlite
         memcpy(p->ov, pay, local);
         uint32_t next = be32(pay + local);
         unsigned char *buf = p->lv[MAX_DEPTH - 1].pg; /* deeper than any table b-tree here */
+        size_t nchain = 0;
         for (size_t got = local; got < plen;) {
                 if (read_page(p, next, buf))
                         return -1;
+                /* a chain that comes back to a page of its own is damaged: no value of it
+                 * is trusted (SQL reads the table and decides) */
+                xgrow(&p->chain, &p->capchain, nchain + 1, sizeof *p->chain);
+                p->chain[nchain++] = next;
                 size_t piece = plen - got < u - 4 ? (size_t)(plen - got) : u - 4;
                 memcpy(p->ov + got, buf + 4, piece);
                 got += piece;
                 next = be32(buf);
         }
+        if (next != 0 || repeats(p->chain, nchain))
+                return -1;
         return decode(p, p->ov, (size_t)plen);
 }
 

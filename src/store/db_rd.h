@@ -51,8 +51,32 @@ void rcols_table(struct rcol *cols, size_t n, struct table *t);
 /* one pass into the spill as table ti: the columns want accepts to the spill, those keep
  * accepts (keep NULL: none) also into t with every row; t->nrows the pass's rows
  * (db_stream.c) */
-int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nrows, table_col_fn want,
+int rd_pass_spill(struct reader *rd, size_t src, long pass_id, const char *name, size_t nrows,
+                  table_col_fn want,
                   void *ctx, const struct dbstreaming *ds, table_col_fn keep, size_t ti,
                   struct table *t);
+
+/* ---- what the reader accepts (db_check.c) ---- */
+/* The rows of pass pass_id (name): stored, its recorded count, checked against every table
+ * of the pass (count(*), nothing decoded); an error when they differ or stored < 0. The
+ * rows themselves are checked as they are read: rd_row_num. */
+int rd_rows(struct reader *rd, size_t src, long pass_id, const char *name,
+            sqlite3_int64 stored, size_t *nrows);
+/* 1 when column 0 of st is the integer want (the row number a table's next row must have) */
+int rd_row_num(sqlite3_stmt *st, size_t want);
+/* err: table tbl's row want is missing or out of place */
+int rd_row_fail(struct reader *rd, size_t src, const char *tbl, size_t want, size_t nrows);
+/* A counter's cell (column i of st) into row r of column c of t: a number, NaN for NULL;
+ * a text or a blob is none: NaN, its text kept (as the CSV reader keeps a text cell) for
+ * the damaged-cell warning. db_cell_text: the same for a value read from the file. */
+void db_cell_num(sqlite3_stmt *st, int i, struct table *t, int c, size_t r);
+void db_cell_text(struct table *t, int c, size_t r, int type, const void *v, size_t len);
+/* row r of column c holds no text */
+void db_cell_clear(struct table *t, int c, size_t r);
+/* column i of st as a number: NaN for anything but an integer or a real */
+double db_val_num(sqlite3_stmt *st, int i);
+/* The damaged-cell check of the CSV reader on a pass read into memory; warnings name
+ * PATH:PASS and the line the row has in the pass's CSV file (row + 2) */
+void db_check_cells(struct table *t, const char *path, const char *pass);
 
 #endif

@@ -35,15 +35,6 @@ static char *ro_uri(const char *path)
         return sb_detach(&sb);
 }
 
-int rd_prep(struct reader *rd, sqlite3_stmt **st, const char *sql, size_t src)
-{
-        int rc = sqlite3_prepare_v2(rd->db, sql, -1, st, NULL);
-        if (rc != SQLITE_OK)
-                return err_set(rd->err, ERR_INPUT, "cannot read '%s': %s", rd->paths[src],
-                               sqlite3_errmsg(rd->db));
-        return 0;
-}
-
 /* Attach every database and define the temporary views that union them. */
 static int rd_attach(struct reader *rd)
 {
@@ -110,7 +101,7 @@ static int rd_attach(struct reader *rd)
             {"v_sysinfo", "SELECT %zu AS src, pos, field, value, text FROM s%zu.sysinfo"},
             {"v_passes", "SELECT %zu AS src, pass_id, name, kind, nrows FROM s%zu.passes"},
             {"v_columns", "SELECT %zu AS src, pc.pass_id, pc.pos, c.name, pc.tbl, pc.col, "
-                          "pc.text, pc.num_col FROM s%zu.pass_columns pc JOIN s%zu.counters c "
+                          "pc.text, pc.num_col FROM s%zu.pass_columns pc LEFT JOIN s%zu.counters c "
                           "USING (counter_id)"},
         };
         for (size_t v = 0; v < sizeof views / sizeof views[0]; v++) {
@@ -141,54 +132,6 @@ static void rd_close(struct reader *rd)
         sqlite3_close(rd->db);
 }
 
-int rd_step_fail(struct reader *rd, size_t src, int rc)
-{
-        return err_set(rd->err, rc == SQLITE_NOMEM ? ERR_SYS : ERR_INPUT, "cannot read '%s': %s",
-                       rd->paths[src], sqlite3_errmsg(rd->db));
-}
-
-
-/* The query reading the columns c0..c1 of cols, all in table cols[c0].tbl: the row
- * number, then each column (and its numbers' column, where it has one); ranged 1: only the
- * rows ?1 <= dispatch < ?2, 2: the row ?1. */
-char *part_sql(size_t src, const struct rcol *cols, size_t c0, size_t c1, int ranged)
-{
-        struct strbuf sb = {0};
-        sb_add(&sb, "SELECT dispatch");
-        for (size_t i = c0; i < c1; i++) {
-                sb_add(&sb, ", ");
-                db_sql_ident(&sb, cols[i].col);
-                if (cols[i].num_col) {
-                        sb_add(&sb, ", ");
-                        db_sql_ident(&sb, cols[i].num_col);
-                }
-        }
-        sb_addf(&sb, " FROM s%zu.", src);
-        db_sql_ident(&sb, cols[c0].tbl);
-        if (ranged)
-                sb_add(&sb, ranged == 1 ? " WHERE dispatch >= ?1 AND dispatch < ?2"
-                                        : " WHERE dispatch = ?1");
-        sb_add(&sb, " ORDER BY dispatch");
-        return sb_detach(&sb);
-}
-
-/* The row st holds into row r of t: the columns c0..c1 of cols (in t's columns cols[i].c) */
-void part_cells(sqlite3_stmt *st, const struct rcol *cols, size_t c0, size_t c1,
-                       struct table *t, size_t r)
-{
-        int k = 1;
-        for (size_t i = c0; i < c1; i++) {
-                int c = cols[i].c;
-                if (!cols[i].text) {
-                        t->num[c][r] = db_col_num(st, k++);
-                        continue;
-                }
-                const char *v = db_col_text(st, k++);
-                if (v)
-                        table_set_str(t, c, r, v);
-                t->num[c][r] = cols[i].num_col ? db_col_num(st, k++) : v ? table_text_num(v) : NAN;
-        }
-}
 
 /* The columns c0..c1 of cols, all in table cols[c0].tbl, into t: one query over the
  * table's rows, only the columns kept. */
@@ -201,73 +144,19 @@ static int rd_part(struct reader *rd, size_t src, struct rcol *cols, size_t c0, 
         free(sql);
         if (rc)
                 return rc;
+        /* rows 0 .. nrows - 1, each once, in order: anything else is no pass prism reads */
+        size_t r = 0;
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                sqlite3_int64 r = sqlite3_column_int64(st, 0);
-                if (r < 0 || (size_t)r >= t->nrows)
-                        continue; /* outside the pass's recorded row count */
-                part_cells(st, cols, c0, c1, t, (size_t)r);
+                if (r >= t->nrows || !rd_row_num(st, r))
+                        break;
+                part_cells(st, cols, c0, c1, t, r++);
         }
-        rc = s == SQLITE_DONE ? 0 : rd_step_fail(rd, src, s);
+        rc = s == SQLITE_DONE && r == t->nrows ? 0
+             : s == SQLITE_DONE || s == SQLITE_ROW
+                 ? rd_row_fail(rd, src, cols[c0].tbl, r, t->nrows)
+                 : rd_step_fail(rd, src, s);
         sqlite3_finalize(st);
         return rc;
-}
-
-void rcols_free(struct rcol *cols, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(cols[i].name);
-                free(cols[i].tbl);
-                free(cols[i].col);
-                free(cols[i].num_col);
-        }
-        free(cols);
-}
-
-/* the columns of a pass in recorded order, those want accepts (and Kernel_Name) */
-int rd_cols(struct reader *rd, size_t src, long pass_id, table_col_fn want, void *ctx,
-                   struct rcol **out, size_t *nout)
-{
-        sqlite3_stmt *st = rd->cols;
-        struct rcol *cols = NULL;
-        size_t n = 0, cap = 0;
-        int s;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
-        sqlite3_bind_int64(st, 2, pass_id);
-        while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                const char *name = db_col_text(st, 0), *tbl = db_col_text(st, 1),
-                           *col = db_col_text(st, 2), *num = db_col_text(st, 4);
-                if (!name || !tbl || !col ||
-                    (want && strcmp(name, COL_KERNEL_NAME) && !want(ctx, name)))
-                        continue;
-                xgrow(&cols, &cap, n + 1, sizeof *cols);
-                cols[n].name = xstrdup(name);
-                cols[n].tbl = xstrdup(tbl);
-                cols[n].col = xstrdup(col);
-                cols[n].num_col = num ? xstrdup(num) : NULL;
-                cols[n].text = sqlite3_column_int(st, 3) != 0;
-                n++;
-        }
-        sqlite3_reset(st);
-        *out = cols;
-        *nout = n;
-        if (s != SQLITE_DONE) {
-                rcols_free(cols, n);
-                *out = NULL;
-                *nout = 0;
-                return rd_step_fail(rd, src, s);
-        }
-        return 0;
-}
-
-/* t's columns: those of cols (text columns with their texts' slots) */
-void rcols_table(struct rcol *cols, size_t n, struct table *t)
-{
-        for (size_t i = 0; i < n; i++) {
-                cols[i].c = table_add_col(t, cols[i].name);
-                if (cols[i].text && !t->str[cols[i].c])
-                        t->str[cols[i].c] = xcalloc(t->cap_rows ? t->cap_rows : 1,
-                                                    sizeof(char *));
-        }
 }
 
 /* one pass as a table: its columns in recorded order, those want accepts */
@@ -278,8 +167,10 @@ static int rd_pass(struct reader *rd, size_t src, long pass_id, size_t nrows, ta
         size_t n = 0;
         table_init(t);
         int rc = rd_cols(rd, src, pass_id, want, ctx, &cols, &n);
-        for (size_t r = 0; r < nrows && !rc; r++)
-                table_add_row(t);
+        for (size_t r = 0; r < nrows && !rc; r++) {
+                size_t rr = table_add_row(t);
+                t->line[rr] = r + 2; /* the line it has in its CSV file */
+        }
         if (!rc)
                 rcols_table(cols, n, t);
         /* a query per table: the kept columns of a pass in one table come in one read */
@@ -309,7 +200,16 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
         table_add_row(t);
         sqlite3_bind_int64(st, 1, (sqlite3_int64)src);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-                int c = table_add_col(t, (const char *)sqlite3_column_text(st, 0));
+                const char *field = db_col_text(st, 0);
+                if (!field || table_col(t, field) >= 0) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     field ? "cannot read '%s': sysinfo field '%.100s' twice"
+                                           : "cannot read '%s': a sysinfo value has no field name",
+                                     rd->paths[src], field);
+                        sqlite3_finalize(st);
+                        return rc;
+                }
+                int c = table_add_col(t, field);
                 t->num[c][0] = db_col_num(st, 1);
                 const char *s = db_col_text(st, 2);
                 if (s)
@@ -354,24 +254,39 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
         w->acc_names = xcalloc(1, sizeof *w->acc_names);
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
                 long id = sqlite3_column_int(st, 0);
-                const char *name = (const char *)sqlite3_column_text(st, 1);
-                const char *kind = (const char *)sqlite3_column_text(st, 2);
-                sqlite3_int64 nr = sqlite3_column_int64(st, 3);
-                size_t nrows = nr > 0 ? (size_t)nr : 0;
+                const char *name = db_col_text(st, 1), *kind = db_col_text(st, 2);
+                size_t nrows = 0;
+                if (!name || !kind || sqlite3_column_type(st, 3) != SQLITE_INTEGER) {
+                        rc = err_set(rd->err, ERR_INPUT,
+                                     "cannot read '%s': a pass without its %s", path,
+                                     !name ? "name" : !kind ? "kind" : "row count");
+                        goto out;
+                }
+                /* the recorded count checked against the tables before anything is
+                 * allocated for it */
+                if ((!strcmp(kind, "counters") && !have_pmc) || !strcmp(kind, "accumulate") ||
+                    (!strcmp(kind, "roofline") && !w->has_roofline))
+                        if ((rc = rd_rows(rd, src, id, name, sqlite3_column_int64(st, 3),
+                                          &nrows)))
+                                goto out;
                 if (!strcmp(kind, "counters") && !have_pmc) {
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, ds->keep,
-                                                     0, &w->pmc)
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     ds->keep, 0, &w->pmc)
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->pmc, path, name);
                         have_pmc = 1;
                 } else if (!strcmp(kind, "accumulate")) {
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
                         w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
                         /* streamed: nothing of an accumulate pass stays but its rows' count */
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, nrows, want, ctx, ds, NULL,
-                                                     1 + w->nacc, &w->acc[w->nacc])
+                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                     NULL, 1 + w->nacc, &w->acc[w->nacc])
                                      : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
                                 goto out;
+                        if (!ds)
+                                db_check_cells(&w->acc[w->nacc], path, name);
                         w->acc_names[w->nacc++] = xstrdup(name);
                 } else if (!strcmp(kind, "roofline") && !w->has_roofline) {
                         if ((rc = rd_pass(rd, src, id, nrows, NULL, NULL, &w->roofline)))

@@ -1,6 +1,6 @@
 /* A database's pass streamed into the spill (wstream.h) a chunk of rows at a time: its
- * tables' pages decoded directly (db_pages.c) where that applies, else one ranged query per
- * chunk and table (docs/STORE.md). */
+ * tables' pages decoded directly (db_pages.c) where that applies, else one query per table
+ * stepped along (docs/STORE.md). Either way its rows must be 0 .. nrows - 1 in order. */
 #include "columns.h"
 #include "db_int.h"
 #include "db_rd.h"
@@ -11,15 +11,15 @@
 #include <string.h>
 
 struct dbpart {
-        sqlite3_stmt *st; /* its rows ?1 <= dispatch < ?2 */
-        size_t c0, c1;    /* its columns in cols */
-        /* read from the file (db_pages.c) where that applies: the next row (pending: read
-         * but not yet stored), and SQL for a row holding what prism never writes */
+        /* every row of its table in order, through SQL: the rows 0 .. nrows - 1 */
+        sqlite3_stmt *st;
+        size_t c0, c1; /* its columns in cols */
+        size_t next;   /* the row number its next row must have */
+        /* read from the file (db_pages.c) while that applies; NULL from the first row
+         * it does not read as SQLite would for sure (a value prism never writes, a
+         * page it does not expect): SQL reads from there on */
         struct dbpages *dp;
         int *cids;
-        int pending;
-        sqlite3_int64 prow;
-        sqlite3_stmt *row;
         struct strbuf text;
 };
 
@@ -45,7 +45,7 @@ static inline int val_num(const struct dbp_val *x, double *out)
 
 /* The values of the row dp read into row r of t (part_cells' cells); 1 when one is not
  * as prism writes it (text in a counter's column, a number in a text column, a blob):
- * SQL then reads the row, with its conversions. */
+ * SQL then reads, with its conversions. */
 static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t, size_t r)
 {
         const struct dbp_val *v = dbp_row(pt->dp);
@@ -76,37 +76,70 @@ static int part_vals(struct dbpart *pt, const struct rcol *cols, struct table *t
         return 0;
 }
 
-/* part pt's rows next ... next + m - 1 from the file into t */
-static int part_direct_rows(struct dbchunk *d, struct dbpart *pt, size_t next, size_t m,
-                            struct table *t)
+/* part pt's rows pt->next .. row0 + m - 1 through SQL into t (row0: t's first); the rows
+ * before row0 that the file's pages gave are stepped over, their numbers checked */
+static int part_sql_rows(struct dbchunk *d, struct dbpart *pt, size_t row0, size_t m,
+                         struct table *t)
 {
-        for (;;) {
-                if (!pt->pending) {
-                        int g = dbp_next(pt->dp, &pt->prow);
-                        if (g == 0)
-                                return 0;
-                        if (g < 0)
-                                return err_set(d->rd->err, ERR_INPUT,
-                                               "cannot read '%s': damaged database (table '%s')",
-                                               d->rd->paths[d->src], d->cols[pt->c0].tbl);
-                        pt->pending = 1;
-                }
-                if (pt->prow >= (sqlite3_int64)(next + m))
-                        return 0; /* the next chunk's */
-                pt->pending = 0;
-                if (pt->prow < (sqlite3_int64)next)
-                        continue;
-                size_t r = (size_t)(pt->prow - (sqlite3_int64)next);
-                if (!part_vals(pt, d->cols, t, r))
-                        continue;
-                int s;
-                sqlite3_bind_int64(pt->row, 1, pt->prow);
-                if ((s = sqlite3_step(pt->row)) == SQLITE_ROW)
-                        part_cells(pt->row, d->cols, pt->c0, pt->c1, t, r);
-                sqlite3_reset(pt->row);
-                if (s != SQLITE_ROW && s != SQLITE_DONE)
-                        return rd_step_fail(d->rd, d->src, s);
+        int s = SQLITE_ROW;
+        const char *tbl = d->cols[pt->c0].tbl;
+        while (pt->next < row0 + m) {
+                if ((s = sqlite3_step(pt->st)) != SQLITE_ROW)
+                        break;
+                if (!rd_row_num(pt->st, pt->next))
+                        return rd_row_fail(d->rd, d->src, tbl, pt->next, d->nrows);
+                if (pt->next >= row0)
+                        part_cells(pt->st, d->cols, pt->c0, pt->c1, t, pt->next - row0);
+                pt->next++;
         }
+        if (s == SQLITE_DONE)
+                return rd_row_fail(d->rd, d->src, tbl, pt->next, d->nrows);
+        return s == SQLITE_ROW ? 0 : rd_step_fail(d->rd, d->src, s);
+}
+
+/* part pt's rows row0 .. row0 + m - 1 into t: from the file's pages while they read as
+ * prism writes them, else (from that row's chunk on) through SQL */
+static int part_rows(struct dbchunk *d, struct dbpart *pt, size_t row0, size_t m,
+                     struct table *t)
+{
+        for (size_t j = 0; pt->dp && j < m; j++) {
+                sqlite3_int64 rowid;
+                if (dbp_next(pt->dp, &rowid) != 1 || rowid != (sqlite3_int64)(row0 + j) ||
+                    part_vals(pt, d->cols, t, j)) {
+                        /* SQL decides, from the start of the table: the rows before this
+                         * chunk stepped over, this chunk's read again */
+                        dbp_close(pt->dp);
+                        pt->dp = NULL;
+                        pt->next = 0;
+                        break;
+                }
+        }
+        if (pt->dp) {
+                pt->next = row0 + m;
+                return 0;
+        }
+        return part_sql_rows(d, pt, row0, m, t);
+}
+
+/* after the last row: no more in pt's table (the SQL count said so; the walk agrees) */
+static int part_end(struct dbchunk *d, struct dbpart *pt)
+{
+        sqlite3_int64 rowid;
+        if (pt->dp && dbp_next(pt->dp, &rowid) == 0)
+                return 0;
+        if (pt->dp) { /* the walk says otherwise: SQL decides */
+                dbp_close(pt->dp);
+                pt->dp = NULL;
+                pt->next = 0;
+                sqlite3_reset(pt->st);
+                int rc = part_sql_rows(d, pt, d->nrows, 0, &d->t);
+                if (rc)
+                        return rc;
+        }
+        int s = sqlite3_step(pt->st);
+        if (s == SQLITE_ROW)
+                return rd_row_fail(d->rd, d->src, d->cols[pt->c0].tbl, d->nrows, d->nrows);
+        return s == SQLITE_DONE ? 0 : rd_step_fail(d->rd, d->src, s);
 }
 
 /* pt read from the file where that applies (db_pages.c): its table's root page and its
@@ -154,12 +187,8 @@ static int part_direct(struct reader *rd, size_t src, struct dbchunk *d, struct 
                         plain = smap_get(&cid, d->cols[i].num_col, &pt->cids[n++]);
         }
         smap_free(&cid);
-        if (!rc && plain && root > 1 && root <= UINT32_MAX &&
-            (pt->dp = dbp_open(rd->db, schema, (uint32_t)root, pt->cids, n))) {
-                sql = part_sql(src, d->cols, pt->c0, pt->c1, 2);
-                rc = rd_prep(rd, &pt->row, sql, src);
-                free(sql);
-        }
+        if (!rc && plain && root > 1 && root <= UINT32_MAX)
+                pt->dp = dbp_open(rd->db, schema, (uint32_t)root, pt->cids, n);
         free(schema);
         return rc;
 }
@@ -173,8 +202,12 @@ static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
         table_clear_rows(t);
         d->row0 = d->next;
         size_t m = d->nrows - d->next < max_rows ? d->nrows - d->next : max_rows;
-        if (!m)
+        if (!m) {
+                for (size_t k = 0; k < d->nparts; k++)
+                        if (part_end(d, &d->parts[k]))
+                                return NULL;
                 return t;
+        }
         table_reserve(t, m);
         for (size_t i = 0; i < d->n; i++)
                 if (d->cols[i].text && !t->str[d->cols[i].c])
@@ -183,30 +216,12 @@ static const struct table *dbc_next(void *p, size_t max_rows, struct err *err)
         for (size_t c = 0; c < t->ncols; c++)
                 for (size_t r = 0; r < m; r++)
                         t->num[c][r] = NAN;
-        memset(t->line, 0, m * sizeof *t->line);
+        for (size_t r = 0; r < m; r++) /* the line a row has in its CSV file */
+                t->line[r] = d->next + r + 2;
         t->nrows = m;
-        for (size_t k = 0; k < d->nparts; k++) {
-                sqlite3_stmt *st = d->parts[k].st;
-                int s;
-                if (d->parts[k].dp) {
-                        if (part_direct_rows(d, &d->parts[k], d->next, m, t))
-                                return NULL;
-                        continue;
-                }
-                sqlite3_bind_int64(st, 1, (sqlite3_int64)d->next);
-                sqlite3_bind_int64(st, 2, (sqlite3_int64)(d->next + m));
-                while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-                        sqlite3_int64 r = sqlite3_column_int64(st, 0) - (sqlite3_int64)d->next;
-                        if (r >= 0 && (size_t)r < m)
-                                part_cells(st, d->cols, d->parts[k].c0, d->parts[k].c1, t,
-                                           (size_t)r);
-                }
-                sqlite3_reset(st);
-                if (s != SQLITE_DONE) {
-                        rd_step_fail(d->rd, d->src, s);
+        for (size_t k = 0; k < d->nparts; k++)
+                if (part_rows(d, &d->parts[k], d->next, m, t))
                         return NULL;
-                }
-        }
         d->next += m;
         return t;
 }
@@ -218,9 +233,9 @@ static size_t dbc_row0(void *p)
 
 /* one pass into the spill as table ti: the columns want accepts to the spill, those keep
  * accepts (keep NULL: none) also into t with every row; t->nrows the pass's rows */
-int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nrows,
-                         table_col_fn want, void *ctx, const struct dbstreaming *ds,
-                         table_col_fn keep, size_t ti, struct table *t)
+int rd_pass_spill(struct reader *rd, size_t src, long pass_id, const char *name, size_t nrows,
+                  table_col_fn want, void *ctx, const struct dbstreaming *ds,
+                  table_col_fn keep, size_t ti, struct table *t)
 {
         struct dbchunk d = {.rd = rd, .src = src, .nrows = nrows};
         table_init(&d.t);
@@ -234,7 +249,7 @@ int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nrows,
                 d.parts = xrealloc(d.parts, (d.nparts + 1) * sizeof *d.parts);
                 struct dbpart *pt = &d.parts[d.nparts++];
                 *pt = (struct dbpart){.c0 = i, .c1 = j};
-                char *sql = part_sql(src, d.cols, i, j, 1);
+                char *sql = part_sql(src, d.cols, i, j, 0);
                 rc = rd_prep(rd, &pt->st, sql, src);
                 free(sql);
                 if (!rc && !getenv("PRISM_DB_SQL"))
@@ -242,15 +257,16 @@ int rd_pass_spill(struct reader *rd, size_t src, long pass_id, size_t nrows,
                 i = j;
         }
         if (!rc) {
-                struct spill_src ss = {&d.t, dbc_next, dbc_row0, &d, 1};
-                rc = spill_load_src(ds->spill, ti, rd->paths[src], &ss, keep, ds->keep_ctx, t,
-                                    rd->err);
+                /* its cells checked as the CSV reader checks them (db_check_cells) */
+                struct spill_src ss = {&d.t, dbc_next, dbc_row0, &d, 0};
+                char *file = xasprintf("%s:%s", rd->paths[src], name);
+                rc = spill_load_src(ds->spill, ti, file, &ss, keep, ds->keep_ctx, t, rd->err);
+                free(file);
         } else {
                 table_init(t);
         }
         for (size_t k = 0; k < d.nparts; k++) {
                 sqlite3_finalize(d.parts[k].st);
-                sqlite3_finalize(d.parts[k].row);
                 dbp_close(d.parts[k].dp);
                 free(d.parts[k].cids);
                 sb_free(&d.parts[k].text);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "columns.h"
@@ -117,14 +118,69 @@ static int cmp_str(const void *a, const void *b)
 
 /* ---- profiling_config.yaml ---- */
 
+/* profiling_config.yaml's limits: rocprof-compute writes a flat mapping of options with
+ * lists, a few kilobytes. libyaml's scanner works per token in proportion to the open
+ * flow collections (its simple keys), so a deeply nested file costs the square of its
+ * size: a file past YAML_MAX_BYTES or nested past YAML_MAX_DEPTH is refused. */
+#define YAML_MAX_BYTES ((off_t)1 << 20)
+#define YAML_MAX_DEPTH 32
+
 /* The top-level scalar value of key in the YAML file at path (malloc'd), NULL when the
  * file has no such key; a file that is no YAML mapping is an error naming it. */
 static int yaml_top_value(const char *path, const char *key, char **out, struct err *err)
 {
         *out = NULL;
-        FILE *f = fopen(path, "rb");
+        FILE *f = fopen_regular(path, err);
         if (!f)
-                return err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+                return ERR_INPUT;
+        struct stat sb;
+        if (fstat(fileno(f), &sb) == 0 && sb.st_size > YAML_MAX_BYTES) {
+                fclose(f);
+                return err_set(err, ERR_INPUT,
+                               "%s: %lld bytes, more than a profile's options take (at most "
+                               "%lld)",
+                               path, (long long)sb.st_size, (long long)YAML_MAX_BYTES);
+        }
+        /* the nesting, counted on the bytes before libyaml reads them: brackets and
+         * braces outside quotes and comments, and indentation */
+        int deep = 0, level = 0, c, quote = 0, comment = 0, col = 0, bol = 1;
+        while (!deep && (c = getc(f)) != EOF) {
+                if (c == '\n') { /* a quoted scalar may span lines: quote stays */
+                        comment = 0, bol = 1, col = 0;
+                        continue;
+                }
+                if (bol && c == ' ') {
+                        if (++col > 2 * YAML_MAX_DEPTH + 64)
+                                deep = 1;
+                        continue;
+                }
+                bol = 0;
+                if (comment)
+                        continue;
+                if (quote) {
+                        if (c == quote)
+                                quote = 0;
+                        else if (c == '\\' && quote == '"')
+                                getc(f);
+                        continue;
+                }
+                if (c == '#')
+                        comment = 1;
+                else if (c == '"' || c == '\'')
+                        quote = c;
+                else if (c == '[' || c == '{')
+                        deep = ++level > YAML_MAX_DEPTH;
+                else if ((c == ']' || c == '}') && level > 0)
+                        level--;
+        }
+        if (deep) {
+                fclose(f);
+                return err_set(err, ERR_INPUT,
+                               "%s: nested deeper than %d levels (a profile's options are a "
+                               "flat mapping)",
+                               path, YAML_MAX_DEPTH);
+        }
+        rewind(f);
         yaml_parser_t p;
         yaml_event_t ev;
         int rc = 0, depth = 0, is_key = 0, want_val = 0, done = 0;
@@ -147,7 +203,11 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
                                 rc = err_set(err, ERR_INPUT, "%s: not a YAML mapping", path);
                         if (depth == 1)
                                 is_key = !is_key, want_val = 0; /* a nested value */
-                        depth++;
+                        if (++depth > YAML_MAX_DEPTH)
+                                rc = err_set(err, ERR_INPUT,
+                                             "%s: nested deeper than %d levels (a profile's "
+                                             "options are a flat mapping)",
+                                             path, YAML_MAX_DEPTH);
                         break;
                 case YAML_MAPPING_END_EVENT:
                 case YAML_SEQUENCE_END_EVENT:
@@ -230,7 +290,7 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
                       sys, zero.buf, nzero == 1 ? "is" : "are", nzero == 1 ? "it" : "them");
         sb_free(&zero);
         /* what profiling_config.yaml says pmc_perf.csv holds */
-        if (is_file(cfg)) {
+        if (file_kind(cfg)) { /* anything there but a file is refused by opening it */
                 if ((rc = yaml_top_value(cfg, "format_rocprof_output", &stated, err)))
                         goto out;
                 if (stated && strcmp(stated, "csv") && strcmp(stated, "json") &&

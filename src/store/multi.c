@@ -304,7 +304,8 @@ static int add_one(struct workload *w, struct workload *one, const struct rank_e
         return 0;
 }
 
-int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w, struct err *err)
+int multi_open(const char *root, table_col_fn want, void *ctx, multi_open_fn open_one,
+               struct workload *w, struct err *err)
 {
         struct rank_tree t;
         int rc = multi_scan(root, &t, err), all_db = 1;
@@ -332,7 +333,7 @@ int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *
                         rc = db_open_many(paths, n, want, ctx, ws, err);
                         free(paths);
                 } else {
-                        rc = workload_open_cols(t.v[i].path, want, ctx, &ws[0], err);
+                        rc = open_one(t.v[i].path, want, ctx, &ws[0], err);
                 }
                 if (!rc) {
                         /* loaded: every ws[j] is open until closed here */
@@ -353,7 +354,7 @@ out:
         return rc;
 }
 
-int multi_arch(const char *root, char **arch, struct err *err)
+int multi_arch(const char *root, multi_arch_fn arch_one, char **arch, struct err *err)
 {
         struct rank_tree t;
         int rc = multi_scan(root, &t, err);
@@ -366,7 +367,7 @@ int multi_arch(const char *root, char **arch, struct err *err)
                              "holds a workload",
                              root);
         else
-                rc = workload_arch(t.v[0].path, arch, err);
+                rc = arch_one(t.v[0].path, arch, err);
         multi_free(&t);
         return rc;
 }

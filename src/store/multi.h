@@ -30,14 +30,22 @@ int multi_is_tree(const char *root);
 int multi_scan(const char *root, struct rank_tree *t, struct err *err);
 void multi_free(struct rank_tree *t);
 
+/* How one rank that is no database is opened, and its gpu_arch read: the opener's
+ * (workload_open_cols, workload_arch), handed down so that this file never calls up into it. */
+typedef int (*multi_open_fn)(const char *path, table_col_fn want, void *ctx, struct workload *w,
+                             struct err *err);
+typedef int (*multi_arch_fn)(const char *path, char **arch, struct err *err);
+
 /* Load every rank of the tree at root and concatenate them into w (rows in rank order).
  * Databases are attached together, up to db_attach_limit() at a time, and read through
- * views. want/ctx project the per-dispatch tables as in workload_open_cols. sysinfo and
- * roofline are the lowest rank's; ranks recorded on different architectures are an error. */
-int multi_open(const char *root, table_col_fn want, void *ctx, struct workload *w, struct err *err);
+ * views; other ranks are opened with open_one. want/ctx project the per-dispatch tables as
+ * in workload_open_cols. sysinfo and roofline are the lowest rank's; ranks recorded on
+ * different architectures are an error. */
+int multi_open(const char *root, table_col_fn want, void *ctx, multi_open_fn open_one,
+               struct workload *w, struct err *err);
 
-/* The gpu_arch of the tree's lowest rank (malloc'd). */
-int multi_arch(const char *root, char **arch, struct err *err);
+/* The gpu_arch of the tree's lowest rank (malloc'd), read with arch_one. */
+int multi_arch(const char *root, multi_arch_fn arch_one, char **arch, struct err *err);
 
 /* Append src's rows to dst, tagging them with rank and node (columns "Rank", "Node" of
  * pmc). Columns are matched by name, new ones added (earlier rows NaN); accumulate tables

@@ -7,11 +7,19 @@
  * - each counter becomes a column; a counter given twice for one dispatch takes the last
  *   value (prism warns when the two differ);
  * - Start_Timestamp is 0 and End_Timestamp the median of its rows' durations (End - Start,
- *   read as exact 64-bit integers: today's timestamps are past 2^53).
+ *   read as exact 64-bit integers: today's timestamps are past 2^53; a timestamp below 0
+ *   or a difference past 2^63 is damaged: that row's duration is left out, with a warning);
+ * - Dispatch_ID is an exact 64-bit integer (ids past 2^53 stay apart);
+ * - a counter named like a dispatch column (Grid_Size, Kernel_Name, ...) is left out with
+ *   a warning (it would overwrite that column);
+ * - values are kept per row given, not per dispatch and counter, so grouping is linear in
+ *   the rows; a file whose dispatches times counters exceed ROCPD_MAX_FILL times its rows
+ *   (plus ROCPD_MAX_SPARE) is refused: its wide table would hold mostly empty cells.
  * Unlike 3.3 nothing is dropped silently: a row whose grouping fields are empty or not
  * numbers is an error, a damaged value or timestamp a warning naming file:line. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,17 +53,24 @@ static const char *const field_name[NF] = {COL_DISPATCH_ID,
                                            COL_KERNEL_ID};
 
 #define MAX_WARN 5
+#define ROCPD_MAX_FILL 16
+#define ROCPD_MAX_SPARE ((size_t)1 << 22)
 
 struct group {
         double key[NKEY];
+        long long id; /* Dispatch_ID, exactly */
         char *kernel;
         double fixed[NFIXED];
         size_t line; /* its first row */
         long long *dur;
         size_t ndur, cap_dur;
-        double *val;   /* per kept counter; NaN until given */
-        size_t *vline; /* where each was given (0: not given) */
-        size_t nval;
+};
+
+/* a counter's value given for a group (the last one given) */
+struct given {
+        size_t g, line;
+        int ci;
+        double v;
 };
 
 struct rocpd {
@@ -69,6 +84,11 @@ struct rocpd {
         char **cname; /* kept counters, in the order first seen */
         size_t nc, cap_c;
         struct smap cidx; /* counter name -> kept index, or -1 */
+        struct given *val; /* the values given, in row order (one per group and counter) */
+        size_t nval, cap_val;
+        size_t *slot; /* open addressing: (group, counter) -> its index in val + 1 */
+        size_t cap_slot;
+        size_t rows;
         size_t bad, dup, badts;
         struct strbuf key;
         /* the previous row's grouping fields as written, and its group: rows come in runs
@@ -111,6 +131,23 @@ static int parse_ts(const char *s, long long *out)
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
                 *out = v;
+                return v < 0 ? -1 : 0;
+        }
+        double d;
+        if (parse_double(s, &d) || !isfinite(d) || d != floor(d) || d < 0 || d >= 9.2e18)
+                return -1;
+        *out = (long long)d;
+        return 0;
+}
+
+/* Dispatch_ID: an exact integer (a whole number written as a real too) */
+static int parse_id(const char *s, long long *out)
+{
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (*s && !*end && !errno) {
+                *out = v;
                 return 0;
         }
         double d;
@@ -124,6 +161,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                               int *rc)
 {
         double key[NKEY];
+        long long id = 0;
         char buf[100];
         *rc = 0;
         struct strbuf *raw = &rp->key;
@@ -138,12 +176,14 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         rp->last_group = -1;
         for (int k = 0; k < NKEY; k++) {
                 const char *s = f[rp->col[k]];
-                if (parse_double(s, &key[k]) || !isfinite(key[k])) {
+                if (k == F_DISPATCH ? parse_id(s, &id) || (key[k] = (double)id, 0)
+                                    : parse_double(s, &key[k]) || !isfinite(key[k])) {
                         *rc = err_set(err, ERR_INPUT,
                                       "%s:%zu: %s %s (rocpd's rows are grouped into "
                                       "dispatches by it)",
                                       rp->path, line, field_name[k],
-                                      text_desc(s, "a number", buf, sizeof buf));
+                                      text_desc(s, k == F_DISPATCH ? "an integer" : "a number",
+                                                buf, sizeof buf));
                         return NULL;
                 }
         }
@@ -156,7 +196,8 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
                 return NULL;
         }
         sb_reset(&rp->key);
-        for (int k = 0; k < NKEY; k++)
+        sb_addf(&rp->key, "%lld\x1f", id);
+        for (int k = 1; k < NKEY; k++)
                 sb_addf(&rp->key, "%.17g\x1f", key[k]);
         sb_add(&rp->key, kernel);
         int gi;
@@ -168,6 +209,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         struct group *g = &rp->g[rp->ng];
         memset(g, 0, sizeof *g);
         memcpy(g->key, key, sizeof key);
+        g->id = id;
         g->kernel = xstrdup(kernel);
         g->line = line;
         for (int k = 0; k < NFIXED; k++) {
@@ -197,6 +239,9 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                 bad = COL_START, text = f[rp->col[F_START]];
         else if (parse_ts(f[rp->col[F_END]], &e))
                 bad = COL_END, text = f[rp->col[F_END]];
+        long long d = 0;
+        if (!bad && e >= s && __builtin_sub_overflow(e, s, &d))
+                bad = COL_END, text = f[rp->col[F_END]]; /* past 2^63 after its start */
         if (!bad && e < s) {
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
@@ -212,7 +257,7 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                 return;
         }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
-        g->dur[g->ndur++] = e - s;
+        g->dur[g->ndur++] = d;
 }
 
 static int counter_index(struct rocpd *rp, const char *name)
@@ -221,6 +266,15 @@ static int counter_index(struct rocpd *rp, const char *name)
         if (smap_get(&rp->cidx, name, &ci))
                 return ci;
         ci = -1;
+        for (int k = 0; k < NF; k++)
+                if (!strcmp(name, field_name[k])) {
+                        /* it would take that column's place: left out, said once */
+                        warnf("%s: a counter is named '%s', like a dispatch column; its "
+                              "values are left out",
+                              rp->path, name);
+                        smap_put(&rp->cidx, name, -1);
+                        return -1;
+                }
         if (keep(rp, name)) {
                 xgrow(&rp->cname, &rp->cap_c, rp->nc + 1, sizeof *rp->cname);
                 rp->cname[rp->nc] = xstrdup(name);
@@ -228,6 +282,53 @@ static int counter_index(struct rocpd *rp, const char *name)
         }
         smap_put(&rp->cidx, name, ci);
         return ci;
+}
+
+static size_t slot_hash(size_t g, int ci)
+{
+        /* splitmix64's finaliser: every bit of both mixed into the low ones */
+        uint64_t h = (uint64_t)g * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(unsigned)ci;
+        h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
+        return (size_t)(h ^ (h >> 31));
+}
+
+/* the value given for group g and counter ci, or NULL */
+static struct given *given_at(struct rocpd *rp, size_t g, int ci)
+{
+        if (!rp->cap_slot)
+                return NULL;
+        for (size_t i = slot_hash(g, ci) & (rp->cap_slot - 1);; i = (i + 1) & (rp->cap_slot - 1)) {
+                size_t k = rp->slot[i];
+                if (!k)
+                        return NULL;
+                if (rp->val[k - 1].g == g && rp->val[k - 1].ci == ci)
+                        return &rp->val[k - 1];
+        }
+}
+
+static void slot_insert(size_t *slot, size_t cap, const struct given *val, size_t k)
+{
+        size_t i = slot_hash(val[k - 1].g, val[k - 1].ci) & (cap - 1);
+        while (slot[i])
+                i = (i + 1) & (cap - 1);
+        slot[i] = k;
+}
+
+/* val[k - 1] is group g's value of ci (the table grown at half full) */
+static void given_put(struct rocpd *rp, size_t g, int ci, size_t k)
+{
+        (void)g, (void)ci;
+        if (2 * k > rp->cap_slot) {
+                size_t cap = rp->cap_slot ? 2 * rp->cap_slot : 1024;
+                size_t *slot = xcalloc(cap, sizeof *slot);
+                for (size_t j = 1; j < k; j++)
+                        slot_insert(slot, cap, rp->val, j);
+                free(rp->slot);
+                rp->slot = slot;
+                rp->cap_slot = cap;
+        }
+        slot_insert(rp->slot, rp->cap_slot, rp->val, k);
 }
 
 static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_t line)
@@ -242,23 +343,20 @@ static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_
                               rp->path, line, name, text_desc(s, "a count", buf, sizeof buf));
                 v = NAN;
         }
-        if ((size_t)ci >= g->nval) {
-                size_t n = rp->nc > (size_t)ci ? rp->nc : (size_t)ci + 1;
-                g->val = xrealloc(g->val, n * sizeof *g->val);
-                g->vline = xrealloc(g->vline, n * sizeof *g->vline);
-                for (size_t i = g->nval; i < n; i++) {
-                        g->val[i] = NAN;
-                        g->vline[i] = 0;
-                }
-                g->nval = n;
-        }
-        double old = g->val[ci];
-        if (g->vline[ci] && !(old == v || (isnan(old) && isnan(v))) && ++rp->dup <= MAX_WARN)
-                warnf("%s:%zu: counter '%s' of dispatch %.17g also at line %zu, with another "
+        size_t gi = (size_t)(g - rp->g);
+        struct given *old = given_at(rp, gi, ci);
+        if (old && !(old->v == v || (isnan(old->v) && isnan(v))) && ++rp->dup <= MAX_WARN)
+                warnf("%s:%zu: counter '%s' of dispatch %lld also at line %zu, with another "
                       "value; the last is used (as rocprof-compute 3.3 does)",
-                      rp->path, line, name, g->key[F_DISPATCH], g->vline[ci]);
-        g->val[ci] = v;
-        g->vline[ci] = line;
+                      rp->path, line, name, g->id, old->line);
+        if (old) {
+                old->v = v;
+                old->line = line;
+                return;
+        }
+        xgrow(&rp->val, &rp->cap_val, rp->nval + 1, sizeof *rp->val);
+        rp->val[rp->nval++] = (struct given){gi, line, ci, v};
+        given_put(rp, gi, ci, rp->nval);
 }
 
 static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
@@ -268,6 +366,7 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
         (void)lens, (void)n;
         if (line == 0)
                 return on_header(rp, f, n, err);
+        rp->rows++;
         int rc;
         struct group *g = group_of(rp, f, line, err, &rc);
         if (!g)
@@ -306,8 +405,8 @@ static double median(struct group *g)
 static int cmp_group(const void *a, const void *b)
 {
         const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
-        if (x->key[F_DISPATCH] != y->key[F_DISPATCH])
-                return x->key[F_DISPATCH] < y->key[F_DISPATCH] ? -1 : 1;
+        if (x->id != y->id)
+                return x->id < y->id ? -1 : 1;
         int c = strcmp(x->kernel, y->kernel);
         if (c)
                 return c;
@@ -383,19 +482,36 @@ static void build(struct rocpd *rp, struct table *t)
         }
         size_t missing = 0;
         const char *mname = NULL;
-        double mdisp = 0;
+        long long mdisp = 0;
+        /* the values given, each into its dispatch's row; then the cells none was given
+         * for, the first of them (counter by counter, row by row) named */
+        size_t *row = xmalloc((rp->ng ? rp->ng : 1) * sizeof *row);
+        for (size_t r = 0; r < rp->ng; r++)
+                row[(size_t)(order[r] - rp->g)] = r;
+        int *col = xmalloc((rp->nc ? rp->nc : 1) * sizeof *col);
+        unsigned char *given = xcalloc(rp->ng * rp->nc + 1, 1);
         for (size_t i = 0; i < rp->nc; i++) {
-                int c = table_add_col(t, rp->cname[i]);
-                for (size_t r = 0; r < rp->ng; r++) {
-                        const struct group *g = order[r];
-                        int given = i < g->nval && g->vline[i];
-                        t->num[c][r] = given ? g->val[i] : NAN;
-                        if (!given && !missing++)
-                                mname = rp->cname[i], mdisp = g->key[F_DISPATCH];
-                }
+                col[i] = table_add_col(t, rp->cname[i]);
+                for (size_t r = 0; r < rp->ng; r++)
+                        t->num[col[i]][r] = NAN;
         }
+        for (size_t k = 0; k < rp->nval; k++) {
+                const struct given *v = &rp->val[k];
+                t->num[col[v->ci]][row[v->g]] = v->v;
+                given[(size_t)v->ci * rp->ng + row[v->g]] = 1;
+        }
+        missing = rp->ng * rp->nc - rp->nval;
+        for (size_t k = 0; missing && k < rp->ng * rp->nc; k++)
+                if (!given[k]) {
+                        mname = rp->cname[k / rp->ng];
+                        mdisp = order[k % rp->ng]->id;
+                        break;
+                }
+        free(given);
+        free(col);
+        free(row);
         if (missing)
-                warnf("%s: %zu counter value%s missing (dispatch %.17g has no row for '%s'); "
+                warnf("%s: %zu counter value%s missing (dispatch %lld has no row for '%s'); "
                       "the metrics that use %s are n/a for %s dispatch%s",
                       rp->path, missing, missing == 1 ? " is" : "s are", mdisp, mname,
                       missing == 1 ? "it" : "them", missing == 1 ? "that" : "those",
@@ -425,6 +541,13 @@ int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc
         struct rocpd rp = {.path = path, .want = want, .ctx = ctx, .last_group = -1};
         table_init(pmc);
         int rc = csv_stream(path, on_row, &rp, err);
+        /* a wide table of mostly empty cells is refused before it is made */
+        if (!rc && rp.nc && rp.ng > (ROCPD_MAX_SPARE + ROCPD_MAX_FILL * rp.rows) / rp.nc)
+                rc = err_set(err, ERR_INPUT,
+                             "%s: %zu dispatches times %zu counters from %zu rows: a table "
+                             "of mostly empty cells (more than %d times the rows, plus %zu; "
+                             "docs/FORMATS.md)",
+                             path, rp.ng, rp.nc, rp.rows, ROCPD_MAX_FILL, ROCPD_MAX_SPARE);
         if (!rc) {
                 build(&rp, pmc);
                 if (rp.bad > MAX_WARN)
@@ -440,9 +563,9 @@ int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc
         for (size_t i = 0; i < rp.ng; i++) {
                 free(rp.g[i].kernel);
                 free(rp.g[i].dur);
-                free(rp.g[i].val);
-                free(rp.g[i].vline);
         }
+        free(rp.val);
+        free(rp.slot);
         free(rp.g);
         for (size_t i = 0; i < rp.nc; i++)
                 free(rp.cname[i]);

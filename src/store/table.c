@@ -3,9 +3,12 @@
  * libcsv reads the rest (quotes inside fields, fields across lines, damaged bytes). */
 #include "table.h"
 
+#include "csvbatch.h"
 #include "csvsplit.h"
+#include "csvopen.h"
 #include "tableio.h"
 #include "../util/numparse.h"
+#include "../util/task.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -46,6 +49,7 @@ struct loader {
         size_t *lens, *at, cap_fields, cap_lens, cap_at;
         int stopped; /* row_fn asked to stop: not an error */
         size_t nrec; /* data records handed to row_fn */
+        size_t text_cols; /* columns that came to hold text (put_cell): a count that moves */
 };
 
 double table_text_num(const char *s)
@@ -58,8 +62,9 @@ double table_text_num(const char *s)
 }
 
 /* One data cell: its number (NaN when empty or text), and its text in text columns. */
-static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len)
+static void put_cell(struct loader *ld, int c, size_t r, const char *s, size_t len)
 {
+        struct table *t = ld->t;
         double v;
         if (len == 0) {
                 t->num[c][r] = NAN;
@@ -77,6 +82,7 @@ static void put_cell(struct table *t, int c, size_t r, const char *s, size_t len
                 if (!t->str[c]) {
                         /* first text cell: keep the text of earlier numeric cells too */
                         t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
+                        ld->text_cols++;
                         char buf[64];
                         for (size_t i = 0; i < r; i++)
                                 if (!isnan(t->num[c][i]))
@@ -172,7 +178,7 @@ static void on_field(void *data, size_t len, void *p)
                 size_t r = table_add_row(t); /* may move t->line */
                 t->line[r] = ld->row_line;
         }
-        put_cell(t, (int)ld->field++, t->nrows - 1, s, len);
+        put_cell(ld, (int)ld->field++, t->nrows - 1, s, len);
         free(s);
 }
 
@@ -212,7 +218,7 @@ static void on_field_cols(void *data, size_t len, void *p)
         }
         int c = ld->map[ld->field++];
         if (c >= 0)
-                put_cell(t, c, t->nrows - 1, s, len);
+                put_cell(ld, c, t->nrows - 1, s, len);
 }
 
 /* on_field for csv_stream: keep the field's text until its record ends */
@@ -335,14 +341,28 @@ struct tstream {
          * straight into hundreds of columns misses the cache at every cell */
         double *stage;
         size_t nstage, stage_r0;
+        double *srow[64]; /* the staged rows: in stage, or the second thread's (csvbatch) */
+        /* the second thread splitting lines ahead (csvbatch.h): bt (NULL: none), whether
+         * a job over buf runs (bt_on), the next of its lines this thread takes, which kept
+         * values are text for the job, and text_cols when it began */
+        struct csv_batch *bt;
+        int bt_on, bt_tried;
+        size_t bt_next, bt_text_cols;
+        unsigned char *ktext;
 };
 
 #define STAGE 64
 
 /* bytes read at a time; a line that fits is read without libcsv when it can be */
 #define RBUF (1 << 20)
+/* with a second thread splitting lines, 4 MiB: its job runs while this thread stores the
+ * rows before and writes them on (a job ends with the buffer's lines) */
+#define RBUF_BATCH (4 << 20)
 
 int table_csv_libcsv_only;
+size_t table_csv_batch_min = 16 << 20;
+size_t table_csv_batch_lines = 4096;
+size_t table_csv_batch_rows;
 
 /* text: the file's bytes already read (len of them), or NULL to open path */
 static int stream_open(struct tstream *s, const char *path, const char *text, size_t len,
@@ -361,9 +381,9 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
         if (text) { /* as a file read in one piece: the same buffer, nothing more to read */
                 s->fsize = (off_t)len;
                 s->cap = len + 1 > 4096 ? len + 1 : 4096;
-                s->buf = xmalloc(s->cap + 16);
+                s->buf = xmalloc(s->cap + CSV_PAD);
                 memcpy(s->buf, text, len);
-                memset(s->buf + len, 0, 16);
+                memset(s->buf + len, 0, CSV_PAD);
                 s->n = s->got_total = len;
                 s->drained = 1;
                 return 0;
@@ -373,13 +393,15 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
                 return ERR_INPUT;
         s->fd = fd;
         s->has_fd = 1;
-        /* RBUF, or the file's size for a smaller one; csv_split reads up to 15 bytes past
-         * a line (zeros past the bytes read) */
-        s->cap = s->fsize > 0 && (size_t)s->fsize < RBUF ? (size_t)s->fsize + 1 : RBUF;
+        /* RBUF, or the file's size for a smaller one; csv_split reads up to CSV_PAD bytes
+         * past a line (zeros past the bytes read) */
+        size_t rbuf = s->fsize > 0 && (size_t)s->fsize >= table_csv_batch_min && !row_fn
+                          ? RBUF_BATCH : RBUF;
+        s->cap = s->fsize > 0 && (size_t)s->fsize < rbuf ? (size_t)s->fsize + 1 : rbuf;
         if (s->cap < 4096)
                 s->cap = 4096;
-        s->buf = xmalloc(s->cap + 16);
-        memset(s->buf, 0, 16);
+        s->buf = xmalloc(s->cap + CSV_PAD);
+        memset(s->buf, 0, CSV_PAD);
         return 0;
 }
 
@@ -387,12 +409,30 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
 static void stage_flush(struct tstream *s)
 {
         struct table *t = &s->t;
-        size_t n = s->nstage, nk = s->nkeep;
-        for (size_t k = 0; k < nk; k++) {
-                double *dst = t->num[s->kcol[k]] + s->stage_r0;
-                const double *src = s->stage + k;
+        size_t n = s->nstage, nk = s->nkeep, r0 = s->stage_r0;
+        double *const *row = s->srow;
+        /* eight columns at a time: a row's eight values are one cache line */
+        size_t k0 = 0;
+        for (; k0 + 8 <= nk; k0 += 8) {
+                double *d[8];
+                for (int i = 0; i < 8; i++)
+                        d[i] = t->num[s->kcol[k0 + i]] + r0;
+                for (size_t j = 0; j < n; j++) {
+                        const double *x = row[j] + k0;
+                        d[0][j] = x[0];
+                        d[1][j] = x[1];
+                        d[2][j] = x[2];
+                        d[3][j] = x[3];
+                        d[4][j] = x[4];
+                        d[5][j] = x[5];
+                        d[6][j] = x[6];
+                        d[7][j] = x[7];
+                }
+        }
+        for (; k0 < nk; k0++) {
+                double *d = t->num[s->kcol[k0]] + r0;
                 for (size_t j = 0; j < n; j++)
-                        dst[j] = src[j * nk];
+                        d[j] = row[j][k0];
         }
         s->stage_r0 += n;
         s->nstage = 0;
@@ -458,9 +498,10 @@ static void fast_row(struct tstream *s, char *b)
                         s->stage_r0 = r;
                 }
                 f[l] = '\0';
-                put_cell(t, c, r, f, l);
+                put_cell(ld, c, r, f, l);
                 row[k] = t->num[c][r];
         }
+        s->srow[s->nstage] = row;
         if (++s->nstage == STAGE)
                 stage_flush(s);
         ld->end_line = ld->line;
@@ -490,6 +531,106 @@ static int fast_line(struct tstream *s, char *b, char *nl)
         return 0;
 }
 
+/* Whether the second thread may split this stream's lines: a data row of a table load (not
+ * csv_stream) read, a file of table_csv_batch_min bytes or more, two CPUs */
+static int batch_usable(struct tstream *s)
+{
+        struct loader *ld = &s->ld;
+        if (!s->keep_ready || ld->header || ld->row_fn || table_csv_libcsv_only ||
+            (size_t)s->fsize < table_csv_batch_min)
+                return 0;
+        if (!s->bt_tried) {
+                s->bt_tried = 1;
+                csv_split_level(-1); /* chosen here, before the thread splits lines */
+                if (task_workers() > 1)
+                        s->bt = csv_batch_new();
+                s->ktext = xmalloc(s->nkeep + 1);
+        }
+        return s->bt != NULL;
+}
+
+/* The second thread's split of the line at off, starting a job over the buffer's lines
+ * where none runs: 1 and *bl filled, 0 when there is none (this thread splits it). */
+static int batch_line(struct tstream *s, size_t off, struct csv_bline *bl)
+{
+        if (!batch_usable(s))
+                return 0;
+        for (int fresh = 0; fresh < 2; fresh++) {
+                if (!s->bt_on) {
+                        if (fresh == 0)
+                                continue;
+                        const char *last = memrchr(s->buf + off, '\n', s->n - off);
+                        if (!last)
+                                return 0; /* no whole line left */
+                        struct table *t = &s->t;
+                        for (size_t k = 0; k < s->nkeep; k++)
+                                s->ktext[k] = t->str[s->kcol[k]] != NULL;
+                        if (s->nstage)
+                                stage_flush(s); /* rows staged in the last job's place */
+                        struct csv_job job = {
+                            .buf = s->buf, .from = off, .to = (size_t)(last - s->buf) + 1,
+                            .max_lines = table_csv_batch_lines, .keep = s->keep,
+                            .text = s->ktext, .nkeep = s->nkeep,
+                            .nhead = s->field_cb == on_field ? t->ncols : s->ld.nhead};
+                        csv_batch_start(s->bt, &job);
+                        s->bt_on = 1;
+                        s->bt_next = 0;
+                        s->bt_text_cols = s->ld.text_cols;
+                }
+                if (csv_batch_line(s->bt, s->bt_next, bl) && bl->start == off) {
+                        s->bt_next++;
+                        return 1;
+                }
+                csv_batch_stop(s->bt); /* the job ended (or went astray): a new one here */
+                s->bt_on = 0;
+        }
+        return 0;
+}
+
+/* fast_row for a line the second thread split: its numbers as it read them, the slow
+ * fields (text, empty, a number for strtod) through put_cell, in field order */
+static void batch_row(struct tstream *s, char *b, const struct csv_bline *bl)
+{
+        struct loader *ld = &s->ld;
+        struct table *t = &s->t;
+        ld->row_line = ld->line;
+        table_reserve(t, t->nrows + 1);
+        size_t r = t->nrows++;
+        t->line[r] = ld->row_line;
+        if (s->nstage == 0)
+                s->stage_r0 = r;
+        double *row = bl->vals; /* staged where it is: kept until the next job */
+        for (size_t e = 0; e < bl->nslow; e++) {
+                size_t k = bl->slow[3 * e], l = bl->slow[3 * e + 2];
+                char *f = b + bl->slow[3 * e + 1];
+                int c = s->kcol[k];
+                /* as fast_row: a column's first text reads its earlier rows */
+                if (s->nstage && !t->str[c] && l) {
+                        stage_flush(s);
+                        s->stage_r0 = r;
+                }
+                f[l] = '\0';
+                put_cell(ld, c, r, f, l);
+                row[k] = t->num[c][r];
+        }
+        s->srow[s->nstage] = row;
+        if (++s->nstage == STAGE)
+                stage_flush(s);
+        ld->end_line = ld->line;
+        table_csv_batch_rows++;
+}
+
+/* The line b ... nl as fast_line reads it, from the second thread's split where that is
+ * what this thread's split would give: between records, as many fields as the header, and
+ * no column come to hold text since the job began (its numbers would be wanted as text). */
+static int batch_fast_line(struct tstream *s, char *b, char *nl, const struct csv_bline *bl)
+{
+        if (s->p.pstate != 0 || !bl->ok || s->ld.text_cols != s->bt_text_cols)
+                return fast_line(s, b, nl);
+        batch_row(s, b, bl);
+        return 0;
+}
+
 /* Read on until the table holds max_rows rows (at a record's end) or the file ends. */
 static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
 {
@@ -499,9 +640,19 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
         while (!s->eof && !ld->failed) {
                 char *buf = s->buf;
                 size_t off = s->off, n = s->n;
-                char *nl = off < n ? memchr(buf + off, '\n', n - off) : NULL;
+                /* the line's end: where the second thread found it, else looked for */
+                struct csv_bline bl;
+                int split = off < n && batch_line(s, off, &bl);
+                char *nl = split    ? buf + bl.end
+                           : off < n ? memchr(buf + off, '\n', n - off)
+                                     : NULL;
                 if (!nl && !s->drained && n - off < s->cap) {
-                        /* the line goes on past the bytes read: keep it, read more */
+                        /* the line goes on past the bytes read: keep it, read more (the
+                         * second thread done with the buffer first) */
+                        if (s->bt_on) {
+                                csv_batch_stop(s->bt);
+                                s->bt_on = 0;
+                        }
                         memmove(buf, buf + off, n - off);
                         s->pos += off;
                         s->n = n - off;
@@ -516,7 +667,7 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         size_t got = r > 0 ? (size_t)r : 0;
                         s->n += got;
                         s->got_total += got;
-                        memset(buf + s->n, 0, 16);
+                        memset(buf + s->n, 0, CSV_PAD);
                         /* the end: nothing more, or fewer bytes than asked that complete
                          * the size fstat gave (a short read for another reason reads on) */
                         s->drained = got == 0 || (got < want && s->fsize > 0 &&
@@ -530,7 +681,8 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                 /* line by line, so that the callbacks know the physical line: records
                  * (a quoted field may hold newlines) and blank lines do not count them */
                 size_t seg = nl ? (size_t)(nl - buf) + 1 - off : n - off;
-                if (!nl || fast_line(s, buf + off, nl) < 0) {
+                if (!nl || (split ? batch_fast_line(s, buf + off, nl, &bl)
+                                  : fast_line(s, buf + off, nl)) < 0) {
                         if (s->nstage)
                                 stage_flush(s); /* libcsv stores into the columns */
                         /* libcsv: a field that goes on past the buffer, the last line
@@ -605,6 +757,8 @@ static int stream_read(struct tstream *s, size_t max_rows, struct err *err)
 
 static void stream_close(struct tstream *s)
 {
+        csv_batch_free(s->bt);
+        free(s->ktext);
         if (s->has_fd)
                 close(s->fd);
         if (s->parser_ok)

@@ -98,6 +98,12 @@ int csv_stream_in(const char *path, const struct csv_texts *ct, csv_row_fn row, 
 /* For tests: non-zero sends every line through libcsv (no fast path), so that the two
  * readings can be compared. */
 extern int table_csv_libcsv_only;
+/* For tests: a file of at least table_csv_batch_min bytes (16 MiB) has its lines split by a
+ * second thread ahead of the reader, table_csv_batch_lines (4096) lines a job; 0 and a few
+ * lines test that path on small files. */
+extern size_t table_csv_batch_min, table_csv_batch_lines;
+/* rows stored from the second thread's splits so far (tests check that it ran) */
+extern size_t table_csv_batch_rows;
 
 /* Column index by name, or -1. */
 int table_col(const struct table *t, const char *name);

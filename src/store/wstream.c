@@ -1,6 +1,7 @@
 /* Streamed workloads: per-dispatch tables read once, chunk by chunk, into a temporary file
  * of column blocks (wstream.h). */
 #include "wstream.h"
+#include "cellcheck.h"
 
 #include "columns.h"
 
@@ -41,7 +42,6 @@ struct wspill {
         unsigned char *wbuf;
         size_t wlen;
         long long wend;
-        unsigned char *rbuf; /* SPILL_CHUNK * 4 bytes: narrow values read back */
         uint32_t *ubuf;      /* spill_put's values as 32 bits */
         size_t capu;
 };
@@ -190,10 +190,8 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
 {
         table_init(resident);
         table_pool(resident); /* a kernel name once, not once per dispatch */
-        if (!*sp) {
+        if (!*sp)
                 *sp = xcalloc(1, sizeof **sp);
-                (*sp)->rbuf = xmalloc(SPILL_CHUNK * 4);
-        }
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
@@ -370,15 +368,17 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
                         out[i] = x;
                 return 0;
         }
-        /* narrow values go to rbuf and are widened into out; beyond rbuf's room (a block
-         * longer than SPILL_CHUNK rows), through a copy; doubles straight into out */
-        unsigned char *e = kd != SK_F64 && bytes <= SPILL_CHUNK * 4
-                               ? s->rbuf
+        /* narrow values go to rbuf (the caller's stack: two threads read one spill) and
+         * are widened into out; beyond rbuf's room (a block longer than SPILL_CHUNK rows),
+         * through a copy; doubles straight into out */
+        unsigned char rbuf[SPILL_CHUNK * 4];
+        unsigned char *e = kd != SK_F64 && bytes <= sizeof rbuf
+                               ? rbuf
                                : (unsigned char *)out + m * sizeof *out - bytes;
         if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
                 return -1;
-        if (e == s->rbuf)
-                widen(kd, s->rbuf, out, m);
+        if (e == rbuf)
+                widen(kd, rbuf, out, m);
         else if (kd != SK_F64) {
                 unsigned char *c = xmalloc(bytes);
                 memcpy(c, e, bytes);
@@ -400,7 +400,6 @@ void spill_free(struct wspill *s)
         }
         free(s->t);
         free(s->wbuf);
-        free(s->rbuf);
         free(s->ubuf);
         if (s->f)
                 fclose(s->f);

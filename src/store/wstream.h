@@ -45,15 +45,4 @@ size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k);
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n);
 void spill_free(struct wspill *s);
 
-/* workload.c's checks, for spill_load: one table's damaged cells are counted chunk by
- * chunk and reported at the end, in check_cells' order. */
-struct cellcheck;
-struct cellcheck *cellcheck_new(void);
-/* t: rows row0 ... of the file */
-void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0);
-/* the warnings (and the Dispatch_ID check on resident), then cc is freed */
-void cellcheck_report(struct cellcheck *cc, const struct table *resident, const char *dup,
-                      const char *file);
-void cellcheck_discard(struct cellcheck *cc);
-
 #endif

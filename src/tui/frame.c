@@ -7,6 +7,7 @@
 
 #include "../render/memchart.h"
 #include "tui_int.h"
+#include "../util/esc.h"
 
 void tui_layout(int rows, int cols, struct tui_layout *l)
 {
@@ -55,6 +56,11 @@ static void set_cell(struct tui_cell *c, const char *s, size_t len, int attr)
 size_t tui_line_add(struct tui_line *l, const char *s, int attr)
 {
         size_t added = 0;
+        struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
+        if (esc_needed(s, strlen(s), 0)) {
+                esc_append(&e, s, strlen(s), 0);
+                s = e.buf;
+        }
         while (*s) {
                 size_t len = u8seq(s);
                 xgrow(&l->c, &l->cap, l->n + 1, sizeof *l->c);
@@ -62,6 +68,7 @@ size_t tui_line_add(struct tui_line *l, const char *s, int attr)
                 s += len;
                 added++;
         }
+        sb_free(&e);
         return added;
 }
 
@@ -284,6 +291,22 @@ static const char *short_path(const char *p)
         return p;
 }
 
+char *tui_row_desc(const struct tui_model *m)
+{
+        if (m->hl_table < 0 || m->hl_row < 0 || (size_t)m->hl_table >= m->an[0].ntables)
+                return NULL;
+        const struct rtable *t = &m->an[0].tables[m->hl_table];
+        if (!t->metric_table || (size_t)m->hl_row >= t->nrows || !t->arch)
+                return NULL;
+        const char *rk = t->rkeys[m->hl_row];
+        char *key = xstrndup(rk, strcspn(rk, "#"));
+        const struct metric *mt = arch_metric(t->arch, key);
+        free(key);
+        if (!mt || !mt->desc || !*mt->desc)
+                return NULL;
+        return xasprintf(" %s: %s", t->keys[m->hl_row], mt->desc);
+}
+
 static void draw_bars(struct tui_model *m, struct tui_frame *f)
 {
         fill(f, 0, 0, f->cols, TA_BAR);
@@ -357,10 +380,12 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
         if (m->mode == TM_MAIN && m->nmatches)
                 snprintf(right, sizeof right, " match %zu/%zu ", m->match_cur + 1, m->nmatches);
         int rw = (int)strlen(right);
+        char *desc = m->mode == TM_MAIN ? tui_row_desc(m) : NULL;
         if (m->msg[0])
                 put_fit(f, y, 0, f->cols - rw, m->msg, m->msg_err ? TA_ERROR : TA_BAR);
         else
-                put_fit(f, y, 0, f->cols - rw, hint, TA_BAR);
+                put_fit(f, y, 0, f->cols - rw, desc ? desc : hint, TA_BAR);
+        free(desc);
         put(f, y, f->cols - rw, f->cols, right, TA_BAR);
 }
 
@@ -480,7 +505,7 @@ static void draw_findings(struct tui_model *m, struct tui_frame *f, const struct
         if (m->pick >= m->pick_top + h)
                 m->pick_top = m->pick - h + 1;
         put_fit(f, L->main_y, 0, f->cols,
-                " Findings (kernel, estimated gain, finding): Enter jumps to the evidence", TA_HEAD);
+                " Findings (kernel, estimated speedup, finding): Enter jumps to the evidence", TA_HEAD);
         for (size_t i = m->pick_top; i < n && i < m->pick_top + h; i++) {
                 int y = L->main_y + 1 + (int)(i - m->pick_top);
                 int a = i == m->pick ? TA_SEL : TA_NORMAL;

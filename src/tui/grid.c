@@ -147,47 +147,39 @@ static void build_plain(const struct rtable *t, const struct render_opts *o, str
         rgrid_free(&rg);
 }
 
+/* the comparison as the report lays it out (compare_grid), colored */
 static void build_compare(const struct rtable *b, const struct rtable *n,
                           const struct render_opts *o, struct tui_grid *g)
 {
-        size_t ncols = 1;
-        for (size_t c = 0; c < b->ncols; c++)
-                ncols += rtable_numeric_col(b, c) ? 3 : 1;
-        grid_alloc(g, b->nrows + 1, ncols);
-        g->cells[0] = xstrdup(b->metric_table ? b->key_title : "");
-        size_t k = 1;
-        for (size_t c = 0; c < b->ncols; c++) {
-                g->cells[k++] = xstrdup(b->cols[c]);
-                if (rtable_numeric_col(b, c)) {
-                        g->cells[k++] = xasprintf("%s (new)", b->cols[c]);
-                        g->cells[k++] = xstrdup("Change");
+        struct cmp_grid cg;
+        compare_grid(b, n, o->decimal, &cg);
+        grid_alloc(g, cg.nrows, cg.ncols);
+        memcpy(g->cells, cg.cells, cg.nrows * cg.ncols * sizeof *g->cells);
+        for (size_t r = 1; r < cg.nrows; r++) {
+                long br = cg.pairs[r - 1].b;
+                g->src_row[r] = br; /* -1: a row of the new run only */
+                for (size_t k = 1; k < cg.ncols; k++) {
+                        const struct cmp_cell *in = &cg.info[r * cg.ncols + k];
+                        unsigned char *at = &g->attrs[r * cg.ncols + k];
+                        int pop = in->kind != CK_TEXT && in->kind != CK_STATUS &&
+                                  is_pop(b, in->col);
+                        int ca = br >= 0 && (in->kind == CK_NEW || in->kind == CK_CHANGE)
+                                     ? change_attr(b, (size_t)br, in->col, in->bv, in->nv)
+                                     : TA_NORMAL;
+                        if (in->kind == CK_BASE && pop)
+                                *at = (unsigned char)tui_pop_attr(in->bv);
+                        else if (in->kind == CK_NEW)
+                                *at = (unsigned char)(ca != TA_NORMAL ? ca
+                                                      : pop           ? tui_pop_attr(in->nv)
+                                                                      : ca);
+                        else if (in->kind == CK_CHANGE)
+                                *at = (unsigned char)ca;
                 }
         }
-        for (size_t r = 0; r < b->nrows; r++) {
-                size_t gi = (r + 1) * ncols;
-                g->src_row[r + 1] = (long)r;
-                g->cells[gi] = xstrdup(b->keys[r]);
-                k = 1;
-                for (size_t c = 0; c < b->ncols; c++) {
-                        const struct cell *cl = &b->cells[r * b->ncols + c];
-                        if (!rtable_numeric_col(b, c)) {
-                                g->cells[gi + k++] = xstrdup(cl->text ? cl->text : "");
-                                continue;
-                        }
-                        double nv = compare_new_value(b, n, r, c);
-                        int pop = is_pop(b, c);
-                        if (pop)
-                                g->attrs[gi + k] = (unsigned char)tui_pop_attr(cl->v);
-                        g->cells[gi + k++] = compare_num_text(cl->v, o->decimal);
-                        int ca = change_attr(b, r, c, cl->v, nv);
-                        g->attrs[gi + k] = (unsigned char)(ca != TA_NORMAL ? ca
-                                                           : pop           ? tui_pop_attr(nv)
-                                                                           : ca);
-                        g->cells[gi + k++] = compare_num_text(nv, o->decimal);
-                        g->attrs[gi + k] = (unsigned char)ca;
-                        g->cells[gi + k++] = compare_delta_text(cl->v, nv, o->decimal);
-                }
-        }
+        free(cg.cells); /* the strings now belong to g */
+        cg.cells = NULL;
+        cg.nrows = cg.ncols = 0;
+        cmp_grid_free(&cg);
 }
 
 void tui_grid_build(const struct rtable *t, const struct rtable *cur, int compare,

@@ -1,35 +1,9 @@
-/* The TUI's key map: what each key does in each mode, and the help text for it. */
+/* The TUI's key map: what each key does in each mode (the help text for it: keyhelp.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tui_int.h"
-
-const struct tui_keydoc tui_keys[] = {
-    {"q", "quit, restore the terminal"},
-    {"Ctrl-C", "quit at once (exit 130)"},
-    {"? F1", "this help (Esc closes)"},
-    {"Tab", "focus: panel tree / table"},
-    {"Up Down", "tree: move; table: scroll"},
-    {"Left Right", "close/open, scroll sideways"},
-    {"PgUp PgDn", "a page up or down"},
-    {"Home End", "first or last line"},
-    {"Enter", "open the panel or table"},
-    {"g", "go to an id (17, 2.1.3)"},
-    {"/", "search metrics: name or id"},
-    {"] [", "next / previous match"},
-    {"k", "kernel list: filter panels"},
-    {"d", "dispatch list: filter"},
-    {"Space", "in a list: toggle an entry"},
-    {"a", "in a list: all (no filter)"},
-    {"n N", "next/previous normalization"},
-    {"m", "memory chart view"},
-    {"r", "roofline view"},
-    {"f", "findings: Enter jumps to evidence"},
-    {"Esc", "close a list, view, prompt"},
-    {"Ctrl-L", "redraw the screen"},
-};
-const size_t tui_nkeys = sizeof tui_keys / sizeof tui_keys[0];
 
 #define FAR ((size_t)1 << 30) /* "the end": compose clamps it */
 
@@ -63,24 +37,6 @@ static int is_move(int key)
 {
         return key == TK_UP || key == TK_DOWN || key == TK_PGUP || key == TK_PGDN ||
                key == TK_HOME || key == TK_END;
-}
-
-size_t tui_list_items(const struct tui_model *m, size_t *out)
-{
-        size_t n = 0;
-        out[n++] = TUI_NONE;
-        if (m->mode == TM_KERNELS) {
-                for (size_t k = 0; k < m->nkernels; k++)
-                        out[n++] = k;
-                return n;
-        }
-        int any = 0;
-        for (size_t k = 0; k < m->nkernels; k++)
-                any |= m->ksel[k];
-        for (size_t d = 0; d < m->ndisp; d++)
-                if (!any || m->ksel[m->disp_kernel[d]])
-                        out[n++] = d;
-        return n;
 }
 
 static void list_key(struct tui_model *m, int key)
@@ -301,4 +257,26 @@ void tui_key(struct tui_model *m, int key)
         default:
                 main_key(m, key);
         }
+}
+
+void tui_findings_key(struct tui_model *m, int key, size_t page)
+{
+        const struct rtable *t = tui_findings_table(m);
+        size_t n = t ? t->nrows : 0;
+        if (key == TK_UP && m->pick)
+                m->pick--;
+        else if (key == TK_DOWN && m->pick + 1 < n)
+                m->pick++;
+        else if (key == TK_PGUP)
+                m->pick = m->pick > page ? m->pick - page : 0;
+        else if (key == TK_PGDN)
+                m->pick = m->pick + page < n ? m->pick + page : (n ? n - 1 : 0);
+        else if (key == TK_HOME)
+                m->pick = 0;
+        else if (key == TK_END)
+                m->pick = n ? n - 1 : 0;
+        else if (key == TK_ENTER)
+                tui_findings_jump(m, m->pick);
+        else if (key == TK_ESC || key == 'q' || key == 'f')
+                m->mode = TM_MAIN;
 }

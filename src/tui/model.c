@@ -1,6 +1,6 @@
 /* The TUI's state and the transforms on it: filters and normalization re-run the same
- * analysis the text view prints (analysis_run), the panel tree follows its tables, search
- * finds metric rows by name or id. No terminal I/O here. */
+ * analysis the text view prints (analysis_run), the panel tree follows its tables (search
+ * and go-to: search.c). No terminal I/O here. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,10 +12,7 @@
 #include "../store/columns.h"
 #include "tui_int.h"
 
-static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void msg(struct tui_model *m, int is_err, const char *fmt, ...)
+void tui_msg(struct tui_model *m, int is_err, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -75,7 +72,7 @@ int tui_select_node(struct tui_model *m, size_t node)
         return 0;
 }
 
-static size_t node_of_table(const struct tui_model *m, size_t table)
+size_t tui_node_of_table(const struct tui_model *m, size_t table)
 {
         for (size_t j = 0; j < m->nnodes; j++)
                 if (m->nodes[j].table == table)
@@ -115,7 +112,7 @@ static int apply(struct tui_model *m, const unsigned char *ksel, const unsigned 
         for (; done < nw; done++)
                 if ((rc = analysis_run(m->in.w[done], m->in.a[done], m->in.ps, &o, &an[done],
                                        &err))) {
-                        msg(m, 1, "%s: %s", m->in.w[done]->path, err.msg);
+                        tui_msg(m, 1, "%s: %s", m->in.w[done]->path, err.msg);
                         break;
                 }
         if (rc) {
@@ -177,7 +174,8 @@ static int apply(struct tui_model *m, const unsigned char *ksel, const unsigned 
                 strcpy(q, m->query);
                 long ht = m->hl_table, hr = m->hl_row;
                 size_t s = m->sel, vo = m->voff;
-                tui_search(m, q);
+                if (!tui_find_matches(m, q) && m->nmatches)
+                        m->hoff = 0; /* as showing the first match left it */
                 m->sel = s;
                 m->voff = vo;
                 m->hl_table = ht;
@@ -270,7 +268,7 @@ int tui_norm_cycle(struct tui_model *m, int dir)
         size_t next = (m->norm + (dir < 0 ? n - 1 : 1)) % n;
         int rc = apply(m, m->ksel, m->dsel, next);
         if (!rc)
-                msg(m, 0, "normalization: %s", m->norms[next]);
+                tui_msg(m, 0, "normalization: %s", m->norms[next]);
         return rc;
 }
 
@@ -279,13 +277,13 @@ int tui_norm_set(struct tui_model *m, const char *norm)
         for (size_t i = 0; i < m->nnorms; i++)
                 if (!strcmp(m->norms[i], norm))
                         return apply(m, m->ksel, m->dsel, i);
-        msg(m, 1, "unknown normalization '%s'", norm);
+        tui_msg(m, 1, "unknown normalization '%s'", norm);
         return ERR_INPUT;
 }
 
-/* ---- search and go to ---- */
+/* ---- search (showing a match: search.c) ---- */
 
-static int id_like(const char *s)
+int tui_id_like(const char *s)
 {
         if (!*s)
                 return 0;
@@ -323,33 +321,7 @@ static size_t shown_rows(const struct tui_model *m, const struct rtable *t)
         return t->nrows;
 }
 
-static void reveal_row(struct tui_model *m, size_t table, size_t row)
-{
-        struct tui_layout L;
-        struct tui_doc d;
-        tui_layout(m->rows, m->cols, &L);
-        tui_doc_build(m, (size_t)(L.pane_w > 0 ? L.pane_w : 1), &d);
-        long li = tui_doc_find(&d, table, row);
-        if (li >= 0 && (size_t)li >= d.sticky) {
-                size_t bi = (size_t)li - d.sticky;
-                size_t h = L.main_h > (int)d.sticky ? (size_t)L.main_h - d.sticky : 1;
-                /* center the row when it is out of view */
-                if (bi < m->voff || bi >= m->voff + h)
-                        m->voff = bi > h / 2 ? bi - h / 2 : 0;
-        }
-        m->hoff = 0;
-        tui_doc_free(&d);
-}
-
-static void show_row(struct tui_model *m, size_t table, size_t row)
-{
-        tui_select_node(m, node_of_table(m, table));
-        m->hl_table = (long)table;
-        m->hl_row = (long)row;
-        reveal_row(m, table, row);
-}
-
-int tui_search(struct tui_model *m, const char *query)
+int tui_find_matches(struct tui_model *m, const char *query)
 {
         snprintf(m->query, sizeof m->query, "%s", query);
         free(m->matches);
@@ -359,7 +331,7 @@ int tui_search(struct tui_model *m, const char *query)
         if (!query[0])
                 return 0;
         size_t cap = 0;
-        int idq = id_like(query);
+        int idq = tui_id_like(query);
         for (size_t i = 0; i < m->an[0].ntables; i++) {
                 const struct rtable *t = &m->an[0].tables[i];
                 for (size_t r = 0, n = shown_rows(m, t); r < n; r++) {
@@ -374,49 +346,28 @@ int tui_search(struct tui_model *m, const char *query)
         }
         if (!m->nmatches) {
                 m->hl_table = m->hl_row = -1;
-                msg(m, 1, "no metric matches '%s'", query);
+                tui_msg(m, 1, "no metric matches '%s'", query);
                 return ERR_INPUT;
         }
-        show_row(m, m->matches[0].table, m->matches[0].row);
         return 0;
 }
 
-int tui_match_next(struct tui_model *m, int dir)
+size_t tui_list_items(const struct tui_model *m, size_t *out)
 {
-        if (!m->nmatches) {
-                msg(m, 1, "%s", m->query[0] ? "no matches" : "no search yet: press /");
-                return ERR_INPUT;
+        size_t n = 0;
+        out[n++] = TUI_NONE;
+        if (m->mode == TM_KERNELS) {
+                for (size_t k = 0; k < m->nkernels; k++)
+                        out[n++] = k;
+                return n;
         }
-        size_t n = m->nmatches;
-        m->match_cur = (m->match_cur + (dir < 0 ? n - 1 : 1)) % n;
-        show_row(m, m->matches[m->match_cur].table, m->matches[m->match_cur].row);
-        return 0;
-}
-
-int tui_select_id(struct tui_model *m, const char *id)
-{
-        const struct analysis *an = &m->an[0];
-        if (id_like(id) && !strchr(id, '.')) {
-                for (size_t j = 0; j < m->nnodes; j++)
-                        if (m->nodes[j].table == TUI_NONE && m->nodes[j].panel == atoi(id))
-                                return tui_select_node(m, j);
-        }
-        for (size_t i = 0; i < an->ntables; i++)
-                if (!strcmp(an->tables[i].id, id))
-                        return tui_select_node(m, node_of_table(m, i));
-        for (size_t i = 0; i < an->ntables; i++) {
-                const struct rtable *t = &an->tables[i];
-                size_t l = strlen(t->id);
-                if (!t->metric_table || strncmp(t->id, id, l) || id[l] != '.')
-                        continue;
-                for (size_t r = 0; r < t->nrows; r++)
-                        if (!strcmp(t->keys[r], id)) {
-                                show_row(m, i, r);
-                                return 0;
-                        }
-        }
-        msg(m, 1, "no panel, table or metric has the id '%s'", id);
-        return ERR_INPUT;
+        int any = 0;
+        for (size_t k = 0; k < m->nkernels; k++)
+                any |= m->ksel[k];
+        for (size_t d = 0; d < m->ndisp; d++)
+                if (!any || m->ksel[m->disp_kernel[d]])
+                        out[n++] = d;
+        return n;
 }
 
 int tui_view_text(struct tui_model *m, const char *which)
@@ -425,7 +376,7 @@ int tui_view_text(struct tui_model *m, const char *which)
         char **lines = NULL;
         size_t n = 0;
         if (tui_text_render(m, which, m->cols, &lines, &n, &err)) {
-                msg(m, 1, "%s", err.msg);
+                tui_msg(m, 1, "%s", err.msg);
                 return ERR_INPUT;
         }
         for (size_t i = 0; i < m->ntext; i++)

@@ -105,6 +105,11 @@ int tui_pop_attr(double pct);
  * 0 when unknown (from the metric's name and unit, or the column title). */
 int tui_direction(const struct rtable *t, size_t r, size_t c);
 
+/* The description of the highlighted row's metric (search, go to id) as the status line
+ * shows it, " ID: text" (malloc'd), or NULL when that row has none. */
+struct tui_model;
+char *tui_row_desc(const struct tui_model *m);
+
 enum tui_mode { TM_MAIN, TM_HELP, TM_KERNELS, TM_DISPATCHES, TM_SEARCH, TM_GOTO, TM_TEXT,
                 TM_FINDINGS };
 enum tui_focus { TF_TREE, TF_TABLE };

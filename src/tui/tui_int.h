@@ -53,6 +53,20 @@ size_t tui_visible_nodes(const struct tui_model *m, size_t *out);
  * kernel or dispatch indices; the dispatches are those of the selected kernels. */
 size_t tui_list_items(const struct tui_model *m, size_t *out);
 
+/* The model's message line (model.c), and the tree node of table i (search.c). */
+void tui_msg(struct tui_model *m, int is_err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+size_t tui_node_of_table(const struct tui_model *m, size_t table);
+
+/* The rows matching query (a metric id's prefix, or a name's part in any case) into
+ * m->matches, selecting none; no match: an error on the message line. */
+int tui_find_matches(struct tui_model *m, const char *query);
+/* 1 if s looks like a metric id: digits and dots */
+int tui_id_like(const char *s);
+
+/* The column of t with that title, or -1 (findings_view.c). */
+long tui_col_of(const struct rtable *t, const char *title);
+
 /* Display width of UTF-8 text. */
 size_t tui_u8width(const char *s);
 

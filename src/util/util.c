@@ -1,5 +1,6 @@
 /* Error reports, aborting allocation, string buffers and the string map. */
 #include "util.h"
+#include "esc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,33 +17,17 @@
 int warn_quiet;
 
 /* Messages are one line: control characters that reach them from input (a YAML key
- * "m\n2", a kernel name with a newline) are written as \n, \r or \xHH, in place,
- * truncating at size (found by fuzz_yaml_metrics). */
+ * "m\n2", a kernel name with a newline or an escape sequence) are written as \n, \r,
+ * \xHH or \u00HH (esc.h), in place, truncating at size (found by fuzz_yaml_metrics). */
 static void one_line(char *s, size_t size)
 {
-        size_t n = strlen(s), extra = 0;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if ((c < 0x20 && c != '\t') || c == 0x7f)
-                        extra += c == '\n' || c == '\r' ? 1 : 3;
-        }
-        if (!extra)
+        size_t n = strlen(s);
+        if (!esc_needed(s, n, 0))
                 return;
-        char *t = xmalloc(n + extra + 1), *o = t;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char)s[i];
-                if (c == '\n' || c == '\r') {
-                        *o++ = '\\';
-                        *o++ = c == '\n' ? 'n' : 'r';
-                } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                        o += sprintf(o, "\\x%02x", c);
-                } else {
-                        *o++ = (char)c;
-                }
-        }
-        *o = 0;
-        snprintf(s, size, "%s", t);
-        free(t);
+        struct strbuf sb = {0};
+        esc_append(&sb, s, n, 0);
+        snprintf(s, size, "%s", sb.buf);
+        sb_free(&sb);
 }
 
 int err_set(struct err *err, int code, const char *fmt, ...)
@@ -86,25 +71,39 @@ int err_wrap(struct err *err, const char *fmt, ...)
 /* where this thread's warnings go while held (src/util/task.h) */
 static _Thread_local struct strbuf *warn_sink;
 
-void warnf(const char *fmt, ...)
+static void vnote(const char *prefix, const char *fmt, va_list ap)
 {
         if (warn_quiet)
                 return;
-        va_list ap, aq;
-        va_start(ap, fmt);
+        va_list aq;
         va_copy(aq, ap);
         int n = vsnprintf(NULL, 0, fmt, aq);
         va_end(aq);
         size_t size = n > 0 ? (size_t)n * 4 + 1 : 1; /* room for every byte as \xHH */
         char *msg = xmalloc(size);
         vsnprintf(msg, size, fmt, ap);
-        va_end(ap);
         one_line(msg, size);
         if (warn_sink)
-                sb_addf(warn_sink, "prism: warning: %s\n", msg);
+                sb_addf(warn_sink, "prism: %s%s\n", prefix, msg);
         else
-                fprintf(stderr, "prism: warning: %s\n", msg);
+                fprintf(stderr, "prism: %s%s\n", prefix, msg);
         free(msg);
+}
+
+void warnf(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vnote("warning: ", fmt, ap);
+        va_end(ap);
+}
+
+void notef(const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vnote("", fmt, ap);
+        va_end(ap);
 }
 
 struct strbuf *warn_hold(struct strbuf *sb)
@@ -386,13 +385,59 @@ int parse_double(const char *s, double *out)
         return 0;
 }
 
-char *read_file(const char *path, size_t *len, struct err *err)
+int open_regular(const char *path, struct err *err)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_NONBLOCK: opening a FIFO without a writer returns at once (then refused) */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) {
                 err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
-                return NULL;
+                return -1;
         }
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+                err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+                err_set(err, ERR_INPUT, "cannot open '%s': a directory, not a file", path);
+        } else if (!S_ISREG(st.st_mode)) {
+                err_set(err, ERR_INPUT,
+                        "cannot open '%s': not a regular file (a FIFO, a device or a socket)",
+                        path);
+        } else {
+                int fl = fcntl(fd, F_GETFL);
+                if (fl >= 0)
+                        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+                return fd;
+        }
+        close(fd);
+        return -1;
+}
+
+FILE *fopen_regular(const char *path, struct err *err)
+{
+        int fd = open_regular(path, err);
+        if (fd < 0)
+                return NULL;
+        FILE *f = fdopen(fd, "rb");
+        if (!f) {
+                err_set(err, ERR_SYS, "cannot open '%s': %s", path, strerror(errno));
+                close(fd);
+        }
+        return f;
+}
+
+int file_kind(const char *path)
+{
+        struct stat st;
+        if (stat(path, &st) != 0)
+                return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+        return S_ISREG(st.st_mode) ? 1 : -1;
+}
+
+char *read_file(const char *path, size_t *len, struct err *err)
+{
+        int fd = open_regular(path, err);
+        if (fd < 0)
+                return NULL;
         /* one buffer of the file's size and one read where the size is known: a read that
          * gives fewer bytes than asked and completes the size fstat gave is the end (a
          * short read for another reason, a signal, reads on); anything else to its end */

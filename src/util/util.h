@@ -24,6 +24,8 @@ int err_wrap(struct err *err, const char *fmt, ...) __attribute__((format(printf
 
 /* Print a one-line warning "prism: warning: ..." to stderr (never for errors). */
 void warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a note that is no warning: "prism: ..." (what a forgiving option matched). */
+void notef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set to 1 to silence warnings (tests). */
 extern int warn_quiet;
 struct strbuf;
@@ -104,6 +106,14 @@ int make_dir(const char *dir, struct err *err);
 /* 1 if path is a directory / regular file. */
 int is_dir(const char *path);
 int is_file(const char *path);
+/* 1: path is a regular file, 0: nothing is there, -1: something else is (a directory, a
+ * FIFO, a device, a socket), which no input of prism may be */
+int file_kind(const char *path);
+/* path opened for reading if it is a regular file, else -1 with err set to one line naming
+ * it ("is a directory", "is not a regular file"); never blocks on a FIFO. fopen_regular:
+ * the same as a stream (mode "rb"). */
+int open_regular(const char *path, struct err *err);
+FILE *fopen_regular(const char *path, struct err *err);
 
 /* Directory holding the running executable (for data lookup), or NULL. Found once per
  * process; safe from several threads. */

@@ -1,5 +1,5 @@
 /* A driver of backend_cupti alone, for tests/gpu/run-cupti-check.sh on a machine with an
- * NVIDIA GPU (it links backend_cupti.c, table.c and util.c only).
+ * NVIDIA GPU (it links src/profile/backend/nvidia/cupti.c, table.c and util.c only).
  *   t-backend-cupti available
  *   t-backend-cupti detect                      sysinfo row as CSV on stdout
  *   t-backend-cupti passes CHIP M1,M2,...       hardware passes for the set

@@ -83,6 +83,8 @@ struct pc_state {
 };
 
 extern struct pc_state pc;
+/* PRISM_CUPTI_OUT.err, where pc_error appends (set by inject.c; report.c) */
+extern char *pc_err_path;
 
 /* Report an error: one line "prism-cupti: ..." to stderr, appended to PRISM_CUPTI_OUT.err. */
 void pc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

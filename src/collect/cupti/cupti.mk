@@ -30,14 +30,21 @@ tests/bin/kinds: tests/gpu/kinds.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
 
-# A small driver of backend_cupti.c alone (the full prism may not link everywhere);
-# static libcsv so that it runs on the device machine, which has none.
-tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c src/profile/backend_cupti.c \
-                           src/profile/host.c src/profile/proc.c src/profile/clocks_nvml.c \
-                           src/profile/passcache.c src/store/table.c src/util/util.c
+# Kernels with a known limiter each, and a cuBLAS GEMM (the findings ground truth:
+# tests/gpu/run-findings-check.sh).
+tests/bin/limiters: tests/gpu/limiters.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Isrc -o $@ $^ \
-	  -Wl,-Bstatic -lcsv -Wl,-Bdynamic -ldl -lm
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
+tests/bin/limiters-nocublas: tests/gpu/limiters.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -DNO_CUBLAS -o $@ $<
+
+# A small driver of the NVIDIA backend (the backend reads its family's data, so it links
+# prism's library); build it with STATIC_LIBS=1 for the device machine, which has neither
+# libyaml nor libcsv.
+tests/bin/t-backend-cupti: tests/gpu/t-backend-cupti.c $(BUILD)/libprism.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libprism.a $(LDLIBS)
 
 # An MPI program whose ranks exchange data between kernels (issue 21); built where MPI is
 # (the device machine): nvcc compiles, the MPI C++ wrapper links.

@@ -4,7 +4,7 @@
 #ifndef PRISM_ROCPROF_INPUT_H
 #define PRISM_ROCPROF_INPUT_H
 
-#include "backend.h"
+#include "../../backend.h"
 
 struct rocprof_gpu {
         const char *gfx;   /* the gfx target the definitions are for */

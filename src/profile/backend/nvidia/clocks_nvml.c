@@ -4,7 +4,7 @@
  * unlock it afterwards; the memory clock stays (ncu leaves it too). The driver allows it to root (or with
  * the permission nvidia-smi grants); when it refuses, the profile runs at the GPU's own
  * clocks and says so. */
-#include "clocks.h"
+#include "clocks_nvml.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "../util/util.h"
-#include "host.h"
+#include "../../../util/util.h"
+#include "../../host.h"
 
 struct table;
 

@@ -20,8 +20,8 @@
 #endif
 #endif
 
-#include "../arch/arch.h"
-#include "../store/table.h"
+#include "../../../arch/arch.h"
+#include "../../../store/table.h"
 
 /* A GPU model's facts that neither the KFD topology nor the DRM query report, from the
  * architecture data (the family's models: and model_facts:, metrics/ files).

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../arch/arch.h"
+#include "../../../arch/arch.h"
 
 static int is_accum_value(const struct backend_pass *p, size_t i)
 {

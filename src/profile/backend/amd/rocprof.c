@@ -3,9 +3,9 @@
  * the GPU comes from the KFD topology (src/profile/detect_amd.c). Per-channel counters
  * (TCC_HIT[3]) and accumulate counters are defined for rocprofv3 in a counters file (-E,
  * rocprof_input.c). */
-#include "backend.h"
-#include "launcher.h"
-#include "proc.h"
+#include "../../backend.h"
+#include "../../launcher.h"
+#include "../../proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "detect.h"
-#include "plan.h"
+#include "../../plan.h"
 #include "rocprof_input.h"
-#include "../store/columns.h"
+#include "../../../store/columns.h"
 
 /* The GPU of the last detection: per-channel definitions need its XCD layout. */
 static struct amd_gpu gpu;
@@ -52,6 +52,21 @@ static char *find_rocprof(void)
         return found;
 }
 
+/* HIP and the ROCm runtime choose the GPU by these, in this order (HIP also honours
+ * CUDA_VISIBLE_DEVICES); prism binds a GPU it chose through the first. */
+static const char *const rocprof_device_vars[] = {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+                                                  "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
+                                                  NULL};
+
+static int rocprof_count_gpus(void)
+{
+        struct amd_gpu *gpus = NULL;
+        size_t n = 0;
+        int r = detect_amd_gpus(&gpus, &n, NULL) == 0 ? (int)n : 0;
+        free(gpus);
+        return r;
+}
+
 static int load_gpu(struct err *err)
 {
         struct amd_gpu *gpus = NULL;
@@ -62,7 +77,7 @@ static int load_gpu(struct err *err)
         struct launcher l;
         struct gpu_choice ch;
         launcher_detect(&l, NULL);
-        launcher_gpu_choice(&l, NULL, (int)n, &ch);
+        launcher_gpu_choice(&l, NULL, (int)n, rocprof_device_vars, &ch);
         int want = ch.index < 0 ? 0 : ch.index;
         if (n == 0)
                 rc = err_set(err, ERR_SYS,
@@ -555,4 +570,6 @@ const struct backend backend_rocprof = {
     .offline_sysinfo = rocprof_offline_sysinfo,
     .run_pass = rocprof_run_pass,
     .num_passes = NULL,
+    .device_vars = rocprof_device_vars,
+    .count_gpus = rocprof_count_gpus,
 };

@@ -1,13 +1,14 @@
 /* The NVIDIA backend: each pass runs the target once with libprism-cupti.so injected through
  * CUDA_INJECTION64_PATH and reads the CSV it writes; the GPU's properties come from the CUDA
  * driver API. Everything NVIDIA is loaded with dlopen: prism has no link-time CUDA dependency. */
-#include "backend.h"
-#include "clocks.h"
-#include "passcache.h"
-#include "host.h"
-#include "proc.h"
+#include "../../backend.h"
+#include "clocks_nvml.h"
+#include "../../passcache.h"
+#include "../../host.h"
+#include "../../proc.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../store/columns.h"
+#include "../../../arch/arch.h"
+#include "../../../store/columns.h"
 
 #define COLLECTOR "libprism-cupti.so"
 
@@ -150,6 +152,29 @@ static void model_from_name(const char *name, char *out, size_t len)
         }
 }
 
+/* The facts of the GPU that the driver does not report, from its family's data
+ * (`model_facts:` of metrics/ for target, "sm_90"): NaN each where the data has none. */
+struct sm_facts {
+        double simd_per_cu, cu_per_se, lds_banks, xcd, l2_chan_bus_bits;
+};
+
+static void sm_facts_load(const char *target, struct sm_facts *f)
+{
+        f->simd_per_cu = f->cu_per_se = f->lds_banks = f->xcd = f->l2_chan_bus_bits = NAN;
+        char *mdir = data_path("metrics");
+        struct arch a;
+        struct err e = {0};
+        if (mdir && arch_load(mdir, target, &a, &e) == 0) {
+                f->simd_per_cu = arch_model_fact(&a, NULL, "simd_per_cu");
+                f->cu_per_se = arch_model_fact(&a, NULL, "cu_per_se");
+                f->lds_banks = arch_model_fact(&a, NULL, "lds_banks");
+                f->xcd = arch_model_fact(&a, NULL, "xcd");
+                f->l2_chan_bus_bits = arch_model_fact(&a, NULL, "l2_chan_bus_bits");
+                arch_free(&a);
+        }
+        free(mdir);
+}
+
 static int cupti_detect(struct table *si, struct err *err)
 {
         int r, dev, n = 0;
@@ -215,17 +240,16 @@ static int cupti_detect(struct table *si, struct err *err)
         snprintf(buf, sizeof buf, "sm_%d%d", a[ATTR_COMPUTE_CAPABILITY_MAJOR],
                  a[ATTR_COMPUTE_CAPABILITY_MINOR]);
         sysinfo_set_str(si, "gpu_arch", buf);
+        struct sm_facts f;
+        sm_facts_load(buf, &f);
         sysinfo_set_num(si, "gpu_l1",
                         NAN); /* L1 and shared memory are one carve-out: no fixed size */
         sysinfo_set_num(si, "gpu_l2", a[ATTR_L2_CACHE_SIZE] / 1024.0);
         int sms = a[ATTR_MULTIPROCESSOR_COUNT];
         sysinfo_set_num(si, "cu_per_gpu", sms);
-        /* Four SM sub-partitions (SMSPs) per SM since Volta: the counterpart of a CU's SIMDs. */
-        sysinfo_set_num(si, "simd_per_cu", 4);
-        /* The driver API exposes no GPC count. Volta to Hopper full GPCs hold 9 TPCs = 18 SMs,
-         * so ceil(SMs/18) (checked on the H100 with gpc__cycles_elapsed.sum/.avg, see
-         * bench/cupti-h100.md); src/arch data may override. */
-        sysinfo_set_num(si, "se_per_gpu", ceil(sms / 18.0));
+        sysinfo_set_num(si, "simd_per_cu", f.simd_per_cu);
+        /* the driver API exposes no GPC count */
+        sysinfo_set_num(si, "se_per_gpu", ceil(sms / f.cu_per_se));
         sysinfo_set_num(si, "wave_size", a[ATTR_WARP_SIZE]);
         sysinfo_set_num(si, "workgroup_max_size", a[ATTR_MAX_THREADS_PER_BLOCK]);
         sysinfo_set_num(si, "max_waves_per_cu",
@@ -236,14 +260,13 @@ static int cupti_detect(struct table *si, struct err *err)
         sysinfo_set_num(si, "max_mclk", mclk);
         sysinfo_set_num(si, "cur_sclk", sclk);
         sysinfo_set_num(si, "cur_mclk", mclk);
-        /* One L2 channel per 64-bit DRAM channel (HBM: 16 per 1024-bit stack). */
         int bus = a[ATTR_GLOBAL_MEMORY_BUS_WIDTH];
-        sysinfo_set_num(si, "total_l2_chan", bus / 64);
-        sysinfo_set_num(si, "lds_banks_per_cu", 32);
+        sysinfo_set_num(si, "total_l2_chan", floor(bus / f.l2_chan_bus_bits));
+        sysinfo_set_num(si, "lds_banks_per_cu", f.lds_banks);
         sysinfo_set_num(si, "lds_per_cu", a[ATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] / 1024.0);
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
         sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
-        sysinfo_set_num(si, "num_xcd", 1);
+        sysinfo_set_num(si, "num_xcd", f.xcd);
         /* which GPU: its UUID as nvidia-smi writes it and its PCI address */
         unsigned char u[16];
         if (cu.device_uuid(u, dev) == 0) {
@@ -598,6 +621,23 @@ static int cupti_clocks(int mode, struct clock_state *cs)
         return clocks_nvml_set(mode, bus, -1, cs);
 }
 
+/* The CUDA runtime and driver choose the GPU by this one. */
+static const char *const cupti_device_vars[] = {"CUDA_VISIBLE_DEVICES", NULL};
+
+/* The GPUs the NVIDIA driver lists (no CUDA initialised). */
+static int cupti_count_gpus(void)
+{
+        int n = 0;
+        DIR *d = opendir("/proc/driver/nvidia/gpus");
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d)))
+                        n += e->d_name[0] != '.';
+                closedir(d);
+        }
+        return n;
+}
+
 const struct backend backend_cupti = {
     .name = "cupti",
     .available = cupti_available,
@@ -608,4 +648,6 @@ const struct backend backend_cupti = {
     .clocks = cupti_clocks,
     .clocks_reset = clocks_nvml_reset,
     .can_flush_caches = 1,
+    .device_vars = cupti_device_vars,
+    .count_gpus = cupti_count_gpus,
 };

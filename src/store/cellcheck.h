@@ -1,0 +1,21 @@
+/* Damaged cells of a workload's tables (cellcheck.c). */
+#ifndef PRISM_CELLCHECK_H
+#define PRISM_CELLCHECK_H
+
+#include <stddef.h>
+
+#include "table.h"
+
+/* The checks of damaged cells (docs/HARDENING.md), for workload.c and spill_load: one
+ * table's damaged cells are counted chunk by chunk and reported at the end, in one order
+ * whether the table was read whole or streamed. */
+struct cellcheck;
+struct cellcheck *cellcheck_new(void);
+/* t: rows row0 ... of the file */
+void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0);
+/* the warnings (and the Dispatch_ID check on resident), then cc is freed */
+void cellcheck_report(struct cellcheck *cc, const struct table *resident, const char *dup,
+                      const char *file);
+void cellcheck_discard(struct cellcheck *cc);
+
+#endif

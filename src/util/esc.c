@@ -1,0 +1,181 @@
+/* Control characters in text a person sees (esc.h). */
+#include "esc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* bytes of the UTF-8 sequence that lead byte c starts (0: no lead byte) */
+static size_t u8need(unsigned char c)
+{
+        return c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+}
+
+/* 1 when s[0..len) is one well-formed sequence of len bytes (len from u8need) */
+static int u8whole(const unsigned char *s, size_t len)
+{
+        for (size_t i = 1; i < len; i++)
+                if ((s[i] & 0xC0) != 0x80)
+                        return 0;
+        return 1;
+}
+
+/* Appends s[0..n) escaped; returns how many bytes at its end it left (an incomplete but
+ * possibly well-formed UTF-8 sequence) when partial, else 0 */
+static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int flags,
+                      int partial)
+{
+        size_t i = 0, run = 0;
+        while (i < n) {
+                unsigned char c = s[i];
+                size_t len = 1;
+                int bad = 0;
+                if (c < 0x20) {
+                        bad = !(c == '\t' || (c == '\n' && (flags & ESC_KEEP_NL)));
+                } else if (c == 0x7f) {
+                        bad = 1;
+                } else if (c >= 0x80) {
+                        size_t need = u8need(c);
+                        if (need && i + need > n && partial) {
+                                if (u8whole(s + i, n - i)) { /* the rest comes later */
+                                        if (run)
+                                                sb_addn(sb, (const char *)s + i - run, run);
+                                        return n - i;
+                                }
+                        }
+                        if (need && i + need <= n && u8whole(s + i, need)) {
+                                len = need;
+                                /* U+0080 .. U+009F: C1 controls (CSI, OSC, ...) */
+                                bad = c == 0xC2 && s[i + 1] < 0xA0 ? 2 : 0;
+                        } else {
+                                bad = c < 0xA0; /* a lone 8-bit C1 control */
+                        }
+                }
+                if (!bad) {
+                        run += len;
+                        i += len;
+                        continue;
+                }
+                if (run)
+                        sb_addn(sb, (const char *)s + i - run, run);
+                run = 0;
+                if (bad == 2)
+                        sb_addf(sb, "\\u%04x", s[i + 1]);
+                else if (c == '\n')
+                        sb_add(sb, "\\n");
+                else if (c == '\r')
+                        sb_add(sb, "\\r");
+                else
+                        sb_addf(sb, "\\x%02x", c);
+                i += len;
+        }
+        if (run)
+                sb_addn(sb, (const char *)s + n - run, run);
+        return 0;
+}
+
+int esc_needed(const char *str, size_t n, int flags)
+{
+        const unsigned char *s = (const unsigned char *)str;
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = s[i];
+                if (c >= 0x20 && c < 0x7f)
+                        continue;
+                if (c < 0x20) {
+                        if (!(c == '\t' || (c == '\n' && (flags & ESC_KEEP_NL))))
+                                return 1;
+                        continue;
+                }
+                if (c == 0x7f)
+                        return 1;
+                size_t need = u8need(c);
+                if (need && i + need <= n && u8whole(s + i, need)) {
+                        if (c == 0xC2 && s[i + 1] < 0xA0)
+                                return 1;
+                        i += need - 1;
+                } else if (c < 0xA0) {
+                        return 1;
+                }
+        }
+        return 0;
+}
+
+void esc_append(struct strbuf *sb, const char *s, size_t n, int flags)
+{
+        esc_run(sb, (const unsigned char *)s, n, flags, 0);
+}
+
+/* ---- a stream that escapes what goes through it ---- */
+
+struct escf {
+        FILE *to;
+        unsigned char pend[4]; /* the start of a UTF-8 sequence the next write completes */
+        size_t npend;
+        struct strbuf sb, join;
+        int failed;
+};
+
+/* buf[0..n) after the pending bytes, escaped, to e->to; partial: an incomplete sequence at
+ * the end waits for the next write */
+static int escf_put(struct escf *e, const char *buf, size_t n, int partial)
+{
+        const unsigned char *s = (const unsigned char *)buf;
+        size_t len = n;
+        if (e->npend) {
+                sb_reset(&e->join);
+                sb_addn(&e->join, (const char *)e->pend, e->npend);
+                if (n)
+                        sb_addn(&e->join, buf, n);
+                s = (const unsigned char *)e->join.buf;
+                len = e->join.len;
+                e->npend = 0;
+        }
+        sb_reset(&e->sb);
+        size_t left = len ? esc_run(&e->sb, s, len, ESC_KEEP_NL, partial) : 0;
+        if (left) {
+                memcpy(e->pend, s + len - left, left);
+                e->npend = left;
+        }
+        if (e->sb.len && fwrite(e->sb.buf, 1, e->sb.len, e->to) != e->sb.len) {
+                e->failed = errno ? errno : EIO;
+                return -1;
+        }
+        return 0;
+}
+
+static ssize_t escf_write(void *p, const char *buf, size_t n)
+{
+        struct escf *e = p;
+        if (e->failed || escf_put(e, buf, n, 1)) {
+                errno = e->failed ? e->failed : EIO;
+                return -1;
+        }
+        return (ssize_t)n;
+}
+
+static int escf_close(void *p)
+{
+        struct escf *e = p;
+        int rc = e->failed || escf_put(e, "", 0, 0) ? -1 : 0;
+        if (fflush(e->to) != 0 || ferror(e->to))
+                rc = -1;
+        sb_free(&e->sb);
+        sb_free(&e->join);
+        free(e);
+        return rc;
+}
+
+FILE *esc_stream(FILE *to)
+{
+        struct escf *e = xcalloc(1, sizeof *e);
+        e->to = to;
+        cookie_io_functions_t io = {.write = escf_write, .close = escf_close};
+        FILE *f = fopencookie(e, "w", io);
+        if (!f) {
+                free(e);
+                return to;
+        }
+        setvbuf(f, NULL, _IOFBF, 1 << 16);
+        return f;
+}

@@ -1,0 +1,26 @@
+/* Text a person sees (a report on a terminal or in a file, a message, a TUI cell, an SVG
+ * label) never carries a control character from its input: a kernel name holding ESC,
+ * an OSC sequence or BEL could repaint the terminal or retitle it. Each is shown as an
+ * escape instead: \xHH for C0 controls and DEL (\n and \r in messages), \u00HH for the
+ * C1 controls U+0080..U+009F, \xHH for a lone byte 0x80..0x9F (an 8-bit C1 control).
+ * Tabs, newlines where kept, and well-formed UTF-8 pass unchanged, so text without
+ * controls is byte for byte as before. */
+#ifndef PRISM_ESC_H
+#define PRISM_ESC_H
+
+#include <stdio.h>
+
+#include "util.h"
+
+enum { ESC_KEEP_NL = 1 }; /* newlines pass (a report's lines); else shown as \n */
+
+/* 1 when s[0..n) holds something esc_append would escape */
+int esc_needed(const char *s, size_t n, int flags);
+/* s[0..n) appended to sb with its control characters escaped */
+void esc_append(struct strbuf *sb, const char *s, size_t n, int flags);
+/* A stream writing to `to` what is written to it, escaped (newlines kept). Closing it
+ * flushes `to` (not closed) and fails when any write to `to` failed: a full disk, a
+ * closed pipe. Falls back to `to` itself when no stream can be made. */
+FILE *esc_stream(FILE *to);
+
+#endif

@@ -1,0 +1,104 @@
+/* util/esc.c: control characters shown escaped (ESC, OSC, BEL, C1 as UTF-8 and as a lone
+ * byte), everything else byte for byte (UTF-8, tabs, newlines in a report); the escaping
+ * stream gives the same bytes however its writes are split (a UTF-8 sequence cut between
+ * two), and its close fails when the stream under it could not be written (/dev/full). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/esc.h"
+
+static char *esc(const char *s, int flags)
+{
+        struct strbuf sb = {0};
+        esc_append(&sb, s, strlen(s), flags);
+        return sb.buf ? sb.buf : xstrdup("");
+}
+
+static void test_strings(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *in, *out;
+                int flags;
+        } cases[] = {
+            {"plain kernel<int>(float*)", "plain kernel<int>(float*)", 0},
+            {"box \xe2\x94\x82 \xc3\xa9 \xf0\x9f\x98\x80", "box \xe2\x94\x82 \xc3\xa9 \xf0\x9f\x98\x80", 0},
+            {"a\x1b[2Jb", "a\\x1b[2Jb", 0},
+            {"t\x1b]0;title\x07", "t\\x1b]0;title\\x07", 0},
+            {"c1 \xc2\x9b" "31m", "c1 \\u009b31m", 0},
+            {"nbsp \xc2\xa0 stays", "nbsp \xc2\xa0 stays", 0},
+            {"lone \x9b byte", "lone \\x9b byte", 0},
+            {"latin1 \xe9 stays", "latin1 \xe9 stays", 0},
+            {"del\x7f", "del\\x7f", 0},
+            {"tab\tstays", "tab\tstays", 0},
+            {"nl\nr\r", "nl\\nr\\r", 0},
+            {"nl\nkept", "nl\nkept", ESC_KEEP_NL},
+            /* a cut sequence: its lead byte as it is, a 0x80..0x9F byte a lone C1 */
+            {"cut \xe2\x94", "cut \xe2\\x94", 0},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char *o = esc(cases[i].in, cases[i].flags);
+                if (strcmp(o, cases[i].out))
+                        fail_msg("case %zu: '%s', want '%s'", i, o, cases[i].out);
+                assert_int_equal(esc_needed(cases[i].in, strlen(cases[i].in), cases[i].flags),
+                                 strcmp(cases[i].in, cases[i].out) != 0);
+                free(o);
+        }
+}
+
+/* text through the stream in writes of k bytes = esc_append of it all */
+static void test_stream_splits(void **state)
+{
+        (void)state;
+        const char *text = "k \xe2\x94\x82\x1b[1m\xc2\x9b\xc3\xa9\nline 2\x07 \xf0\x9f\x98\x80 end\n";
+        size_t n = strlen(text);
+        char *want = esc(text, ESC_KEEP_NL);
+        for (size_t k = 1; k <= n; k++) {
+                char *buf = NULL;
+                size_t len = 0;
+                FILE *to = open_memstream(&buf, &len);
+                assert_non_null(to);
+                FILE *f = esc_stream(to);
+                assert_true(f != to);
+                setvbuf(f, NULL, _IONBF, 0); /* every fwrite reaches the filter as it is */
+                for (size_t at = 0; at < n; at += k)
+                        assert_int_equal(fwrite(text + at, 1, at + k <= n ? k : n - at, f),
+                                         at + k <= n ? k : n - at);
+                assert_int_equal(fclose(f), 0);
+                fclose(to);
+                if (strcmp(buf, want))
+                        fail_msg("writes of %zu: '%s', want '%s'", k, buf, want);
+                free(buf);
+        }
+        free(want);
+}
+
+static void test_stream_full(void **state)
+{
+        (void)state;
+        FILE *to = fopen("/dev/full", "w");
+        if (!to)
+                skip();
+        FILE *f = esc_stream(to);
+        for (int i = 0; i < 20000; i++)
+                fputs("a line of the report\n", f);
+        assert_int_not_equal(fclose(f), 0);
+        fclose(to);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_strings),
+            cmocka_unit_test(test_stream_splits),
+            cmocka_unit_test(test_stream_full),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
