@@ -128,6 +128,8 @@ void pc_host_free(CUpti_Profiler_Host_Object *host);
 
 /* range.c: the Range Profiler, one state per CUDA context. */
 struct pc_ctx;
+/* The CUDA context of c. */
+CUcontext pc_ctx_context(const struct pc_ctx *c);
 /* Find or create the state of ctx (NULL when out of memory). */
 struct pc_ctx *pc_ctx_get(CUcontext ctx);
 /* Called under the lock on a launch's API entry in ctx (current on this thread): set up

@@ -651,3 +651,8 @@ void pc_ctx_cupti_end(struct pc_ctx *c)
         }
         share_release(c);
 }
+
+CUcontext pc_ctx_context(const struct pc_ctx *c)
+{
+        return c->ctx;
+}

@@ -230,7 +230,7 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                 if (pc_cu.ctx_synchronize)
                         pc_cu.ctx_synchronize();
                 j.cp.structSize = sizeof j.cp;
-                j.cp.allowOverwrite = 1;
+                j.cp.ctx = pc_ctx_context(c); /* named: NULL (the current one) fails */
                 double t0 = pc_now();
                 CUptiResult r = rp.save(&j.cp);
                 pc.t.save += pc_now() - t0;
