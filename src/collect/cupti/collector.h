@@ -77,6 +77,8 @@ struct pc_state {
                                  availability image from the start */
         int flush_caches;     /* PRISM_CUPTI_FLUSH=1: flush the L2 before each profiled
                                  kernel (flush.c) */
+        int user_range;       /* PRISM_CUPTI_USER_RANGE=1: the collector's replay profiles a
+                                 user range around the launch call instead of an auto range */
         int user_replay;      /* kernel replay by the collector (replay.c): PRISM_CUPTI_REPLAY
                                  =kernel with the flush, unless PRISM_CUPTI_CHECKPOINT=0 */
         struct pc_timing t;

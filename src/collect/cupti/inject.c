@@ -464,6 +464,8 @@ static void parse_env(void)
         /* kernel replay with the caches flushed before every pass: the collector's own */
         s = getenv("PRISM_CUPTI_CHECKPOINT");
         pc.user_replay = pc.kernel_mode && pc.flush_caches && !(s && !strcmp(s, "0"));
+        s = getenv("PRISM_CUPTI_USER_RANGE");
+        pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
         pc.timing = s && *s && strcmp(s, "0") != 0;
         pc.progress_fd = -1;

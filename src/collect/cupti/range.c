@@ -110,7 +110,10 @@ static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
         sp.pConfig = c->config;
         sp.counterDataImageSize = c->cd_size;
         sp.pCounterDataImage = c->cd;
-        sp.range = user ? CUPTI_UserRange : CUPTI_AutoRange;
+        /* the collector's replay brackets the kernel with an auto range too (a user range
+         * around the launch call also counts the launch's own latency); with
+         * PRISM_CUPTI_USER_RANGE=1 a user range */
+        sp.range = user && pc.user_range ? CUPTI_UserRange : CUPTI_AutoRange;
         sp.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
         sp.maxRangesPerPass = c->max;
         sp.numNestingLevels = 1;
@@ -569,7 +572,7 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
         c->base = dispatch;
         c->batch[0] = dispatch;
         c->nbatch = 1;
-        c->named = 1;
+        c->named = pc.user_range; /* an auto range's name counts the replays: by position */
         if (ck(c, init_image(c), "cannot initialize the counter data") < 0) {
                 fail_off(c);
                 return -1;
@@ -585,9 +588,9 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
                     PC_PARAMS(CUpti_RangeProfiler_PushRange_Params);
                 pp.pRangeProfilerObject = c->rp;
                 pp.pRangeName = name;
-                CUptiResult pr = cuptiRangeProfilerPushRange(&pp);
+                CUptiResult pr = pc.user_range ? cuptiRangeProfilerPushRange(&pp) : CUPTI_SUCCESS;
                 int lr = pr == CUPTI_SUCCESS ? ops->launch(ops->arg) : -1;
-                if (pr == CUPTI_SUCCESS) {
+                if (pr == CUPTI_SUCCESS && pc.user_range) {
                         CUpti_RangeProfiler_PopRange_Params op =
                             PC_PARAMS(CUpti_RangeProfiler_PopRange_Params);
                         op.pRangeProfilerObject = c->rp;
