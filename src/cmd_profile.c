@@ -304,7 +304,7 @@ int cmd_profile(int argc, char **argv)
                        res.replay == REPLAY_KERNEL ? "kernel" : "application",
                        res.fell_back ? ", partly application" : "",
                        res.cache != CACHE_ALL         ? "not flushed"
-                       : res.replay == REPLAY_KERNEL ? "flushed before every pass"
+                       : res.replay == REPLAY_KERNEL ? "flushed before each kernel's first pass"
                                                      : "flushed before each kernel");
                 if (res.clocks[0])
                         printf("clocks: %s\n", res.clocks);

@@ -15,10 +15,11 @@
  *   PRISM_CUPTI_PROGRESS_FD a file descriptor that gets "dispatch<TAB>kernel" per launch
  *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
  *                           processes that share the GPU (share.c)
- *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c); with
- *                           REPLAY=kernel the collector replays each kernel itself,
- *                           restoring memory and flushing before every pass (replay.c)
- *   PRISM_CUPTI_CHECKPOINT  0: leave kernel replay to CUPTI even with the flush
+ *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
+ *   PRISM_CUPTI_CHECKPOINT  1 (with REPLAY=kernel and FLUSH=1, experimental): the collector
+ *                           replays each kernel itself, restoring memory and flushing the
+ *                           L2 before every pass (replay.c)
+ *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
  *                           config (default: only when the GPU refuses a config without) */
@@ -461,9 +462,11 @@ static void parse_env(void)
         pc.use_avail = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_FLUSH");
         pc.flush_caches = s && *s && strcmp(s, "0") != 0;
-        /* kernel replay with the caches flushed before every pass: the collector's own */
+        /* kernel replay with the caches flushed before every pass, by the collector itself:
+         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1) until its SASS
+         * pass is right -- on the H200 the instrumented metrics came out 0 (replay.c) */
         s = getenv("PRISM_CUPTI_CHECKPOINT");
-        pc.user_replay = pc.kernel_mode && pc.flush_caches && !(s && !strcmp(s, "0"));
+        pc.user_replay = pc.kernel_mode && pc.flush_caches && s && !strcmp(s, "1");
         s = getenv("PRISM_CUPTI_USER_RANGE");
         pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");

@@ -1,5 +1,10 @@
-/* The collector's own kernel replay (PRISM_CUPTI_REPLAY=kernel with PRISM_CUPTI_FLUSH=1,
- * prism's --replay kernel --cache-control all): CUPTI's kernel replay saves and restores
+/* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 with
+ * PRISM_CUPTI_REPLAY=kernel and PRISM_CUPTI_FLUSH=1, i.e. prism's --replay kernel
+ * --cache-control all with PRISM_CUPTI_CHECKPOINT=1 in its environment). Measured on the
+ * H200 (bench/cost-h100.md): DRAM and L2 counters of L2-resident kernels as ncu's
+ * --cache-control all gives them, but the SASS-instrumented metrics came out 0 and one
+ * kernel's instruction counts took in other work (the restore's copies, now waited for;
+ * not measured again), so it is not the default. CUPTI's kernel replay saves and restores
  * device memory between a kernel's passes but leaves the L2 as the restore left it, so the
  * cache and DRAM counters of a kernel whose data fits in the L2 depend on the pass. Here the
  * collector replays the kernel itself in CUPTI's user-replay mode, from the launch's API
@@ -151,6 +156,10 @@ static int prepare(void *arg, size_t n)
         if (n > 0) {
                 double t0 = pc_now();
                 CUptiResult r = rp.restore(&j->cp);
+                /* the restore's copies must be done before the pass: in a range they count
+                 * as the kernel's work */
+                if (pc_cu.ctx_synchronize)
+                        pc_cu.ctx_synchronize();
                 pc.t.restore += pc_now() - t0;
                 if (pc_check(r, "cannot restore device memory before a replay pass") < 0)
                         return -1;
@@ -233,6 +242,8 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                 j.cp.ctx = pc_ctx_context(c); /* named: NULL (the current one) fails */
                 double t0 = pc_now();
                 CUptiResult r = rp.save(&j.cp);
+                if (pc_cu.ctx_synchronize)
+                        pc_cu.ctx_synchronize();
                 pc.t.save += pc_now() - t0;
                 if (r != CUPTI_SUCCESS) {
                         char buf[300];
