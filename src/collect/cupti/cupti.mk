@@ -59,7 +59,7 @@ tests/bin/mpi_ranks: tests/gpu/mpi_ranks.cu
 gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds tests/bin/host_phase
 
 # A program whose host work (a busy loop) outweighs its kernels: the profile's cost where
-# the GPU is mostly idle (bench/cost-h100.md).
+# the GPU is mostly idle (bench/cost-h200.md).
 tests/bin/host_phase: tests/gpu/host_phase.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<

@@ -1,7 +1,7 @@
 /* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 with
  * PRISM_CUPTI_REPLAY=kernel and PRISM_CUPTI_FLUSH=1, i.e. prism's --replay kernel
  * --cache-control all with PRISM_CUPTI_CHECKPOINT=1 in its environment). Measured on the
- * H200 (bench/cost-h100.md): DRAM and L2 counters of L2-resident kernels as ncu's
+ * H200 (bench/cost-h200.md): DRAM and L2 counters of L2-resident kernels as ncu's
  * --cache-control all gives them, but the SASS-instrumented metrics came out 0 and one
  * kernel's instruction counts took in other work (the restore's copies, now waited for;
  * not measured again), so it is not the default. CUPTI's kernel replay saves and restores

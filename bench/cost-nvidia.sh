@@ -1,8 +1,8 @@
 #!/bin/bash
-# Issue 33's device batch (bench/cost-h100.md): one call on an NVIDIA machine (two GPUs for
+# Issue 33's device batch (bench/cost-h200.md): one call on an NVIDIA machine (two GPUs for
 # the MPI part) with ncu and Open MPI. Build here first:
 #   make STATIC_LIBS=1 prism libprism-cupti.so tests/bin/kinds tests/bin/samples tests/bin/host_phase
-# Usage: bench/cost-h100.sh OUTDIR [PARTS]   PARTS: any of "probe mpi cost noise" (default all)
+# Usage: bench/cost-nvidia.sh OUTDIR [PARTS]   PARTS: any of "probe mpi cost noise" (default all)
 #   probe  the collector alone on kinds: its own replay (memory restored, L2 flushed before
 #          every pass) against CUPTI's replay and ncu --cache-control all|none, DRAM/L2 counters
 #   mpi    tests/gpu/run-mpi-check.sh (np 1, 2, 4: ranks on the GPUs the binding rule names)
@@ -15,7 +15,7 @@
 # collector's phases in each prism step's .err.
 cd "$(dirname "$0")/.." || exit 1
 R=$PWD
-O=${1:?usage: cost-h100.sh OUTDIR [PARTS]}
+O=${1:?usage: cost-nvidia.sh OUTDIR [PARTS]}
 PARTS=${2:-probe mpi cost noise}
 mkdir -p "$O/work"
 O=$(cd "$O" && pwd)
