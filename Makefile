@@ -9,7 +9,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
 SAN      ?=
 BUILD    ?= build
 
-PKGS      := yaml-0.1 sqlite3 ncursesw
+PKGS      := yaml-0.1 sqlite3 ncursesw zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
 # These libraries are linked statically where their archive (libX.a) is installed: a
@@ -19,7 +19,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
 # stay dynamic (prism dlopens libcuda, NVML and libstdc++). STATIC_DEPS= links all of them
 # dynamically. Debian 12's libyaml-dev, libcsv-dev, libsqlite3-dev and libncurses-dev ship
 # the archives.
-STATIC_DEPS ?= yaml csv sqlite3 ncursesw tinfo
+STATIC_DEPS ?= yaml csv sqlite3 ncursesw tinfo z
 static_a    = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 STATIC_HAVE := $(foreach l,$(STATIC_DEPS),$(if $(call static_a,$(l)),$(l)))
 PKG_LIBS    := $(foreach f,$(PKG_LIBS),$(if $(filter $(STATIC_HAVE:%=-l%),$(f)),-l:lib$(f:-l%=%).a,$(f)))
@@ -59,11 +59,15 @@ VERSION  := 0.1.0
 # GPU_PARTS= leaves the CUPTI collector and the CUDA benchmarks out of `make install`
 GPU_PARTS ?= 1
 
+# the man pages and completions as the option table makes them (the rules further down)
+DOC_MAN  := $(patsubst man/%.1,$(BUILD)/doc/%.1,$(wildcard man/prism-*.1))
+DOC_ALL  := $(DOC_MAN) $(BUILD)/doc/prism.bash $(BUILD)/doc/_prism $(BUILD)/doc/prism.1
+
 # the binary: ./prism, or build-asan/prism for the sanitizer run
 PRISM_BIN ?= prism
 
-.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan tsan
-all: $(PRISM_BIN) $(if $(HAVE_CUPTI),libprism-cupti.so)
+.PHONY: all deps run test unit cli golden check-data bench install uninstall clean asan tsan docs
+all: $(PRISM_BIN) $(if $(HAVE_CUPTI),libprism-cupti.so) $(DOC_ALL)
 
 $(PRISM_BIN): $(MAIN_OBJ) $(BUILD)/libprism.a
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libprism.a $(LDLIBS)
@@ -78,12 +82,35 @@ $(BUILD)/%.o: %.c
 
 # The data files' documents, parsed at build time (src/gen/ypack.c, yamldoc.h): prism takes
 # a data file's document from the binary when the file's text is the one packed.
-$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o $(BUILD)/src/util/esc.o
+$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o $(BUILD)/src/util/alloc.o $(BUILD)/src/util/esc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/gen/ydata.c: $(BUILD)/gen/ypack $(DATA_YAML)
 	$(BUILD)/gen/ypack $(DATA_YAML) >$@.tmp && mv $@.tmp $@
+
+# The man pages' option sections and the shell completions, from the option table
+# (src/cmd_options.c) at build time: build/doc/ holds what `make install` installs; `make docs`
+# writes them back into man/ and completion/ (tests/docs.sh fails while those differ).
+$(BUILD)/gen/optdoc: src/gen/optdoc.c $(BUILD)/src/cmd_options.o $(BUILD)/libprism.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/doc/prism-%.1: man/prism-%.1 $(BUILD)/gen/optdoc
+	@mkdir -p $(dir $@)
+	$(BUILD)/gen/optdoc man $< $* >$@.tmp && mv $@.tmp $@
+$(BUILD)/doc/prism.1: man/prism.1
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(BUILD)/doc/prism.bash: completion/prism.bash $(BUILD)/gen/optdoc
+	@mkdir -p $(dir $@)
+	$(BUILD)/gen/optdoc bash $< >$@.tmp && mv $@.tmp $@
+$(BUILD)/doc/_prism: completion/_prism $(BUILD)/gen/optdoc
+	@mkdir -p $(dir $@)
+	$(BUILD)/gen/optdoc zsh $< >$@.tmp && mv $@.tmp $@
+docs: $(DOC_ALL)
+	for f in $(DOC_MAN); do cp $$f man/$$(basename $$f); done
+	cp $(BUILD)/doc/prism.bash completion/prism.bash
+	cp $(BUILD)/doc/_prism completion/_prism
 
 $(BUILD)/gen/ydata.o: $(BUILD)/gen/ydata.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
@@ -93,7 +120,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libprism.a $(LDLIBS) -lcmocka
 
 # Debian 12 packages for building and testing (idempotent).
-DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev \
+DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev zlib1g-dev \
         libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc debhelper \
         clang libclang-rt-14-dev valgrind
 deps:
@@ -110,7 +137,7 @@ run: prism
 unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
 
-test: $(PRISM_BIN) $(TEST_BIN)
+test: $(PRISM_BIN) $(TEST_BIN) $(BUILD)/gen/optdoc
 	@PRISM=$(abspath $(PRISM_BIN)) PRISM_DATA_DIR=$(CURDIR) ./tests/run-all.sh $(BUILD)
 
 asan:
@@ -129,11 +156,13 @@ bench: prism
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/prism \
-	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m755 $(PRISM_BIN) $(DESTDIR)$(PREFIX)/bin/prism
 	cp -r metrics panels rules $(DESTDIR)$(PREFIX)/share/prism/
-	install -m644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m644 completion/prism.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
+	install -m644 $(BUILD)/doc/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m644 $(BUILD)/doc/prism.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
+	install -m644 $(BUILD)/doc/_prism $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prism
 	$(if $(GPU_PARTS),$(if $(HAVE_CUPTI),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 libprism-cupti.so $(DESTDIR)$(PREFIX)/lib/prism/))
 	$(if $(GPU_PARTS),$(if $(wildcard prism-roofline-cuda),install -d $(DESTDIR)$(PREFIX)/lib/prism && install -m755 prism-roofline-cuda $(DESTDIR)$(PREFIX)/lib/prism/))
 
@@ -141,6 +170,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/prism $(DESTDIR)$(PREFIX)/share/prism $(DESTDIR)$(PREFIX)/lib/prism
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_prism
 
 clean:
 	rm -rf build build-asan prism libprism-cupti.so

@@ -174,6 +174,13 @@ int cmd_check_data(int argc, char **argv)
                         if (!shown)
                                 printf("%s: metric '%s' is in no panel\n", targets[t],
                                        a.metrics[i].key);
+                        /* and says what it measures (--include-cols Description) */
+                        if (!a.metrics[i].desc || !*a.metrics[i].desc) {
+                                printf("%s: metric '%s' has no description (its family's "
+                                       "descriptions:)\n",
+                                       targets[t], a.metrics[i].key);
+                                bad = 2;
+                        }
                         smap_put(&used, a.metrics[i].key, 1);
                 }
                 smap_free(&ruled);

@@ -15,7 +15,7 @@ static const struct opt analyze_opts[] = {
      "or a multi-rank tree\n"
      ".Pa NAME/<node>/rank<N>/ .\n"
      "Given twice, the second is compared against the first.",
-     "@dirs"},
+     "@files"},
     {A_BLOCK, "block", 'b', "ID...", "panels, tables or metrics to show (0, 2, 16.1, 2.1.3)",
      "show only these panels\n"
      ".Pq Ar 2 ,\n"
@@ -60,8 +60,8 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.0 ) .",
      "per_wave per_cycle per_second per_kernel"},
     {A_COMPAT, "compat", 0, "V",
-     "panels, metrics and defaults of rocprof-compute V (3.0);\n"
-     "default: the newest prism follows (3.3)",
+     "panels, metrics and defaults of rocprof-compute V (3.0,\n"
+     "3.3, 3.10); default 3.3, which prism reproduces exactly",
      "show what rocprof-compute\n"
      ".Ar version\n"
      "shows.\n"
@@ -71,11 +71,17 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.0\n"
      "reproduces rocprof-compute 3.0's output exactly (its titles and formulas,\n"
      ".Cm per_wave\n"
-     "by default; gfx950 is unknown to it).\n"
+     "by default; the newest GPUs are unknown to it).\n"
      "The versions are listed in\n"
      ".Pa panels/versions ;\n"
      "the newer ones are overlays of the 3.0 data\n"
-     ".Pq Pa metrics/3.3/ , panels/3.3/ .\n"
+     ".Pq Pa metrics/3.3/ , panels/3.3/ , metrics/3.10/ , panels/3.10/ .\n"
+     ".Fl -compat Ar 3.10\n"
+     "applies what rocprof-compute 3.4 to 3.10 changed, as their changelog and analysis\n"
+     "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, no Active CUs,\n"
+     "NOISE_CLAMP, 128-byte roofline lines on gfx942 and gfx950, timestamps of the first pass,\n"
+     "dispatches numbered from 1); no reference output was there to check it against, so 3.3\n"
+     "stays the default.\n"
      "Unlike rocprof-compute 3.3.0, which converts every row whose unit contains\n"
      ".Dq ns\n"
      "(such as\n"
@@ -83,7 +89,7 @@ static const struct opt analyze_opts[] = {
      "to the\n"
      ".Fl t\n"
      "unit, prism converts only time rows (7.2 Kernel Time).",
-     "3.0 3.3"},
+     "3.0 3.3 3.10"},
     {A_TIME, "time-unit", 't', "U",
      "s, ms, us, ns (default) for the top-stats tables and every\n"
      "time row",
@@ -123,7 +129,7 @@ static const struct opt analyze_opts[] = {
      "or\n"
      ".Cm DRAM ;\n"
      "default: all).",
-     NULL},
+     "@levels"},
     {A_SORT, "sort", 0, "kernels|dispatches",
      "roofline points per kernel (default) or per dispatch",
      "the roofline's points: one per top kernel (default) or one per dispatch.",
@@ -162,10 +168,21 @@ static const struct opt analyze_opts[] = {
     {A_NO_FINDINGS, "no-findings", 0, NULL,
      "leave out the findings (what limits each kernel, 0.3, 0.4)",
      "leave out the findings: table 0.3 (what limits each top kernel, why, and the estimated\n"
-     "gain, from the rules in\n"
+     "speedup, from the rules in\n"
      ".Pa rules/ )\n"
-     "and table 0.4 (the roofline ceiling that bounds each kernel).",
+     "and table 0.4 (the roofline ceiling that bounds each kernel). Where the workload has PC\n"
+     "samples, the findings also name each kernel's hottest source line\n"
+     ".Pq Cm pc.hot_line .",
      NULL},
+    {A_PC_SORT, "pc-sampling-sorting-type", 0, "TYPE",
+     "order of table 21.1, the PC samples: offset (default)\n"
+     "or count",
+     "the order of table 21.1, the sampled instructions:\n"
+     ".Cm offset\n"
+     "(by process, code object and offset; the default) or\n"
+     ".Cm count\n"
+     "(by samples), as rocprof-compute's option of that name.",
+     "offset count"},
     {A_WIDTH, "width", 0, "N",
      "columns the tables may use (0: no limit); default: the\n"
      "terminal's width, else $COLUMNS, else 120; no limit\n"
@@ -238,7 +255,7 @@ static const struct opt profile_opts[] = {
      ".Fl -dry-run :\n"
      "plan for the architecture\n"
      ".Ar gfx\n"
-     "(such as gfx90a or sm_90) without its GPU; the options its backend cannot honour are\n"
+     "(a name\n" ".Fl -list-metrics\n" "takes) without its GPU; the options its backend cannot honour are\n"
      "errors as on the GPU.",
      "@archs"},
     {P_BACKEND, "backend", 0, "NAME", "rocprof (AMD, rocprofv3) or cupti (NVIDIA)", NULL,
@@ -294,12 +311,11 @@ static const struct opt profile_opts[] = {
      ".Cm base\n"
      "locks the GPU's SM and memory clocks at their base while profiling, as\n"
      ".Xr ncu 1\n"
-     "does by default (through NVML; it needs root or the driver's permission, and without it\n"
+     "does by default (through the driver's management library; it needs root or the driver's\n" "permission, and without it\n"
      "prism warns and profiles at the GPU's own clocks).\n"
      ".Cm none\n"
      "(the default) leaves the clocks alone. The choice and the clocks are written to\n"
-     "sysinfo.csv (clock_control); every dispatch records its SM and DRAM clock\n"
-     "(smsp__cycles_elapsed.avg.per_second, dram__cycles_elapsed.avg.per_second).",
+     "sysinfo.csv (clock_control); every dispatch records its SM and DRAM clock.",
      "base none"},
     {P_CACHE, "cache-control", 0, "MODE",
      "all: flush the GPU's L2 before each profiled kernel,\n"
@@ -312,10 +328,10 @@ static const struct opt profile_opts[] = {
      "does by default, so that a kernel's cache and memory counters do not depend on what ran\n"
      "before it (the previous kernel, another rank on the same GPU, or the replay mode): the\n"
      "collector writes a buffer of four times the L2's size and discards it from the L2, in a\n"
-     "context of its own that CUPTI does not profile, and waits for it. In kernel replay this\n"
-     "precedes the kernel's first pass only: CUPTI restores device memory before each later\n"
+     "context of its own that the profiler does not count, and waits for it. In kernel replay\n" "this\n"
+     "precedes the kernel's first pass only: the profiler restores device memory before each\n" "later\n"
      "pass, which leaves the restored data in the L2, to be written back during the pass (on\n"
-     "the H100 a DRAM-bound kernel's later passes run 2\\(en3 % longer than flushed ones);\n"
+     "the GPU measured a DRAM-bound kernel's later passes ran 2\\(en3 % longer than flushed\n" "ones);\n"
      ".Fl -replay Cm application\n"
      "flushes before every pass, as\n"
      ".Xr ncu 1\n"
@@ -327,6 +343,37 @@ static const struct opt profile_opts[] = {
      ".Cm all\n"
      "is an error). The choice is written to sysinfo.csv (cache_control).",
      "all none"},
+    {P_NO_PCS, "no-pc-sampling", 0, NULL,
+     "skip the PC-sampling run (NVIDIA samples by default;\n"
+     "AMD only when -b names panel 21, as rocprof-compute)",
+     "skip the PC-sampling run. After the counter passes, prism runs the command once more\n"
+     "sampling where the waves (warps) are, per instruction, with the reason each stalled\n"
+     "sample was not issued; the samples go into the workload and\n"
+     ".Nm prism Cm analyze\n"
+     "shows them as panel 21 (the hot instructions and source lines). A run of its own, so\n"
+     "that no counter is disturbed. With cupti (the profiler's warp-state sampling, mapped to\n"
+     "file:line when the binary has line information) it is made by default; with rocprof\n"
+     "(rocprofv3's PC sampling, ROCm 6.4 or later, a beta that AMD says may hang the GPU)\n"
+     "only when\n"
+     ".Fl b\n"
+     "names panel 21, as rocprof-compute does. A rocprofv3 without PC sampling, or a failing\n"
+     "sampling run, gives a warning: the counters are kept.",
+     NULL},
+    {P_PC_METHOD, "pc-sampling-method", 0, "M",
+     "stochastic (default; with stall reasons) or host_trap (AMD)",
+     ".Cm stochastic\n"
+     "(hardware sampling with stall reasons; the default) or\n"
+     ".Cm host_trap\n"
+     "(AMD: no stall reasons).",
+     "stochastic host_trap"},
+    {P_PC_INTERVAL, "pc-sampling-interval", 0, "N",
+     "cycles between samples, a power of 2 (stochastic,\n"
+     "NVIDIA: 32 to 2^31), or microseconds (host_trap);\n"
+     "default: 1048576 on AMD, the profiler's on NVIDIA",
+     "cycles between samples, a power of 2 (stochastic; NVIDIA: 32 to 2^31), or microseconds\n"
+     "(host_trap). Default: 1048576 on AMD, as rocprof-compute; the profiler's own choice on\n"
+     "NVIDIA.",
+     NULL},
     {P_QUIET, "quiet", 'q', NULL, "no progress line",
      "no progress. Otherwise, on a terminal, one line on standard error updates in place: pass\n"
      ".Ar k\n"

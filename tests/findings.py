@@ -66,6 +66,42 @@ def check_evidence(name, t):
     report(not bad, f"{name}: no finding from n/a data", "; ".join(bad))
 
 
+def short_kernel(name):
+    k = name.split("(")[0]
+    for lib in ("sm80_xmma_gemm", "sm90_xmma_gemm", "nvjet"):
+        k = lib if k.startswith(lib) else k
+    return k
+
+
+def known_limiters(tmp, rec, want, after):
+    """the H100 known-limiter kernels recorded into tests/data/REC (tests/gpu/REC.cu;
+    bench/findings-h100.md puts ncu's rules beside them): the top finding names the limiter
+    each kernel was written to have, with an estimated speedup; a grid-starved kernel is
+    never blamed on a theoretical limiter; a symptom never comes before the cause that
+    explains it"""
+    t, err = analyze(os.path.join(ROOT, "tests", "data", rec), tmp, ["-k"] + [str(i) for i in range(14)])
+    byk = {}
+    for row in (t or {}).get("0.3", []):
+        byk.setdefault(short_kernel(row["Kernel_Name"]), []).append(row)
+    report(t is not None and set(want) <= set(byk), f"{rec}: every known-limiter kernel has findings",
+           f"{err} {sorted(byk)}")
+    if t:
+        check_evidence(rec, t)
+    for k, rule in want.items():
+        rows = byk.get(k, [])
+        top = rows[0] if rows else {}
+        sp = float(top.get("Est. Speedup") or "nan")
+        report(top.get("Finding") == rule and 0 <= sp <= 100,
+               f"{rec} {k}: top finding {rule} with an estimated speedup", f"got {top}")
+        if rule == "launch.grid_too_small":
+            bad = [r["Finding"] for r in rows if r["Finding"].startswith("occupancy.")]
+            report(not bad, f"{rec} {k}: grid-starved, no theoretical limiter blamed", f"{bad}")
+    for k, (cause, symptom) in after.items():
+        ids = [r["Finding"] for r in byk.get(k, [])]
+        report(cause in ids and symptom in ids and ids.index(cause) < ids.index(symptom),
+               f"{rec} {k}: {cause} before {symptom}", f"{ids}")
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -166,7 +202,6 @@ def main():
         # finding names the limiter each kernel was written to have, with an estimated
         # speedup; a grid-starved kernel is never blamed on a theoretical limiter; a symptom
         # never comes before the cause that explains it
-        lim = os.path.join(ROOT, "tests", "data", "limiters")
         want = {"strided": "access.uncoalesced", "chase": "launch.grid_too_small",
                 "mma_grid": "launch.grid_too_small", "diverge": "divergence",
                 "atomics": "atomics.contention", "local_array": "spills",
@@ -176,27 +211,20 @@ def main():
         after = {"diverge": ("divergence", "pipe.valu"), "atomics": ("atomics.contention", "latency.bound"),
                  "strided": ("access.uncoalesced", "mem.hbm_bandwidth"), "tail": ("launch.tail_wave", "pipe.valu"),
                  "local_array": ("spills", "mem.hbm_bandwidth"), "fma64": ("pipe.fp64", "fp64.question")}
-        t, err = analyze(lim, tmp, ["-b", "0.3", "-k"] + [str(i) for i in range(14)])
-        byk = {}
-        for row in (t or {}).get("0.3", []):
-            k = row["Kernel_Name"].split("(")[0]
-            k = "sm80_xmma_gemm" if k.startswith("sm80_xmma_gemm") else k
-            byk.setdefault(k, []).append(row)
-        report(t is not None and set(want) <= set(byk), "limiters: every known-limiter kernel has findings",
-               f"{err} {sorted(byk)}")
-        for k, rule in want.items():
-            rows = byk.get(k, [])
-            top = rows[0] if rows else {}
-            sp = float(top.get("Est. Speedup") or "nan")
-            report(top.get("Finding") == rule and 0 <= sp <= 100,
-                   f"limiters {k}: top finding {rule} with an estimated speedup", f"got {top}")
-            if rule == "launch.grid_too_small":
-                bad = [r["Finding"] for r in rows if r["Finding"].startswith("occupancy.")]
-                report(not bad, f"limiters {k}: grid-starved, no theoretical limiter blamed", f"{bad}")
-        for k, (cause, symptom) in after.items():
-            ids = [r["Finding"] for r in byk.get(k, [])]
-            report(cause in ids and symptom in ids and ids.index(cause) < ids.index(symptom),
-                   f"limiters {k}: {cause} before {symptom}", f"{ids}")
+        known_limiters(tmp, "limiters", want, after)
+        # the same classes written otherwise after the rules were (tests/gpu/variants.cu):
+        # other strides, scatter and gather, one warp, integer divergence, int and CAS
+        # atomics, a double local array, 1.5 waves, 8-way conflicts, cuBLAS DGEMM (FP64
+        # tensor) and an FP16 GEMM (wgmma, nvjet)
+        want = {"strided2": "access.uncoalesced", "gather": "access.uncoalesced",
+                "scatter": "access.uncoalesced", "chase_warp": "launch.grid_too_small",
+                "diverge_int": "divergence", "atomic_int": "atomics.contention",
+                "cas_max": "atomics.contention", "local_dbl": "spills",
+                "block1024": "launch.grid_too_small", "tail15": "launch.tail_wave",
+                "smem_8way": "lds.bank_conflicts", "sm90_xmma_gemm": "pipe.matrix", "nvjet": "pipe.matrix"}
+        after = {"scatter": ("access.uncoalesced", "mem.hbm_bandwidth"),
+                 "tail15": ("launch.tail_wave", "pipe.valu"), "cas_max": ("atomics.contention", "occupancy.low")}
+        known_limiters(tmp, "variants", want, after)
 
         # comparison: the union of both runs' findings with their status
         a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))

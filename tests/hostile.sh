@@ -117,6 +117,21 @@ untouched() {
         done
 }
 
+# same_db DIR: DIR imported into DIR.pdb analyzes as DIR did (DIR.dfs), in memory and streamed
+same_db() {
+        local d=$1 m
+        # shellcheck disable=SC2086
+        timeout "$TO" "$P" database --import "$d" --db "$d.pdb" >/dev/null 2>"$d.imp" ||
+                { echo "import: $(grep -v warning "$d.imp" | head -1)"; return 1; }
+        for m in "" 0; do
+                # shellcheck disable=SC2086
+                PRISM_STREAM_MB=$m timeout "$TO" "$P" analyze $COMPAT -p "$d.pdb" --save-dfs "$d.db$m" >/dev/null 2>&1 ||
+                        { echo "the database${m:+ streamed} does not analyze"; return 1; }
+                diff -r -q "$d.dfs" "$d.db$m" >/dev/null ||
+                        { echo "the database${m:+ streamed} differs: $(diff -r -q "$d.dfs" "$d.db$m" | head -2 | tr '\n' ' ')"; return 1; }
+        done
+}
+
 n=0
 # row WANT PATTERN UNTOUCHED WHAT SETUP: SETUP runs with $D a fresh copy of the workload
 row() {
@@ -149,6 +164,9 @@ row() {
                 grep -qE "2.1 (System )?Speed-of-Light" "$D.out" || { ok=0; why="no report"; }
                 # shellcheck disable=SC2086
                 [ $ok -eq 0 ] || [ -z "$keep" ] || why=$(untouched "$D.dfs" $keep) || ok=0
+                # one truth (issue 29): the workload imported into a database analyzes to the
+                # same tables, read in memory and streamed
+                [ $ok -eq 0 ] || [ -n "${HOSTILE_NO_DB:-}" ] || why=$(same_db "$D") || ok=0
         fi
         if [ $ok -eq 1 ]; then pass=$((pass + 1)); echo "ok   [$n] $what";
         else fail=$((fail + 1)); echo "FAIL [$n] $what: $why"; sed 's/^/  | /' "$D.err" | head -4; fi
@@ -321,8 +339,8 @@ if [ -f tests/data/rocpd-vcopy/pmc_perf.csv ] && [ -f "$WIDE_SQ" ]; then
                         "rocpd: profiling_config.yaml is a named pipe (would block)" \
                         'rm $D/profiling_config.yaml && mkfifo $D/profiling_config.yaml'
                 row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
-                        "rocpd: profiling_config.yaml nested 50,000 deep (libyaml: quadratic, 16 s a 100 KB)" \
-                        'python3 -c "print(\"x: \" + \"[\" * 50000 + \"]\" * 50000)" >> $D/profiling_config.yaml'
+                        "rocpd: profiling_config.yaml nested 50,000 deep before its key (libyaml: quadratic, 33 s a 100 KB)" \
+                        'python3 -c "print(\"x: \" + \"[\" * 50000 + \"]\" * 50000)" > $D/n.yaml && cat $D/profiling_config.yaml >> $D/n.yaml && mv $D/n.yaml $D/profiling_config.yaml'
                 row 2 "$W/profiling_config.yaml: nested deeper than 32 levels" "" \
                         "rocpd: profiling_config.yaml nested 200 deep as blocks" \
                         'python3 -c "print(\"\".join(\" \" * i + \"k%d:\\n\" % i for i in range(200)) + \" \" * 200 + \"v\")" >> $D/profiling_config.yaml'
@@ -368,6 +386,21 @@ if [ -d "$S/vcopy/MI200/perfmon" ]; then
         imp 0 "[^ ]*/perfmon/long.txt: a line longer than a pass plan holds" \
                 "import: a 100 KB perfmon line" \
                 'python3 -c "print(\"pmc: \" + \"x\" * 100000)" > $D/perfmon/long.txt'
+        mkfifo "$T/fifo.db"
+        timeout "$TO" "$P" database --import "$S/vcopy/MI200" --db "$T/fifo.db" --force >/dev/null 2>"$T/fifo.err"; rc=$?
+        n=$((n + 1))
+        if [ $rc -eq 2 ] && [ -p "$T/fifo.db" ] && grep -q "'$T/fifo.db' exists and is not a regular file" "$T/fifo.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] import --db onto a named pipe: refused, the pipe left (was replaced)"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] import --db onto a named pipe: exit $rc"; head -2 "$T/fifo.err"
+        fi
+        timeout "$TO" "$P" analyze -p "$T/fifo.db" >/dev/null 2>"$T/fifo.err"; rc=$?
+        n=$((n + 1))
+        if [ $rc -eq 2 ] && grep -q "cannot open workload '$T/fifo.db': not a regular file" "$T/fifo.err"; then
+                pass=$((pass + 1)); echo "ok   [$n] analyze -p a named pipe called .db: not a regular file (was 'no such file')"
+        else
+                fail=$((fail + 1)); echo "FAIL [$n] analyze -p a named pipe called .db: exit $rc"; head -2 "$T/fifo.err"
+        fi
 else
         skiprow "database --import of odd perfmon files" "no $S/vcopy/MI200/perfmon"
 fi

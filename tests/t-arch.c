@@ -7,8 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arch/arch.h"
+#include "arch/versions.h"
+#include "util/util.h"
+#include "tmpfiles.h"
 
 #define DATA "tests/data/"
 
@@ -263,12 +267,78 @@ static void test_counters(void **state)
         assert_non_null(strstr(err.msg, "SQ_X"));
 }
 
+/* A panel overlay's rows as edits of the base table's: after, before and drop in the order
+ * given, and a row the table lacks is a one-line error naming the file and line. */
+static const char *rows_of(const struct panel_set *ps, const char *id, char *buf, size_t len)
+{
+        buf[0] = 0;
+        for (size_t i = 0; i < ps->npanels; i++)
+                for (size_t j = 0; j < ps->panels[i].ntables; j++)
+                        if (!strcmp(ps->panels[i].tables[j].id, id))
+                                for (size_t r = 0; r < ps->panels[i].tables[j].nrows; r++)
+                                        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+                                                 r ? " " : "", ps->panels[i].tables[j].rows[r]);
+        return buf;
+}
+
+static void test_overlay_row_edits(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *rows; /* the overlay's rows: */
+                const char *want; /* the rows, or the error's start */
+        } cases[] = {
+            {"  rows:\n    after: {a: [x, y], c: [z]}\n", "a x y b c z"},
+            {"  rows:\n    before: {a: [x]}\n    drop: [b]\n", "x a c"},
+            {"  rows:\n    drop: [a, c]\n    after: {b: [w]}\n", "b w"},
+            {"  rows: [q]\n", "q"}, /* a list still replaces */
+            {"  rows:\n    after: {nope: [x]}\n", "ERR:ov/9.9/01.yaml:5:"},
+            {"  rows:\n    drop: [nope]\n", "ERR:ov/9.9/01.yaml:5:"},
+            {"  rows:\n    insert: {a: [x]}\n", "ERR:ov/9.9/01.yaml:5:"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char *d = tmpdir_new("prism-ov");
+                char *ov = xasprintf("%s/ov", d), *v = xasprintf("%s/ov/9.9", d);
+                assert_int_equal(mkdir(ov, 0755), 0);
+                assert_int_equal(mkdir(v, 0755), 0);
+                put(ov, "versions", "3.0 per_wave\n9.9 per_wave\n");
+                put(ov, "01.yaml", "id: 1\ntitle: One\ntables:\n- id: '1.1'\n  columns:\n"
+                                   "  - {title: Metric, show: name}\n  rows: [a, b, c]\n");
+                char *text = xasprintf("id: 1\ntables:\n- id: '1.1'\n%s", cases[i].rows);
+                put(v, "01.yaml", text);
+                struct panel_set ps;
+                struct err err = {0};
+                char buf[256];
+                data_version_set("9.9");
+                int rc = panels_load(ov, &ps, &err);
+                data_version_set(NULL);
+                if (!strncmp(cases[i].want, "ERR:", 4)) {
+                        assert_int_not_equal(rc, 0);
+                        const char *at = strstr(err.msg, "ov/9.9/01.yaml");
+                        assert_non_null(at);
+                        if (strncmp(at, cases[i].want + 4, strlen(cases[i].want + 4)))
+                                fail_msg("case %zu: %s", i, err.msg);
+                } else {
+                        assert_int_equal(rc, 0);
+                        assert_string_equal(rows_of(&ps, "1.1", buf, sizeof buf), cases[i].want);
+                        panels_free(&ps);
+                }
+                char *cmd = xasprintf("rm -rf '%s'", d);
+                assert_int_equal(system(cmd), 0);
+                free(cmd);
+                free(text);
+                free(ov);
+                free(v);
+                free(d);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
             cmocka_unit_test(test_errors), cmocka_unit_test(test_models),      cmocka_unit_test(test_same_as),
-            cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data),
+            cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data), cmocka_unit_test(test_overlay_row_edits),
             cmocka_unit_test(test_counters),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

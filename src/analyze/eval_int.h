@@ -124,6 +124,5 @@ struct eval {
 /* stream.c: every formula bound (eval.c) */
 int eval_run(struct eval *ev, struct err *err);
 void eval_stream_free(struct eval *ev);
-double round_half_even(double x, int nd);
 
 #endif

@@ -185,7 +185,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
                          * older or partial sysinfo leaves out */
                         double id = workload_sys_num(w, "gpu_chip_id");
                         const struct arch_model *am =
-                            arch_model_find(a, isfinite(id) && id > 0 ? (unsigned)id : 0);
+                            arch_model_find(a, id > 0 && id < 4294967296.0 ? (unsigned)id : 0);
                         v = arch_model_fact(a, am, name + 6);
                 } else if (m && t && smap_get(&row, m->key, &r)) {
                         double avg = t->cells[r * 3 + 1].v, peak = t->cells[r * 3 + 2].v;
@@ -350,8 +350,10 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
                 size_t nf, nskipped;
                 if ((rc = findings_eval(&rs, &fv, &ids, &f, &nf, &nskipped, err)))
                         break;
-                if (ft)
+                if (ft) {
                         add_findings(ft, kv[i], f, nf, nskipped, nrules);
+                        findings_hot_line(ft, an, w, kv[i]); /* findings_hotline.c */
+                }
                 if (rt)
                         add_roof(rt, kv[i], &rs, &fv, &ids);
                 findings_free(f, nf);

@@ -161,11 +161,15 @@ static double count_of(const struct rtable *t, const char *key)
 }
 
 static void point_fill(struct roof_point *p, const struct roof_spec *spec, const struct rtable *t,
-                       size_t calls)
+                       size_t calls, const struct arch *a, const char *time_unit)
 {
         p->calls = calls;
         p->flops = count_of(t, spec->total);
         p->duration = count_of(t, spec->duration);
+        /* a duration shown in -t's unit ($timeUnit, as every time row): back to ns */
+        const struct metric *dm = arch_metric(a, spec->duration);
+        if (dm && dm->unit && !strcmp(dm->unit, "$timeUnit"))
+                p->duration *= time_div(time_unit ? time_unit : "ns");
         p->perf = roof_gflops(p->flops, p->duration);
         for (size_t l = 0; l < spec->nlevels; l++) {
                 p->bytes[l] = count_of(t, spec->levels[l].bytes);
@@ -184,7 +188,7 @@ static int eval_point(const struct build_ctx *bc, const struct panel *p,
         int rc = eval_table(bc, p, cpt, rows, n, &t, err);
         if (rc)
                 return rc;
-        point_fill(pt, &bc->a->roof, &t, n);
+        point_fill(pt, &bc->a->roof, &t, n, bc->a, bc->o->time_unit);
         rtable_free(&t);
         return 0;
 }
@@ -353,7 +357,7 @@ static void add_ceilings(struct analysis *an, const struct roofline *r, const st
                 struct cell *row = rtable_add_row(t, lv->row ? lv->row : lv->column, NULL);
                 row[0].text = xasprintf("%s Bandwidth", lv->name);
                 row[1].v = r->c.bw[l];
-                row[2].text = xstrdup("GB/s");
+                row[2].text = xstrdup(arch_title(an->arch, "GB/s", "GB/s")); /* the family's words */
         }
         for (size_t d = 0; d < s->nceilings; d++) {
                 const struct roof_ceiling_def *cd = &s->ceilings[d];
@@ -362,7 +366,8 @@ static void add_ceilings(struct analysis *an, const struct roofline *r, const st
                 struct cell *row = rtable_add_row(t, cd->row ? cd->row : cd->column, NULL);
                 row[0].text = xasprintf("Peak %s", cd->name);
                 row[1].v = r->c.peak[d];
-                row[2].text = xstrdup(cd->integer ? "GIOP/s" : "GFLOP/s");
+                row[2].text = xstrdup(cd->integer ? arch_title(an->arch, "GIOP/s", "GIOP/s")
+                                                  : arch_title(an->arch, "GFLOP/s", "GFLOP/s"));
         }
 }
 
@@ -379,8 +384,10 @@ static void add_points(struct analysis *an, const struct roofline *r, const stru
         for (size_t l = 0; l < s->nlevels; l++)
                 if (r->levels & (1u << l))
                         cols[nc++] = owned[l] = xasprintf("AI %s (FLOP/B)", s->levels[l].name);
-        cols[nc++] = "Performance (GFLOP/s)";
+        char *perf = xasprintf("Performance (%s)", arch_title(an->arch, "GFLOP/s", "GFLOP/s"));
+        cols[nc++] = perf;
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
+        free(perf);
         for (size_t l = 0; l < s->nlevels; l++)
                 free(owned[l]);
         for (size_t i = 0; i < r->npts; i++) {
@@ -409,7 +416,8 @@ static void add_dtypes(struct analysis *an, const struct roofline *r, const stru
         cols[nc++] = COL_KERNEL_NAME;
         for (size_t d = 0; d < s->nceilings; d++)
                 cols[nc++] = owned[d] = s->ceilings[d].integer
-                                            ? xasprintf("%s (GIOP/s)", s->ceilings[d].name)
+                                            ? xasprintf("%s (%s)", s->ceilings[d].name,
+                                                        arch_title(an->arch, "GIOP/s", "GIOP/s"))
                                             : xstrdup(s->ceilings[d].name);
         struct rtable *t = analysis_add_table(an, p, pt, "index", nc, rtable_titles(cols, nc));
         for (size_t d = 0; d < s->nceilings; d++)

@@ -481,7 +481,8 @@ static int check(struct ruleset *rs, struct err *err)
                                        "low, not '%s'",
                                        rs->chain, r->id, r->severity);
                 for (size_t u = 0; u < r->nunless + r->nexplains; u++) {
-                        const char *id = u < r->nunless ? r->unless[u] : r->explains[u - r->nunless];
+                        const char *id =
+                            u < r->nunless ? r->unless[u] : r->explains[u - r->nunless];
                         size_t j;
                         for (j = 0; j < rs->nrules && strcmp(rs->rules[j].id, id); j++)
                                 ;

@@ -6,6 +6,7 @@
  * temporary file when there are many). */
 #include "eval_int.h"
 #include "../store/wstream.h"
+#include "../util/round.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,14 +23,6 @@ static size_t env_size(const char *name, size_t dflt)
         const char *v = getenv(name);
         double n;
         return v && parse_double(v, &n) == 0 && n >= 0 && n < 1e15 ? (size_t)n : dflt;
-}
-
-double round_half_even(double x, int nd)
-{
-        if (!isfinite(x))
-                return x;
-        double s = pow(10.0, nd);
-        return nearbyint(x * s) / s;
 }
 
 /* ---- numpy's pairwise summation, block by block ---- */

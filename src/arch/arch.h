@@ -237,6 +237,22 @@ struct panel_table {
         struct panel_col *cols; size_t ncols;
         char **rows; size_t nrows;   /* metric keys */
         struct chart_part *chart; size_t nchart; /* a figure of the rows (`chart:`), or none */
+        /* How the table is shown, from its source (set by panels_load, so that the renderers
+         * ask these and never the source's name): */
+        struct table_props {
+                /* rows are kernels or dispatches: as many as --max-stat-num, their names
+                 * wrapped at name_width columns and name_lines lines */
+                unsigned stat_rows : 1;
+                /* the top kernels, ranked by time: their counts keep the reference's decimals,
+                 * each column is good or bad by its title (the TUI's colors), and a comparison
+                 * shows the table only where both runs have it */
+                unsigned ranked : 1;
+                /* rows are named fields (system info): values left-aligned as text */
+                unsigned fields : 1;
+                /* the rules' findings (listed with the rules, the TUI's Findings view) */
+                unsigned findings : 1;
+                unsigned char name_width, name_lines;
+        } props;
 };
 
 struct panel {

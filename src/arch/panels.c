@@ -147,10 +147,90 @@ static int cmp_tid(const void *a, const void *b)
         return strverscmp(((const struct panel_table *)a)->id, ((const struct panel_table *)b)->id);
 }
 
+/* What the built-in sources' tables are, for the renderers (struct table_props). */
+static void table_props(struct panel_table *t)
+{
+        static const struct {
+                const char *source;
+                struct table_props props;
+        } props[] = {
+            {"top_kernels", {.stat_rows = 1, .ranked = 1, .name_width = 40, .name_lines = 3}},
+            {"dispatch_list", {.stat_rows = 1, .name_width = 80, .name_lines = 4}},
+            {"sysinfo", {.fields = 1}},
+            {"findings", {.findings = 1}},
+        };
+        memset(&t->props, 0, sizeof t->props);
+        for (size_t i = 0; t->source && i < sizeof props / sizeof props[0]; i++)
+                if (!strcmp(t->source, props[i].source))
+                        t->props = props[i].props;
+}
+
+/* the index of row key in t, or -1 */
+static long row_index(const struct panel_table *t, const char *key)
+{
+        for (size_t i = 0; i < t->nrows; i++)
+                if (!strcmp(t->rows[i], key))
+                        return (long)i;
+        return -1;
+}
+
+/* An overlay's `rows:` as a mapping edits the base table's rows instead of restating them:
+ * `after: {KEY: [rows]}` and `before: {KEY: [rows]}` insert rows next to a row of the
+ * table, `drop: [KEY, ...]` removes rows, in the order the mapping gives them. A KEY the
+ * table lacks is an error naming the file and line. */
+static int edit_rows(struct ydoc *y, yaml_node_t *map, struct panel_table *b, const char *file,
+                     struct err *err)
+{
+        for (size_t i = 0; i < ydoc_len(map); i++) {
+                const char *op = ydoc_str(ydoc_key(y, map, i));
+                yaml_node_t *v = ydoc_val(y, map, i);
+                int drop = op && !strcmp(op, "drop"), after = op && !strcmp(op, "after");
+                if (!drop && !after && !(op && !strcmp(op, "before")))
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d:%d: 'rows' edits are drop, before and after, not "
+                                       "'%s'",
+                                       file, ydoc_line(v), ydoc_col(v), op ? op : "");
+                if (v->type != (drop ? YAML_SEQUENCE_NODE : YAML_MAPPING_NODE))
+                        return err_set(err, ERR_INPUT, "%s:%d:%d: rows '%s' must be a %s", file,
+                                       ydoc_line(v), ydoc_col(v), op,
+                                       drop ? "list of rows" : "mapping of a row to a list");
+                for (size_t k = 0; k < ydoc_len(v); k++) {
+                        yaml_node_t *kn = drop ? ydoc_item(y, v, k) : ydoc_key(y, v, k);
+                        yaml_node_t *add = drop ? NULL : ydoc_val(y, v, k);
+                        const char *key = ydoc_str(kn);
+                        long at = key ? row_index(b, key) : -1;
+                        if (at < 0)
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: rows %s '%s': table %s has no such row",
+                                               file, ydoc_line(kn), ydoc_col(kn), op,
+                                               key ? key : "", b->id);
+                        if (drop) {
+                                free(b->rows[at]);
+                                memmove(&b->rows[at], &b->rows[at + 1],
+                                        (b->nrows - (size_t)at - 1) * sizeof *b->rows);
+                                b->nrows--;
+                                continue;
+                        }
+                        if (add->type != YAML_SEQUENCE_NODE)
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: rows %s '%s' must give a list", file,
+                                               ydoc_line(add), ydoc_col(add), op, key);
+                        size_t na = ydoc_len(add), pos = (size_t)at + (after ? 1 : 0);
+                        b->rows = xrealloc(b->rows, (b->nrows + na) * sizeof *b->rows);
+                        memmove(&b->rows[pos + na], &b->rows[pos],
+                                (b->nrows - pos) * sizeof *b->rows);
+                        for (size_t r = 0; r < na; r++)
+                                b->rows[pos + r] = xstrdup(ydoc_str(ydoc_item(y, add, r)) ?: "");
+                        b->nrows += na;
+                }
+        }
+        return 0;
+}
+
 /* One overlay panel file: `id` names the panel (a new id adds a panel, which then needs a
  * title); each table entry replaces, by id, the keys it gives (title, columns, rows,
- * repeat, source, archs) of the base table, adds a table with a new id, or with
- * `remove: true` drops one. */
+ * repeat, source, archs) of the base table (rows as a mapping edit the base's: edit_rows),
+ * adds a table with a new id, or with `remove: true` drops one. */
 static int apply_overlay(struct panel_set *ps, const char *path, size_t *cap, struct err *err)
 {
         struct ydoc y;
@@ -225,7 +305,15 @@ static int apply_overlay(struct panel_set *ps, const char *path, size_t *cap, st
 #define TAKE(key, f, nf) do { if (ydoc_get(&y, n, key)) { struct panel_table tmp = {0}; \
                 tmp.f = b->f; tmp.nf = b->nf; b->f = t.f; b->nf = t.nf; t.f = tmp.f; t.nf = tmp.nf; } } while (0)
                 TAKE("columns", cols, ncols);
-                TAKE("rows", rows, nrows);
+                yaml_node_t *rn = ydoc_get(&y, n, "rows");
+                if (rn && rn->type == YAML_MAPPING_NODE) {
+                        if ((rc = edit_rows(&y, rn, b, path, err))) {
+                                table_clear(&t);
+                                goto out;
+                        }
+                } else {
+                        TAKE("rows", rows, nrows);
+                }
                 TAKE("archs", archs, narchs);
                 TAKE("chart", chart, nchart);
 #undef TAKE
@@ -298,6 +386,9 @@ int panels_load(const char *dir, struct panel_set *ps, struct err *err)
                 return rc;
         }
         qsort(ps->panels, ps->npanels, sizeof *ps->panels, cmp_panel);
+        for (size_t i = 0; i < ps->npanels; i++)
+                for (size_t j = 0; j < ps->panels[i].ntables; j++)
+                        table_props(&ps->panels[i].tables[j]);
         for (size_t i = 1; i < ps->npanels; i++)
                 if (ps->panels[i].id == ps->panels[i - 1].id) {
                         rc = err_set(err, ERR_INPUT, "%s: panel id %d also used by %s",

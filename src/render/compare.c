@@ -229,7 +229,7 @@ void render_compare(FILE *f, const struct analysis *base, const struct analysis 
         for (size_t i = 0; i < base->ntables; i++) {
                 const struct rtable *b = &base->tables[i];
                 const struct rtable *n = find_table(cur, b->id);
-                if (b->pt->source && !strcmp(b->pt->source, "top_kernels") && !n)
+                if (b->pt->props.ranked && !n)
                         continue;
                 if (b->panel != pan) {
                         pan = b->panel;

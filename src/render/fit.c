@@ -30,7 +30,8 @@ static size_t dbytes(const char *s, size_t n, size_t cols)
         return i;
 }
 
-/* the widest line of s, and (word) its longest run without a space */
+/* the widest line of s, and (word) its longest run that cannot break (at a space, or
+ * after '/', '-' or ',') */
 static void measure(const char *s, size_t *line, size_t *word)
 {
         *line = *word = 0;
@@ -50,6 +51,11 @@ static void measure(const char *s, size_t *line, size_t *word)
                         continue;
                 lw++;
                 if (*s == ' ') {
+                        if (ww > *word)
+                                *word = ww;
+                        ww = 0;
+                } else if (*s == '/' || *s == '-' || *s == ',') { /* a word may break after */
+                        ww++;
                         if (ww > *word)
                                 *word = ww;
                         ww = 0;
@@ -157,6 +163,49 @@ static int water_fill(const size_t *nat, const size_t *fl, size_t n, size_t avai
         return 1;
 }
 
+/* the widths for avail columns in all, each at least min(nat, fl): what is left over goes to
+ * the columns in proportion to the text they hold (area: their cells' widths summed), none
+ * beyond its natural width, so that the columns with the most text wrap least. 0 when the
+ * floors do not fit. */
+static int share_fill(const size_t *nat, const size_t *fl, const double *area, size_t n,
+                      size_t avail, size_t *out)
+{
+        size_t used = 0;
+        for (size_t c = 0; c < n; c++) {
+                out[c] = nat[c] < fl[c] ? nat[c] : fl[c];
+                used += out[c];
+        }
+        if (used > avail)
+                return 0;
+        for (int round = 0; round < 64 && used < avail; round++) {
+                double total = 0;
+                for (size_t c = 0; c < n; c++)
+                        if (out[c] < nat[c])
+                                total += area[c] > 0 ? area[c] : 1;
+                if (total <= 0)
+                        break;
+                size_t rem = avail - used, gave = 0;
+                for (size_t c = 0; c < n; c++) {
+                        if (out[c] >= nat[c])
+                                continue;
+                        size_t g = (size_t)((double)rem * (area[c] > 0 ? area[c] : 1) / total);
+                        if (g > nat[c] - out[c])
+                                g = nat[c] - out[c];
+                        out[c] += g;
+                        gave += g;
+                }
+                used += gave;
+                if (!gave) { /* what rounding left: one each to the widest texts */
+                        for (size_t c = 0; c < n && used < avail; c++)
+                                if (out[c] < nat[c]) {
+                                        out[c]++;
+                                        used++;
+                                }
+                }
+        }
+        return 1;
+}
+
 char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *align,
                        size_t width)
 {
@@ -164,11 +213,14 @@ char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *ali
                 return NULL;
         size_t *nat = xcalloc(4 * ncols, sizeof *nat), *fl = nat + ncols, *word = fl + ncols,
                *out = word + ncols;
+        double *area = xcalloc(ncols, sizeof *area);
         for (size_t i = 0; i < nrows * ncols; i++) {
                 size_t c = i % ncols, lw, ww;
                 measure(cells[i], &lw, &ww);
                 if (lw > nat[c])
                         nat[c] = lw;
+                if (i >= ncols)
+                        area[c] += (double)strlen(cells[i]);
                 /* numbers (right-aligned body cells) are not broken; headers at spaces */
                 size_t keep = i < ncols ? ww : align[c] == 'r' ? lw : 0;
                 if (keep > word[c])
@@ -183,9 +235,13 @@ char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *ali
         size_t avail = width > 1 + 3 * ncols ? width - 1 - 3 * ncols : ncols;
         /* text columns keep at least 12 columns (or their whole width), numbers their own;
          * where even that is too wide, every column may be cut down to one */
+        /* numbers and their headers whole where that fits, else words whole */
         for (size_t c = 0; c < ncols; c++)
+                fl[c] = align[c] == 'r' ? nat[c] : word[c] > 12 ? word[c] : 12;
+        int ok = share_fill(nat, fl, area, ncols, avail, out);
+        for (size_t c = 0; c < ncols && !ok; c++)
                 fl[c] = word[c] > 12 ? word[c] : 12;
-        if (!water_fill(nat, fl, ncols, avail, out)) {
+        if (!ok && !share_fill(nat, fl, area, ncols, avail, out)) {
                 for (size_t c = 0; c < ncols; c++)
                         fl[c] = word[c] < 12 ? word[c] : 12;
                 if (!water_fill(nat, fl, ncols, avail, out)) {
@@ -203,6 +259,7 @@ char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *ali
         }
 done:
         free(nat);
+        free(area);
         return res;
 }
 
@@ -266,34 +323,23 @@ static int fits_readably(char **cells, size_t nrows, size_t ncols, const char *a
         return ok;
 }
 
-void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
-                   size_t width)
+char **render_grid_layout(char **cells, size_t nrows, size_t ncols, const char *align,
+                          size_t width, size_t *out_ncols)
 {
+        *out_ncols = ncols;
         char **fit = render_grid_fit(cells, nrows, ncols, align, width);
-        if (!fit) {
-                render_grid(f, cells, nrows, ncols, align);
-                return;
-        }
-        size_t n = nrows * ncols;
-        if (ncols >= 3 && nrows > 1 && !fits_readably(cells, nrows, ncols, align, width)) {
-                char **st = stack(cells, nrows, ncols, width);
-                for (size_t i = 0; i < n; i++)
-                        free(fit[i]);
-                free(fit);
-                n = nrows * 3;
-                fit = render_grid_fit(st, nrows, 3, "lll", width);
-                if (fit) {
-                        for (size_t i = 0; i < n; i++)
-                                free(st[i]);
-                        free(st);
-                } else {
-                        fit = st;
-                }
-                render_grid(f, fit, nrows, 3, "lll");
-        } else {
-                render_grid(f, fit, nrows, ncols, align);
-        }
-        for (size_t i = 0; i < n; i++)
+        if (!fit || ncols < 3 || nrows < 2 || fits_readably(cells, nrows, ncols, align, width))
+                return fit;
+        for (size_t i = 0; i < nrows * ncols; i++)
                 free(fit[i]);
         free(fit);
+        char **st = stack(cells, nrows, ncols, width);
+        *out_ncols = 3;
+        fit = render_grid_fit(st, nrows, 3, "lll", width);
+        if (!fit)
+                return st;
+        for (size_t i = 0; i < nrows * 3; i++)
+                free(st[i]);
+        free(st);
+        return fit;
 }

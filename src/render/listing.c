@@ -13,7 +13,7 @@
 static void list_findings(FILE *f, const struct arch *a, const struct panel_table *pt)
 {
         fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");
-        if (strcmp(pt->source, "findings"))
+        if (!pt->props.findings)
                 return;
         char *dir = data_path("rules");
         struct ruleset rs;

@@ -536,25 +536,24 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
         draw_back(cv, &c, &L, sw + L.wa2, y, lh, right_fab);
 }
 
-static const char *norm_text(const char *norm)
+/* A normalization's name as words ("per_cycle" -> "per cycle"): the default text, which the
+ * family's words may replace (W); none given: per_wave, analyze's default. */
+static const char *norm_text(const char *norm, char *buf, size_t len)
 {
-        if (!norm || !strcmp(norm, "per_wave"))
-                return "per wave";
-        if (!strcmp(norm, "per_cycle"))
-                return "per cycle";
-        if (!strcmp(norm, "per_second"))
-                return "per second";
-        if (!strcmp(norm, "per_kernel"))
-                return "per kernel";
-        return norm;
+        snprintf(buf, len, "%s", norm ? norm : "per_wave");
+        for (char *p = buf; *p; p++)
+                if (*p == '_')
+                        *p = ' ';
+        return buf;
 }
 
 void memchart_text(FILE *f, const struct rtable *t, const char *norm, int width)
 {
         struct canvas cv;
+        char nb[64];
         memchart_draw(&cv, t, width);
         fprintf(f, "Memory chart (table %s; %s, latencies in cycles)\n", t->id,
-                W(t, norm_text(norm)));
+                W(t, norm_text(norm, nb, sizeof nb)));
         canvas_print(&cv, f);
         canvas_free(&cv);
 }
@@ -574,9 +573,9 @@ int memchart_svg(const char *path, const struct rtable *t, const char *norm, str
         const double cw = 8.4, ch = 17, pad = 16;
         struct strbuf sb = {0};
         svg_begin(&sb, w * cw + 2 * pad, h * ch + 2 * pad + 28, 14);
-        char cap[160];
+        char cap[160], nb[64];
         snprintf(cap, sizeof cap, "Memory chart: requests and instructions %s, latencies in cycles",
-                 W(t, norm_text(norm)));
+                 W(t, norm_text(norm, nb, sizeof nb)));
         svg_text(&sb, pad, pad + 14, "start", "font-weight=\"bold\"", cap);
         canvas_svg(&cv, &sb, pad, pad + 28, cw, ch);
         svg_end(&sb);

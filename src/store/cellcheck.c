@@ -29,7 +29,7 @@ struct cellcheck {
         size_t bad, back;
         char *back_msgs[MAX_CELL_WARNINGS];
         unsigned char *col_bad;
-        int s0, s1;
+        int s0, s1, kname; /* the timestamps' and Kernel_Name's columns (-2: not looked up) */
 };
 
 struct cellcheck *cellcheck_new(void)
@@ -62,9 +62,27 @@ static size_t next_bad(const double *v, size_t r, size_t n)
         return r;
 }
 
-void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0)
+/* column c's damaged cells: counted, the first warned of, read as n/a */
+static void check_col(struct cellcheck *cc, struct table *t, size_t c, const char *file,
+                      size_t row0)
 {
         char desc[100];
+        for (size_t r = next_bad(t->num[c], 0, t->nrows); r < t->nrows;
+             r = next_bad(t->num[c], r + 1, t->nrows)) {
+                cc->bad++;
+                cc->col_bad[c] = 1;
+                if (cc->nmsgs[c] < MAX_CELL_WARNINGS)
+                        cc->msgs[c][cc->nmsgs[c]++] = xasprintf(
+                            "%s:%zu: column '%s' %s; the metrics that use it are "
+                            "n/a for that dispatch",
+                            file, row_line(t, r, row0), t->names[c],
+                            table_cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
+                t->num[c][r] = NAN;
+        }
+}
+
+void cellcheck_begin(struct cellcheck *cc, struct table *t, const char *file, size_t row0)
+{
         if (cc->ncols < t->ncols) {
                 cc->msgs = xrealloc(cc->msgs, t->ncols * sizeof *cc->msgs);
                 cc->nmsgs = xrealloc(cc->nmsgs, t->ncols * sizeof *cc->nmsgs);
@@ -76,27 +94,18 @@ void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, si
                 }
                 cc->ncols = t->ncols;
         }
-        for (size_t c = 0; c < t->ncols; c++) {
-                if (!strcmp(t->names[c], COL_KERNEL_NAME))
-                        continue;
-                for (size_t r = next_bad(t->num[c], 0, t->nrows); r < t->nrows;
-                     r = next_bad(t->num[c], r + 1, t->nrows)) {
-                        cc->bad++;
-                        cc->col_bad[c] = 1;
-                        if (cc->nmsgs[c] < MAX_CELL_WARNINGS)
-                                cc->msgs[c][cc->nmsgs[c]++] = xasprintf(
-                                    "%s:%zu: column '%s' %s; the metrics that use it are "
-                                    "n/a for that dispatch",
-                                    file, row_line(t, r, row0), t->names[c],
-                                    table_cell_desc(t, (int)c, r, "a count", desc, sizeof desc));
-                        t->num[c][r] = NAN;
-                }
-        }
-        /* a dispatch that ends before it starts has no duration: n/a, not negative */
         if (cc->s0 == -2) {
                 cc->s0 = table_col(t, COL_START);
                 cc->s1 = table_col(t, COL_END);
+                cc->kname = table_col(t, COL_KERNEL_NAME);
         }
+        /* the timestamps checked first (a column's checks are its own: the order of the
+         * columns changes no message) */
+        if (cc->s0 >= 0)
+                check_col(cc, t, (size_t)cc->s0, file, row0);
+        if (cc->s1 >= 0 && cc->s1 != cc->s0)
+                check_col(cc, t, (size_t)cc->s1, file, row0);
+        /* a dispatch that ends before it starts has no duration: n/a, not negative */
         for (size_t r = 0; cc->s0 >= 0 && cc->s1 >= 0 && r < t->nrows; r++)
                 if (t->num[cc->s1][r] < t->num[cc->s0][r]) {
                         if (cc->back < MAX_CELL_WARNINGS)
@@ -107,6 +116,21 @@ void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, si
                         cc->back++;
                         t->num[cc->s1][r] = NAN;
                 }
+}
+
+void cellcheck_col(struct cellcheck *cc, struct table *t, size_t c, const char *file,
+                   size_t row0)
+{
+        if ((int)c == cc->kname || (int)c == cc->s0 || (int)c == cc->s1)
+                return; /* the text column; the timestamps checked in cellcheck_begin */
+        check_col(cc, t, c, file, row0);
+}
+
+void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0)
+{
+        cellcheck_begin(cc, t, file, row0);
+        for (size_t c = 0; c < t->ncols; c++)
+                cellcheck_col(cc, t, c, file, row0);
 }
 
 struct idrow {

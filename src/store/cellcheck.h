@@ -13,6 +13,11 @@ struct cellcheck;
 struct cellcheck *cellcheck_new(void);
 /* t: rows row0 ... of the file */
 void cellcheck_chunk(struct cellcheck *cc, struct table *t, const char *file, size_t row0);
+/* the same in parts, so that a column is checked just before it is written on (still in
+ * the cache): cellcheck_begin (the timestamps), then cellcheck_col for every column */
+void cellcheck_begin(struct cellcheck *cc, struct table *t, const char *file, size_t row0);
+void cellcheck_col(struct cellcheck *cc, struct table *t, size_t c, const char *file,
+                   size_t row0);
 /* the warnings (and the Dispatch_ID check on resident), then cc is freed */
 void cellcheck_report(struct cellcheck *cc, const struct table *resident, const char *dup,
                       const char *file);

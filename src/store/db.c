@@ -586,6 +586,10 @@ int db_write(const char *path, const struct workload *w, const char *src_dir,
                 rc = err_set(err, ERR_INPUT, "'%s' exists (use --force to replace it)", path);
                 goto out;
         }
+        if (file_kind(path) < 0 && !is_dir(path)) { /* a FIFO, a device: never replaced */
+                rc = err_set(err, ERR_INPUT, "'%s' exists and is not a regular file", path);
+                goto out;
+        }
         unlink(tmp);
         db_sq_setup();
         src = sqlite3_open_v2(

@@ -54,7 +54,9 @@ static int rd_attach(struct reader *rd)
                 const char *p = rd->paths[i];
                 if (!is_file(p))
                         return err_set(rd->err, ERR_INPUT, "cannot open workload '%s': %s", p,
-                                       is_dir(p) ? "a directory, not a database" : "no such file");
+                                       is_dir(p)            ? "a directory, not a database"
+                                       : file_kind(p) < 0 ? "not a regular file"
+                                                          : "no such file");
                 char *uri = ro_uri(p), *sql = xasprintf("ATTACH ? AS s%zu", i);
                 sqlite3_stmt *st = NULL;
                 rc = sqlite3_prepare_v2(rd->db, sql, -1, &st, NULL);

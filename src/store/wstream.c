@@ -142,22 +142,24 @@ static void head_of(struct table *h, const struct table *t)
                 table_add_col(h, t->names[c]);
 }
 
-/* the rows of chunk t into resident: the columns it keeps, column by column */
-static void keep_rows(struct table *res, const int *map, const struct table *t)
+/* the rows of chunk t into resident: their lines (keep_lines), then each column it keeps
+ * (keep_col: column c of t into column rc of resident, from row r0 on) */
+static void keep_lines(struct table *res, const struct table *t)
 {
         size_t r0 = res->nrows, n = t->nrows;
         table_reserve(res, r0 + n); /* text slots past nrows are NULL */
         for (size_t r = 0; r < n; r++)
                 res->line[r0 + r] = t->line ? t->line[r] : 0;
         res->nrows = r0 + n;
-        for (size_t c = 0; c < t->ncols; c++) {
-                if (map[c] < 0)
-                        continue;
-                memcpy(res->num[map[c]] + r0, t->num[c], n * sizeof *t->num[c]);
-                for (size_t r = 0; t->str[c] && r < n; r++)
-                        if (t->str[c][r])
-                                table_set_str(res, map[c], r0 + r, t->str[c][r]);
-        }
+}
+
+static void keep_col(struct table *res, size_t r0, int rc, const struct table *t, size_t c)
+{
+        size_t n = t->nrows;
+        memcpy(res->num[rc] + r0, t->num[c], n * sizeof *t->num[c]);
+        for (size_t r = 0; t->str[c] && r < n; r++)
+                if (t->str[c][r])
+                        table_set_str(res, rc, r0 + r, t->str[c][r]);
 }
 
 static const struct table *csv_next(void *ctx, size_t max_rows, struct err *err)
@@ -221,11 +223,13 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         const struct table *t;
         while ((t = src->next(src->ctx, SPILL_CHUNK, err)) && t->nrows) {
                 size_t row0 = src->row0(src->ctx);
-                /* checked as a loaded table is (the chunk is the source's own) */
+                /* checked as a loaded table is (the chunk is the source's own), each
+                 * column just before it is kept and written on (one pass from memory) */
                 if (cc)
-                        cellcheck_chunk(cc, (struct table *)t, path, row0);
+                        cellcheck_begin(cc, (struct table *)t, path, row0);
+                size_t r0 = resident->nrows;
                 if (keep)
-                        keep_rows(resident, map, t);
+                        keep_lines(resident, t);
                 size_t nc = t->ncols + 1;
                 xgrow(&st->n, &st->cap, st->nblk + 1, sizeof *st->n);
                 xgrow(&st->off, &st->capoff, (st->nblk + 1) * nc, sizeof *st->off);
@@ -235,10 +239,15 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
                 unsigned char *kind = st->kind + st->nblk * nc;
                 st->nblk++;
                 st->nrows += t->nrows;
-                for (size_t c = 0; c < t->ncols && !rc; c++)
+                for (size_t c = 0; c < t->ncols && !rc; c++) {
+                        if (cc)
+                                cellcheck_col(cc, (struct table *)t, c, path, row0);
+                        if (keep && map[c] >= 0)
+                                keep_col(resident, r0, map[c], t, c);
                         if (spill_put(s, t->num[c], t->nrows, &off[c], &kind[c]))
                                 rc = err_set(err, ERR_SYS,
                                              "cannot write a temporary file for '%s'", path);
+                }
                 /* and the rows' lines, for messages about them */
                 double *ln = xmalloc((t->nrows ? t->nrows : 1) * sizeof *ln);
                 for (size_t r = 0; r < t->nrows; r++)

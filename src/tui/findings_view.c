@@ -11,7 +11,7 @@ const struct rtable *tui_findings_table(const struct tui_model *m)
 {
         for (size_t i = 0; i < m->an[0].ntables; i++) {
                 const struct rtable *t = &m->an[0].tables[i];
-                if (t->pt->source && !strcmp(t->pt->source, "findings") && t->ncols >= 7)
+                if (t->pt->props.findings && t->ncols >= 7)
                         return t;
         }
         return NULL;
@@ -31,8 +31,8 @@ char *tui_findings_line(const struct tui_model *m, size_t r)
         const struct rtable *t = tui_findings_table(m);
         if (!t || r >= t->nrows)
                 return xstrdup("");
-        long k = tui_col_of(t, COL_KERNEL_NAME), id = tui_col_of(t, "Finding"), g = tui_col_of(t, "Est. Speedup"),
-             msg = tui_col_of(t, "Message");
+        long k = tui_col_of(t, COL_KERNEL_NAME), id = tui_col_of(t, "Finding"),
+             g = tui_col_of(t, "Est. Speedup"), msg = tui_col_of(t, "Message");
         const struct cell *row = &t->cells[r * t->ncols];
         char gain[32] = "";
         if (g >= 0 && row[g].v == row[g].v)

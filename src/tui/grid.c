@@ -10,11 +10,6 @@
 
 /* ---- the text renderer's cell rules (cell texts come from src/render) ---- */
 
-static int is_source(const struct rtable *t, const char *src)
-{
-        return t->pt->source && !strcmp(t->pt->source, src);
-}
-
 /* ---- colors ---- */
 
 int tui_pop_attr(double pct)
@@ -77,7 +72,7 @@ int tui_direction(const struct rtable *t, size_t r, size_t c)
         if (t->metric_table && c < t->pt->ncols && !strcmp(t->pt->cols[c].show, "pop"))
                 return 1;
         if (!t->metric_table)
-                return is_source(t, "top_kernels") ? direction_of(t->cols[c]) : 0;
+                return t->pt->props.ranked ? direction_of(t->cols[c]) : 0;
         int d = direction_of(text_of_show(t, r, "name"));
         if (!d)
                 d = direction_of(text_of_show(t, r, "unit"));

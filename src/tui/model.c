@@ -313,8 +313,7 @@ static const char *row_name(const struct rtable *t, size_t r)
 
 static size_t shown_rows(const struct tui_model *m, const struct rtable *t)
 {
-        int top = t->pt->source && (!strcmp(t->pt->source, "top_kernels") ||
-                                    !strcmp(t->pt->source, "dispatch_list"));
+        int top = t->pt->props.stat_rows;
         const struct render_opts *o = m->in.ro;
         if (!m->compare && top && o->max_stat_num >= 0 && (size_t)o->max_stat_num < t->nrows)
                 return (size_t)o->max_stat_num;

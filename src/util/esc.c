@@ -9,7 +9,10 @@
 /* bytes of the UTF-8 sequence that lead byte c starts (0: no lead byte) */
 static size_t u8need(unsigned char c)
 {
-        return c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        return c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
 }
 
 /* 1 when s[0..len) is one well-formed sequence of len bytes (len from u8need) */

@@ -8,21 +8,21 @@
 #include <stdio.h>
 
 struct opt {
-        int id;           /* the command's number for it */
-        const char *lng;  /* "path" for --path */
-        char shrt;        /* 'p' for -p, 0: none */
-        const char *arg;  /* its value: "DIR"; "ID..." one or more; "[ARCH]" optional;
-                           * NULL: none */
-        const char *help; /* the --help text; '\n' starts a continuation line */
-        const char *man;  /* the man page's text of it (mdoc); NULL: the help text */
+        int id;            /* the command's number for it */
+        const char *lng;   /* "path" for --path */
+        char shrt;         /* 'p' for -p, 0: none */
+        const char *arg;   /* its value: "DIR"; "ID..." one or more; "[ARCH]" optional;
+                            * NULL: none */
+        const char *help;  /* the --help text; '\n' starts a continuation line */
+        const char *man;   /* the man page's text of it (mdoc); NULL: the help text */
         const char *words; /* what completion offers after it ("kernels dispatches"), a
                             * "@name" for a generator of the completion script, or NULL */
 };
 
 struct cmd_spec {
-        const char *name;    /* "analyze" */
-        const char *usage;   /* the lines before the options in --help */
-        const char *after;   /* after them (NULL: none) */
+        const char *name;  /* "analyze" */
+        const char *usage; /* the lines before the options in --help */
+        const char *after; /* after them (NULL: none) */
         const struct opt *opts;
         size_t nopts;
 };

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""prism's findings next to ncu's rules, per kernel of the known-limiter program
-(tests/gpu/limiters.cu), as the markdown table of bench/findings-h100.md.
+"""prism's findings next to ncu's rules, per kernel of a known-limiter program
+(tests/gpu/limiters.cu, tests/gpu/variants.cu), as the markdown tables of
+bench/findings-h100.md.
 
 usage: findings_table.py PRISM WORKLOAD NCU_RULES_CSV NCU_LAUNCH_CSV
 
-WORKLOAD is `prism profile` of `limiters all` (tests/data/limiters); the two CSV files are
+WORKLOAD is `prism profile` of `limiters all` (tests/data/limiters; variants: tests/data/
+variants); the two CSV files are
 the rule rows and the launch/occupancy rows of `ncu --set full` on the same binary
 (`ncu -i REPORT --csv --page details`, cut down by run-findings-check.sh's caller:
-bench/ncu-limiters-rules.csv, bench/ncu-limiters-launch.csv). Dispatch N of the workload is
+bench/ncu-limiters-rules.csv, bench/ncu-limiters-launch.csv; bench/ncu-variants-*.csv). Dispatch N of the workload is
 ncu's ID N (one launch of each kernel, in the same order)."""
 import csv
 import os
@@ -32,12 +34,29 @@ KNOWN = {
     "fma64": "FP64 pipe",
     "mma_full": "tensor pipe",
     "sm80_xmma_gemm": "cuBLAS SGEMM 4096^3: FMA pipe",
+    # tests/gpu/variants.cu
+    "init_chain2": "(setup: writes the chain, DRAM)",
+    "strided2": "loads 8 bytes apart: half of each sector used",
+    "gather": "loads at hashed indices (random)",
+    "scatter": "each lane stores into its own 128-byte line",
+    "chase_warp": "grid too small (1 block of 32 threads), memory latency",
+    "diverge_int": "warp divergence (8 of 32 lanes, integer work)",
+    "atomic_int": "integer atomics on 1 address",
+    "cas_max": "compare-and-swap loop on 2 addresses",
+    "local_dbl": "local memory (dynamically indexed double array)",
+    "block1024": "grid too small (1 block of 1024 threads)",
+    "tail15": "tail wave (1.5 waves)",
+    "smem_8way": "8-way shared-memory bank conflicts",
+    "sm90_xmma_gemm": "cuBLAS DGEMM 2048^3: FP64 tensor pipe",
+    "nvjet": "cuBLAS FP16 GEMM 8192x8192x4096: tensor pipe (wgmma)",
 }
 
 
 def short(name):
     k = name.split("(")[0].strip()
-    return "sm80_xmma_gemm" if k.startswith("sm80_xmma_gemm") else k
+    for lib in ("sm80_xmma_gemm", "sm90_xmma_gemm", "nvjet"):
+        k = lib if k.startswith(lib) else k
+    return k
 
 
 def num(s):
