@@ -337,7 +337,7 @@ static const struct opt profile_opts[] = {
      ".Xr ncu 1\n"
      "does. (Experimental: with PRISM_CUPTI_CHECKPOINT=1 in the environment, kernel replay is\n"
      "done by the collector, which restores the kernel's memory and flushes the L2 before every\n"
-     "pass; its SASS-instrumented metrics are not right yet.) cupti only.\n"
+     "pass; its instrumented metrics are not right yet.) cupti only.\n"
      ".Cm none\n"
      "(the default) leaves the caches as the program left them (with rocprof\n"
      ".Cm all\n"
