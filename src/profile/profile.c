@@ -310,7 +310,10 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         snprintf(label, sizeof label, "rank %ld, GPU %d: ", lr.rank, gc.index);
                         snprintf(res->gpu, sizeof res->gpu, "%s", gc.why);
                         char lock[512];
+                        /* ranks alone on their GPU keep one profiling session each (the
+                         * lock makes every kernel a session of its own: 0.15 s of Start) */
                         if (!getenv("PRISM_CUPTI_LOCK") &&
+                            launcher_may_share(&gc, NULL, backend_count_gpus()) &&
                             launcher_gpu_lock_path(&gc, getenv("TMPDIR"), lock, sizeof lock))
                                 setenv("PRISM_CUPTI_LOCK", lock, 1);
                 }
