@@ -131,6 +131,32 @@ expect "MI350: 128 channels" grep -q "TCC_HIT\[127\]" "$T"/dry-gfx950/perfmon/*.
 expect "MI350: its F6/F4 MFMA counter is planned" \
         grep -q "SQ_INSTS_VALU_MFMA_MOPS_F6F4" "$T"/dry-gfx950/perfmon/*.txt
 check - 2 "unknown architecture 'gfx1234'" profile -n dry -p "$T/dry-x" --dry-run --arch gfx1234
+# NVIDIA H100 (sm_90): the pass counts of the shipped metric sets are data (hopper.yaml
+# pass_counts), so the plan needs neither CUPTI nor a cache: a prism with no libprism-cupti.so
+# beside it, an empty cache, and at most a second (CUPTI's answers took 10 s here)
+mkdir -p "$T/nolib"
+cp "$P" "$T/nolib/prism"
+t0=$(date +%s%N)
+PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry -p "$T/dry-sm90" --dry-run \
+        --arch sm_90 >"$T/out" 2>"$T/err"
+rc=$? ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+n90=$(grep -c '^pass [0-9]*: gpu__time_duration.sum' "$T/out")
+expect "sm_90 plans without CUPTI from the recorded pass counts (rc $rc, $n90 passes, $ms ms)" \
+        test "$rc" -eq 0 -a "$n90" -ge 30 -a "$ms" -le 1000
+expect "sm_90: the SASS metrics keep a pass of their own" \
+        grep -q '^pass [0-9]*: gpu__time_duration.sum smsp__sass_' "$T/out"
+PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry -p "$T/dry-sm90b" --dry-run \
+        --arch sm_90 -b 7 >"$T/out" 2>"$T/err"
+expect "sm_90 -b 7 plans from the data too (rc $?)" grep -q '^pass 0: gpu__time_duration.sum' "$T/out"
+# without the data the same plan needs the profiler library: one line saying so
+mkdir -p "$T/data/metrics"
+cp -r panels rules "$T/data/"
+cp metrics/*.yaml "$T/data/metrics/"
+sed -i '/^pass_counts:/,$d' "$T/data/metrics/hopper.yaml"
+PRISM_DATA_DIR=$T/data PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry \
+        -p "$T/dry-sm90c" --dry-run --arch sm_90 >"$T/out" 2>"$T/err"
+expect "without pass_counts sm_90 needs libprism-cupti.so (rc $?, one line)" \
+        grep -q "cannot find libprism-cupti.so" "$T/err"
 check - 2 "workload '.*dry-gfx90a' already exists; use --force" \
         profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a
 check - 0 "^pass 0: " profile -n dry -p "$T/dry-gfx90a" --dry-run --arch gfx90a --force
@@ -322,7 +348,20 @@ for r in 0 1; do
 done
 expect "rank 1's sysinfo says how its GPU was chosen" \
         grep -q "GPU 1 of 2 (local rank 1, round-robin)" "$T/mpi/job/n7/rank1/MI200/sysinfo.csv"
+# each rank's GPU named by the KFD topology: the UUID ROCR_VISIBLE_DEVICES takes and the
+# PCI address (the fake MI200's nodes 1 and 2: unique_id ...50e/...50f, buses 03 and 05)
+expect "rank 0's sysinfo: GPU-d531f770b27dc50e at 0000:03:00.0" test \
+        "$(cell 1 gpu_uuid "$T/mpi/job/n7/rank0/MI200/sysinfo.csv") $(cell 1 gpu_pci_bus "$T/mpi/job/n7/rank0/MI200/sysinfo.csv")" \
+        = "GPU-d531f770b27dc50e 0000:03:00.0"
+expect "rank 1's sysinfo: GPU-d531f770b27dc50f at 0000:05:00.0" test \
+        "$(cell 1 gpu_uuid "$T/mpi/job/n7/rank1/MI200/sysinfo.csv") $(cell 1 gpu_pci_bus "$T/mpi/job/n7/rank1/MI200/sysinfo.csv")" \
+        = "GPU-d531f770b27dc50f 0000:05:00.0"
 check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
+"$P" analyze -p "$T/mpi/job" -b 19.1 --save-dfs "$T/dfs19" >/dev/null 2>&1
+expect "19.1 names each rank's GPU and PCI address" \
+        grep -q '^1,1,n7,.*,GPU-d531f770b27dc50f,0000:05:00.0$' "$T/dfs19/19.1_Kernel_Time_per_Rank.csv"
+expect "19.1: rank 0 on the other GPU" \
+        grep -q '^0,0,n7,.*,GPU-d531f770b27dc50e,0000:03:00.0$' "$T/dfs19/19.1_Kernel_Time_per_Rank.csv"
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1
 

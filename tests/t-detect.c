@@ -249,7 +249,8 @@ static void test_defaults(void **state)
         assert_non_null(strstr(err.msg, "gfx90a"));
 }
 
-/* sysinfo.csv: rocprof-compute's column order, host facts from the same tree */
+/* sysinfo.csv: rocprof-compute's column order, then prism's GPU identity (the node's
+ * unique_id and PCI address), host facts from the same tree */
 static const char *const sysinfo_cols[] = {
         "workload_name", "command", "ip_blocks", "timestamp", "version", "hostname",
         "cpu_model", "sbios", "linux_distro", "linux_kernel_version", "amd_gpu_kernel_version",
@@ -257,7 +258,8 @@ static const char *const sysinfo_cols[] = {
         "memory_partition", "gpu_model", "gpu_arch", "gpu_l1", "gpu_l2", "cu_per_gpu",
         "simd_per_cu", "se_per_gpu", "wave_size", "workgroup_max_size", "max_waves_per_cu",
         "max_sclk", "max_mclk", "cur_sclk", "cur_mclk", "total_l2_chan", "lds_banks_per_cu",
-        "sqc_per_gpu", "pipes_per_gpu", "hbm_bw", "num_xcd", "num_hbm_channels",
+        "sqc_per_gpu", "pipes_per_gpu", "hbm_bw", "num_xcd", "num_hbm_channels", "gpu_uuid",
+        "gpu_pci_bus",
 };
 
 static void test_sysinfo(void **state)
@@ -285,6 +287,8 @@ static void test_sysinfo(void **state)
                 {"linux_distro", "Debian GNU/Linux 12 (bookworm)"},
                 {"cpu_memory", "527650760"},
                 {"gpu_model", "MI200"},
+                {"gpu_uuid", "GPU-d531f770b27dc50f"},
+                {"gpu_pci_bus", "0000:05:00.0"},
                 {"gpu_arch", "gfx90a"},
                 {"cu_per_gpu", "104"},
                 {"hbm_bw", "1638.4"},

@@ -148,6 +148,19 @@ static void test_gpu_choice(void **state)
                 launcher_gpu_choice(&l, (char *const *)env, 2, backend_device_vars(), &gc);
                 assert_int_equal(gc.index, r % 2);
                 assert_int_equal(launcher_local_size((char *const *)env), -1);
+                /* the node's rank count unknown: the GPU may be shared */
+                assert_int_equal(launcher_may_share(&gc, (char *const *)env, 2), 1);
+        }
+        /* 2 ranks on 2 GPUs spread by the rule: each alone; 4 ranks on 2: shared */
+        for (int n = 2; n <= 4; n += 2) {
+                char size[48];
+                snprintf(size, sizeof size, "OMPI_COMM_WORLD_LOCAL_SIZE=%d", n);
+                const char *env[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=4",
+                                     "OMPI_COMM_WORLD_LOCAL_RANK=1", size, NULL};
+                launcher_detect(&l, (char *const *)env);
+                launcher_gpu_choice(&l, (char *const *)env, 2, backend_device_vars(), &gc);
+                assert_int_equal(gc.index, 1);
+                assert_int_equal(launcher_may_share(&gc, (char *const *)env, 2), n > 2);
         }
         const char *bound[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
                                "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_LOCAL_SIZE=2",
@@ -159,6 +172,8 @@ static void test_gpu_choice(void **state)
         assert_string_equal(gc.var, "CUDA_VISIBLE_DEVICES");
         assert_string_equal(gc.why, "GPU 0 (CUDA_VISIBLE_DEVICES=0)");
         assert_int_equal(launcher_local_size((char *const *)bound), 2);
+        /* bound by a variable: other ranks may name the same GPU */
+        assert_int_equal(launcher_may_share(&gc, (char *const *)bound, 1), 1);
         const char *missing[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
                                  "CUDA_VISIBLE_DEVICES=1", NULL};
         launcher_detect(&l, (char *const *)missing);

@@ -91,17 +91,39 @@ static int cmp_double(const void *a, const void *b)
         return (x > y) - (x < y);
 }
 
+/* rank r's text in column name of the workload's rank table ("" when not recorded) */
+static const char *rank_gpu(const struct workload *w, long r, const char *name, char *buf,
+                            size_t len)
+{
+        const struct table *t = &w->ranks;
+        int cr = table_col(t, COL_RANK), c = table_col(t, name);
+        if (cr < 0 || c < 0)
+                return "";
+        for (size_t i = 0; i < t->nrows; i++)
+                if (t->num[cr][i] == (double)r)
+                        return table_cell(t, c, i, buf, len);
+        return "";
+}
+
 static void build_summary(const struct workload *w, const struct analysis_opts *o,
                           const struct rank *rk, size_t nr, const struct panel *p,
                           const struct panel_table *pt, struct analysis *an)
 {
         const char *u = o->time_unit ? o->time_unit : "ns";
-        char sum[32], mean[32];
+        char sum[32], mean[32], buf[64];
         snprintf(sum, sizeof sum, "Sum(%s)", u);
         snprintf(mean, sizeof mean, "Mean(%s)", u);
+        /* each rank's GPU, when the ranks' sysinfo names it (UUID and PCI address) */
+        int ident = 0;
+        for (size_t i = 0; i < nr; i++)
+                ident |= *rank_gpu(w, rk[i].rank, "gpu_uuid", buf, sizeof buf) ||
+                         *rank_gpu(w, rk[i].rank, "gpu_pci_bus", buf, sizeof buf);
         const char *cols[] = {COL_RANK, COL_NODE,         "Dispatches", "Kernels",
-                              sum,      mean,             "Pct of Slowest", "Slowest"};
-        struct rtable *t = analysis_add_table(an, p, pt, "index", 8, rtable_titles(cols, 8));
+                              sum,      mean,             "Pct of Slowest", "Slowest",
+                              "GPU",    "PCI Bus"};
+        size_t ncols = ident ? 10 : 8;
+        struct rtable *t =
+            analysis_add_table(an, p, pt, "index", ncols, rtable_titles(cols, ncols));
         double div = time_div(u);
         size_t s = slowest(rk, nr);
         for (size_t i = 0; i < nr; i++) {
@@ -119,6 +141,12 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
                 row[5].v = rk[i].sum / (double)rk[i].n / div;
                 row[6].v = 100.0 * rk[i].sum / rk[s].sum;
                 row[7].text = xstrdup(i == s ? "*" : "");
+                if (ident) {
+                        row[8].text =
+                            xstrdup(rank_gpu(w, rk[i].rank, "gpu_uuid", buf, sizeof buf));
+                        row[9].text =
+                            xstrdup(rank_gpu(w, rk[i].rank, "gpu_pci_bus", buf, sizeof buf));
+                }
         }
 }
 

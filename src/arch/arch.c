@@ -223,6 +223,52 @@ static void named_merge(struct arch *a, struct named_expr **arr, size_t *n, cons
         (*arr)[j].loc.col = ydoc_col(node);
 }
 
+/* `pass_counts:` COUNT: "KEY KEY ..." (the data keys of the sets that need COUNT hardware
+ * passes; a leaf's replace its parent's, null empties them) */
+static int merge_pass_counts(struct arch *a, struct ydoc *y, yaml_node_t *sec, const char *path,
+                             struct err *err)
+{
+        free(a->pass_keys);
+        free(a->pass_vals);
+        a->pass_keys = NULL;
+        a->pass_vals = NULL;
+        a->npass_counts = 0;
+        if (ydoc_is_null(sec))
+                return 0;
+        if (sec->type != YAML_MAPPING_NODE)
+                return err_set(err, ERR_INPUT, "%s:%d:%d: 'pass_counts' must be a mapping", path,
+                               ydoc_line(sec), ydoc_col(sec));
+        size_t cap = 0;
+        for (size_t i = 0; i < ydoc_len(sec); i++) {
+                yaml_node_t *kn = ydoc_key(y, sec, i), *vn = ydoc_val(y, sec, i);
+                const char *k = ydoc_str(kn), *v = ydoc_str(vn);
+                double d;
+                if (!k || parse_double(k, &d) || !(d >= 1 && d <= 10000) || d != (int)d || !v)
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d:%d: pass_counts: a count of 1 to 10000, then its "
+                                       "keys",
+                                       path, ydoc_line(kn), ydoc_col(kn));
+                for (const char *p = v + strspn(v, " \n"); *p; p += strspn(p, " \n")) {
+                        size_t len = strcspn(p, " \n");
+                        if (len != 16 || strspn(p, "0123456789abcdef") < 16)
+                                return err_set(err, ERR_INPUT,
+                                               "%s:%d:%d: pass_counts: '%.*s' is no key of 16 "
+                                               "hex digits",
+                                               path, ydoc_line(vn), ydoc_col(vn),
+                                               (int)(len < 40 ? len : 40), p);
+                        xgrow(&a->pass_keys, &cap, a->npass_counts + 1, sizeof *a->pass_keys);
+                        a->pass_vals = xrealloc(a->pass_vals, cap * sizeof *a->pass_vals);
+                        char key[17];
+                        memcpy(key, p, 16);
+                        key[16] = 0;
+                        a->pass_keys[a->npass_counts] = arena_strdup(&a->ar, key);
+                        a->pass_vals[a->npass_counts++] = (int)d;
+                        p += len;
+                }
+        }
+        return 0;
+}
+
 static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                       struct err *err)
 {
@@ -274,6 +320,9 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 a->chip = ydoc_is_null(sec) || !ydoc_str(sec)
                               ? NULL
                               : arena_strdup(&a->ar, ydoc_str(sec));
+        if ((sec = ydoc_get(&y, root, "pass_counts")) && (rc = merge_pass_counts(a, &y, sec, path,
+                                                                                  err)))
+                goto out;
         if ((sec = ydoc_get(&y, root, "accumulate_value")))
                 a->accum_value = ydoc_is_null(sec) || !ydoc_str(sec)
                                      ? NULL
@@ -609,6 +658,7 @@ void arch_free(struct arch *a)
                 free(lists[l]);
         }
         FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented, a->descs);
+        FREE_ALL(a->pass_keys, a->pass_vals);
         arena_free(&a->ar); /* every text */
         memset(a, 0, sizeof *a);
 }

@@ -134,6 +134,10 @@ struct arch {
          * (plan_groups.c) instead of using block_limits. NULL for AMD. */
         char *chip;
         char **per_pass; size_t nper_pass;              /* metrics collected in every pass */
+        /* `pass_counts:` the hardware passes of the metric sets the planner asks about for
+         * chip, recorded on a GPU: key (passcache_data_key of the chip and the names, 16 hex
+         * digits) -> count; a set not listed is counted by the profiler library */
+        char **pass_keys; int *pass_vals; size_t npass_counts;
         /* the hardware blocks a profile records in sysinfo's ip_blocks when none were
          * selected (`ip_blocks:`, as rocprof-compute records them); none: not recorded */
         char **ip_blocks; size_t nip_blocks;

@@ -174,6 +174,12 @@ int launcher_gpu_lock_path(const struct gpu_choice *c, const char *tmpdir, char 
         return 1;
 }
 
+int launcher_may_share(const struct gpu_choice *c, char *const *envp, int ngpus)
+{
+        long local = launcher_local_size(envp);
+        return !(c->assign && c->index >= 0 && ngpus > 0 && local > 0 && local <= ngpus);
+}
+
 long launcher_local_size(char *const *envp)
 {
         static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",

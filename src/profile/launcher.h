@@ -62,6 +62,11 @@ int launcher_gpu_choice(const struct launcher *l, char *const *envp, int ngpus,
 int launcher_gpu_lock_path(const struct gpu_choice *c, const char *tmpdir, char *buf,
                            size_t len);
 
+/* May other ranks of this node use c's GPU? Not when the rule itself spread them (assign)
+ * and the node's ranks (launcher_local_size) are no more than its GPUs: each then has a GPU
+ * of its own and needs no lock. Otherwise (a binding variable, an unknown count): yes. */
+int launcher_may_share(const struct gpu_choice *c, char *const *envp, int ngpus);
+
 /* Ranks on this node as the launcher says (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
  * SLURM_NTASKS_PER_NODE), -1 when unknown. */
 long launcher_local_size(char *const *envp);

@@ -13,6 +13,7 @@
 #include "../util/util.h"
 
 static struct {
+        struct smap data; /* recorded counts: data key -> count */
         int loaded;
         struct smap mem;
         FILE *f;
@@ -67,11 +68,59 @@ void passcache_open(const char *lib)
         free(d);
 }
 
-static void key_of(const char *chip, const char *const *names, size_t n, char *key, size_t len)
+#define FNV_BASIS 14695981039346656037ULL
+
+static uint64_t hash_set(uint64_t h, const char *chip, const char *const *names, size_t n)
 {
-        uint64_t h = fnv(pc.lib, chip);
+        h = fnv(h, chip);
         for (size_t i = 0; i < n; i++)
                 h = fnv(h, names[i]);
+        return h;
+}
+
+void passcache_data_key(const char *chip, const char *const *names, size_t n, char *key)
+{
+        snprintf(key, 17, "%016llx", (unsigned long long)hash_set(FNV_BASIS, chip, names, n));
+}
+
+void passcache_data(char *const *keys, const int *counts, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (counts[i] > 0)
+                        smap_put(&pc.data, keys[i], counts[i]);
+}
+
+int passcache_data_get(const char *chip, const char *const *names, size_t n)
+{
+        char key[17];
+        int v;
+        if (!pc.data.len)
+                return -1;
+        passcache_data_key(chip, names, n, key);
+        return smap_get(&pc.data, key, &v) ? v : -1;
+}
+
+void passcache_record(const char *chip, const char *const *names, size_t n, int count)
+{
+        static FILE *f;
+        static int tried;
+        if (!tried) {
+                tried = 1;
+                const char *p = getenv("PRISM_PASS_COUNTS_RECORD");
+                if (p && *p)
+                        f = fopen(p, "a");
+        }
+        if (!f || count <= 0)
+                return;
+        char key[17];
+        passcache_data_key(chip, names, n, key);
+        fprintf(f, "  %s: %d\n", key, count);
+        fflush(f);
+}
+
+static void key_of(const char *chip, const char *const *names, size_t n, char *key, size_t len)
+{
+        uint64_t h = hash_set(pc.lib, chip, names, n);
         snprintf(key, len, "%016llx", (unsigned long long)h);
 }
 

@@ -17,6 +17,7 @@
 #include "launcher.h"
 #include "backend.h"
 #include "merge.h"
+#include "passcache.h"
 #include "runs.h"
 #include "clocks.h"
 #include "../store/columns.h"
@@ -309,7 +310,10 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         snprintf(label, sizeof label, "rank %ld, GPU %d: ", lr.rank, gc.index);
                         snprintf(res->gpu, sizeof res->gpu, "%s", gc.why);
                         char lock[512];
+                        /* ranks alone on their GPU keep one profiling session each (the
+                         * lock makes every kernel a session of its own: 0.15 s of Start) */
                         if (!getenv("PRISM_CUPTI_LOCK") &&
+                            launcher_may_share(&gc, NULL, backend_count_gpus()) &&
                             launcher_gpu_lock_path(&gc, getenv("TMPDIR"), lock, sizeof lock))
                                 setenv("PRISM_CUPTI_LOCK", lock, 1);
                 }
@@ -417,6 +421,7 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         rc = err->code ? err->code : ERR_SYS;
                         goto out;
                 }
+                passcache_data(a.pass_keys, a.pass_vals, a.npass_counts);
                 rc = plan_make_groups(&req, a.chip, pb->num_passes,
                                       (const char *const *)a.per_pass, a.nper_pass,
                                       (const char *const *)a.instrumented, a.ninstrumented,

@@ -236,6 +236,22 @@ void multi_append(struct workload *dst, const struct workload *src, long rank, c
                 dst->has_roofline = 1;
         }
         append_rows(&dst->pmc, &src->pmc, src->pmc.nrows);
+        /* the rank's GPU, from its own sysinfo */
+        int rc_rank = table_add_col(&dst->ranks, COL_RANK);
+        int rc_node = table_add_col(&dst->ranks, COL_NODE);
+        size_t rr = table_add_row(&dst->ranks);
+        dst->ranks.num[rc_rank][rr] = (double)rank;
+        table_set_str(&dst->ranks, rc_node, rr, node);
+        static const char *const ident[] = {"gpu_uuid", "gpu_pci_bus", "gpu_choice"};
+        for (size_t i = 0; i < sizeof ident / sizeof *ident; i++) {
+                int sc = table_col(&src->sysinfo, ident[i]);
+                int dc = table_add_col(&dst->ranks, ident[i]);
+                char buf[64];
+                const char *v = sc >= 0 && src->sysinfo.nrows
+                                    ? table_cell(&src->sysinfo, sc, 0, buf, sizeof buf)
+                                    : "";
+                table_set_str(&dst->ranks, dc, rr, v);
+        }
         int cr = table_add_col(&dst->pmc, COL_RANK), cn = table_add_col(&dst->pmc, COL_NODE);
         for (size_t r = base; r < dst->pmc.nrows; r++) {
                 dst->pmc.num[cr][r] = (double)rank;

@@ -15,6 +15,9 @@ struct workload {
         size_t nacc;
         struct table roofline; /* roofline.csv; nrows == 0 when absent */
         int has_roofline;
+        /* a multi-rank tree: one row per rank, in load order: Rank, Node and the GPU each
+         * rank's sysinfo names (gpu_uuid, gpu_pci_bus, gpu_choice); empty otherwise */
+        struct table ranks;
         char *arch;  /* gpu_arch from sysinfo.csv */
         char *model; /* gpu_model */
         /* streamed (workload_open_streamed): the per-dispatch columns analysis reads, in a

@@ -22,6 +22,7 @@ void workload_close(struct workload *w)
         free(w->acc);
         free(w->acc_names);
         table_free(&w->roofline);
+        table_free(&w->ranks);
         spill_free(w->spill);
         free(w->path);
         free(w->arch);

@@ -64,6 +64,20 @@ for np in 1 2 4; do
                         bad "np=$np: analyze -b 19 failed: $(tail -1 "panel19-$np.txt")"
                 grep -q "19.1 Kernel Time per Rank" "panel19-$np.txt" || bad "np=$np: no panel 19.1"
                 grep -cE "^│ [0-9]+ │ +[0-9]+ │" "panel19-$np.txt" | sed "s/^/INFO: np=$np: panel 19 rows: /"
+                # each rank on the GPU the binding rule names (local rank modulo the GPUs, no
+                # CUDA_VISIBLE_DEVICES set): its sysinfo's UUID and PCI address are that GPU's
+                ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+                for d in workloads/mpi$np/*/rank*/*/; do
+                        r=$(basename "$(dirname "$d")"); r=${r#rank}
+                        want=$(nvidia-smi --query-gpu=uuid,pci.bus_id --format=csv,noheader \
+                                -i $((r % ngpu)) 2>/dev/null | tr 'A-F' 'a-f')
+                        got=$(python3 -c 'import csv,sys; r=next(csv.DictReader(open(sys.argv[1]))); print(r.get("gpu_uuid",""), r.get("gpu_pci_bus",""))' "$d/sysinfo.csv")
+                        echo "INFO: np=$np rank $r: $got (nvidia-smi GPU $((r % ngpu)): $want)"
+                        wu=${want%%,*} wb=${want##*, }
+                        [ "${got%% *}" = "$(echo "$wu" | tr 'A-F' 'a-f')" ] && [ "${got##* }" = "${wb: -12}" ] ||
+                                bad "np=$np rank $r: sysinfo names '$got', the rule GPU $((r % ngpu)) is '$want'"
+                        grep -q "${got%% *}" "panel19-$np.txt" || bad "np=$np: 19.1 lacks rank $r's GPU"
+                done
         fi
 done
 # the run-to-run floor: a second single-rank profile against the first

@@ -52,7 +52,9 @@ struct pc_timing {
         double lock_wait; /* waiting for the GPU lock */
         double csv;       /* writing the CSV */
         double cache_flush; /* flushing the L2 before kernels (PRISM_CUPTI_FLUSH) */
-        size_t nlaunch, nflush, nlock, nflushcache;
+        double save, restore; /* the collector's own replay: checkpoints of device memory */
+        double replay;        /* ... and the replayed launches, each to its pass's end */
+        size_t nlaunch, nflush, nlock, nflushcache, npasses, nfallback;
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
@@ -75,6 +77,10 @@ struct pc_state {
                                  availability image from the start */
         int flush_caches;     /* PRISM_CUPTI_FLUSH=1: flush the L2 before each profiled
                                  kernel (flush.c) */
+        int user_range;       /* PRISM_CUPTI_USER_RANGE=1: the collector's replay profiles a
+                                 user range around the launch call instead of an auto range */
+        int user_replay;      /* kernel replay by the collector (replay.c): PRISM_CUPTI_REPLAY
+                                 =kernel with the flush, unless PRISM_CUPTI_CHECKPOINT=0 */
         struct pc_timing t;
 };
 
@@ -124,6 +130,8 @@ void pc_host_free(CUpti_Profiler_Host_Object *host);
 
 /* range.c: the Range Profiler, one state per CUDA context. */
 struct pc_ctx;
+/* The CUDA context of c. */
+CUcontext pc_ctx_context(const struct pc_ctx *c);
 /* Find or create the state of ctx (NULL when out of memory). */
 struct pc_ctx *pc_ctx_get(CUcontext ctx);
 /* Called under the lock on a launch's API entry in ctx (current on this thread): set up
@@ -142,6 +150,32 @@ void pc_ctx_forget(CUcontext ctx);
 /* Stop profiling ctx after the kernel just launched when the GPU is shared (pc.lock_fd):
  * decode its range, release the counters and the GPU lock. */
 void pc_ctx_after_launch(struct pc_ctx *c);
+
+/* The collector's own kernel replay: before pass n (from 0) prepare restores device memory
+ * (n > 0) and flushes the L2; launch runs the kernel once more. */
+struct pc_replay_ops {
+        int (*prepare)(void *arg, size_t n);
+        int (*launch)(void *arg);
+        void *arg;
+};
+/* Profile launch dispatch of ctx by replaying it through ops, pass after pass, under a user
+ * range, and evaluate its values (0); -1 on failure (reported, profiling of ctx off). */
+int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_replay_ops *ops);
+/* A kernel the collector cannot replay: CUPTI's kernel replay for this launch alone, armed
+ * at its API entry (begin) and decoded at its exit (end). */
+int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch);
+void pc_ctx_cupti_end(struct pc_ctx *c);
+
+/* replay.c: on a launch's API entry in user-replay mode: save device memory, profile the
+ * kernel through pc_ctx_user_profile, restore, and let the program's own launch run
+ * unprofiled; a launch that cannot be replayed so (cooperative, managed memory, no
+ * checkpoint) goes to CUPTI's replay, said once. */
+void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
+                      const void *params);
+/* Load the checkpoint library; -1 (said once) when it is missing. */
+int pc_replay_init(void);
+/* set on this thread while the collector launches a replay: the callbacks ignore it */
+extern __thread int pc_replaying;
 
 /* flush.c: write a buffer of four times the L2's size and discard it from the L2, in the
  * collector's own context on the current context's device, and wait for it; -1 when that

@@ -16,6 +16,10 @@
  *   PRISM_CUPTI_LOCK        a lock file per GPU: profile one kernel at a time across the
  *                           processes that share the GPU (share.c)
  *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
+ *   PRISM_CUPTI_CHECKPOINT  1 (with REPLAY=kernel and FLUSH=1, experimental): the collector
+ *                           replays each kernel itself, restoring memory and flushing the
+ *                           L2 before every pass (replay.c)
+ *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
  *   PRISM_CUPTI_PCSAMPLING  a file: sample PCs instead (pcsamp.c; no counters then)
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
@@ -198,7 +202,9 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                 pc.t.first = pc_now();
         launch_t0 = pc_now();
         struct pc_ctx *c = pc_ctx_get(cb->context);
-        if (c)
+        if (c && pc.user_replay && pc.nmetrics)
+                pc_replay_launch(c, id, cbid, cb->functionParams);
+        else if (c)
                 pc_ctx_on_launch(c, id);
         cuptiGetTimestamp(&l->api_start);
         cur_dispatch = id;
@@ -227,7 +233,11 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
                         if (c)
                                 pc_ctx_drop(c, cur_dispatch);
                 }
-                if (pc.lock_fd >= 0) {
+                if (pc.user_replay) {
+                        struct pc_ctx *c = pc_ctx_get(cb->context);
+                        if (c)
+                                pc_ctx_cupti_end(c); /* a launch left to CUPTI's replay */
+                } else if (pc.lock_fd >= 0) {
                         struct pc_ctx *c = pc_ctx_get(cb->context);
                         if (c)
                                 pc_ctx_after_launch(c);
@@ -247,8 +257,8 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti
                               const void *data)
 {
         (void)userdata;
-        if (pc_flushing)
-                return; /* the collector's own cache flush (flush.c) */
+        if (pc_flushing || pc_replaying)
+                return; /* the collector's own cache flush (flush.c) or replay (replay.c) */
         if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
                 const CUpti_CallbackData *cb = data;
                 if (cb->callbackSite == CUPTI_API_ENTER)
@@ -436,6 +446,13 @@ static void parse_env(void)
         pc.use_avail = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_FLUSH");
         pc.flush_caches = s && *s && strcmp(s, "0") != 0;
+        /* kernel replay with the caches flushed before every pass, by the collector itself:
+         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1) until its SASS
+         * pass is right -- on the H200 the instrumented metrics came out 0 (replay.c) */
+        s = getenv("PRISM_CUPTI_CHECKPOINT");
+        pc.user_replay = pc.kernel_mode && pc.flush_caches && s && !strcmp(s, "1");
+        s = getenv("PRISM_CUPTI_USER_RANGE");
+        pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
         pc.timing = s && *s && strcmp(s, "0") != 0;
         pc.progress_fd = -1;

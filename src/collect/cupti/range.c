@@ -27,6 +27,7 @@ struct pc_ctx {
         size_t base; /* launches profiled in this context before the image's first */
         int named;   /* range names are launch indices (auto range names them so) */
         size_t nflushes;
+        int cupti_pending; /* user replay: a kernel left to CUPTI's replay awaits decoding */
         size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
                         per range) and doubles at each re-arm up to pc.max_ranges */
 };
@@ -84,31 +85,40 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
         return -1;
 }
 
-static CUptiResult arm(struct pc_ctx *c)
+static CUptiResult init_image(struct pc_ctx *c)
 {
-        CUptiResult r;
         double t0 = pc_now();
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
         ip.counterDataSize = c->cd_size;
         ip.pCounterData = c->cd;
-        if ((r = cuptiRangeProfilerCounterDataImageInitialize(&ip)) != CUPTI_SUCCESS)
-                return r;
+        CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&ip);
+        pc.t.arm_image += pc_now() - t0;
+        return r;
+}
+
+/* SetConfig and Start: CUPTI's kernel replay with auto range (one range per launch), or
+ * (user) pass `pass` of the collector's own replay with one user range */
+static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
+{
+        CUptiResult r;
         double t1 = pc_now();
-        pc.t.arm_image += t1 - t0;
         CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
         sp.pRangeProfilerObject = c->rp;
         sp.configSize = c->config_size;
         sp.pConfig = c->config;
         sp.counterDataImageSize = c->cd_size;
         sp.pCounterDataImage = c->cd;
-        sp.range = CUPTI_AutoRange;
-        sp.replayMode = CUPTI_KernelReplay;
+        /* the collector's replay brackets the kernel with an auto range too (a user range
+         * around the launch call also counts the launch's own latency); with
+         * PRISM_CUPTI_USER_RANGE=1 a user range */
+        sp.range = user && pc.user_range ? CUPTI_UserRange : CUPTI_AutoRange;
+        sp.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
         sp.maxRangesPerPass = c->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
-        sp.passIndex = 0;
+        sp.passIndex = pass;
         sp.targetNestingLevel = 1;
         if ((r = cuptiRangeProfilerSetConfig(&sp)) != CUPTI_SUCCESS)
                 return r;
@@ -119,6 +129,12 @@ static CUptiResult arm(struct pc_ctx *c)
         r = cuptiRangeProfilerStart(&st);
         pc.t.arm_start += pc_now() - t2;
         return r;
+}
+
+static CUptiResult arm(struct pc_ctx *c)
+{
+        CUptiResult r = init_image(c);
+        return r != CUPTI_SUCCESS ? r : config_start(c, 0, 0);
 }
 
 static CUptiResult enable(struct pc_ctx *c)
@@ -146,7 +162,7 @@ static void disable(struct pc_ctx *c)
  * session). */
 static size_t first_ranges(void)
 {
-        size_t n = pc.lock_fd >= 0 ? 1 : 16;
+        size_t n = pc.lock_fd >= 0 || pc.user_replay ? 1 : 16;
         return n < pc.max_ranges ? n : pc.max_ranges;
 }
 
@@ -241,6 +257,8 @@ static int setup(struct pc_ctx *c)
                 return -1;
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
+        if (pc.user_replay)
+                return 0; /* each kernel arms its own session (pc_ctx_user_profile) */
         CUptiResult ar = arm(c);
         if (ar != CUPTI_SUCCESS && !c->avail) {
                 /* a config built for the chip that this GPU refuses: build it for what the
@@ -307,6 +325,7 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
 static int flush_ranges(struct pc_ctx *c);
+static int decode_ranges(struct pc_ctx *c);
 
 static int flush(struct pc_ctx *c)
 {
@@ -319,8 +338,6 @@ static int flush(struct pc_ctx *c)
 
 static int flush_ranges(struct pc_ctx *c)
 {
-        CUptiResult r;
-
         if (pc_cu.ctx_synchronize)
                 pc_cu.ctx_synchronize();
         CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
@@ -330,6 +347,13 @@ static int flush_ranges(struct pc_ctx *c)
         if (!st.isAllPassSubmitted)
                 pc_warn("device %u: not all passes were submitted (pass index %zu)", c->dev,
                         st.passIndex);
+        return decode_ranges(c);
+}
+
+/* Decode the stopped session's image and evaluate its ranges into their launches. */
+static int decode_ranges(struct pc_ctx *c)
+{
+        CUptiResult r;
         CUpti_RangeProfiler_DecodeData_Params dp = PC_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
         dp.pRangeProfilerObject = c->rp;
         if (ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
@@ -461,7 +485,10 @@ void pc_ctx_finish(struct pc_ctx *c, int push)
         if (c->state != CTX_RUNNING)
                 return;
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
-        flush(c);
+        /* the collector's own replay decodes each kernel at once: nothing is started */
+        if (!pc.user_replay || c->cupti_pending)
+                flush(c);
+        c->cupti_pending = 0;
         turn_off(c);
         pc_gpu_unlock();
         if (pushed) {
@@ -486,4 +513,149 @@ void pc_ctx_forget(CUcontext ctx)
                 ctxs[i] = ctxs[--nctxs];
                 return;
         }
+}
+
+/* ---- the collector's own kernel replay (pc.user_replay, replay.c) ---- */
+
+/* passes one kernel may ask for before the collector gives up on it */
+#define MAX_USER_PASSES 512
+
+/* Set up ctx's profiler on its first kernel (or again after share_release). */
+static int ready(struct pc_ctx *c)
+{
+        if (c->state == CTX_NEW) {
+                pc_gpu_lock();
+                if (setup(c) < 0) {
+                        turn_off(c);
+                        pc_gpu_unlock();
+                        return -1;
+                }
+                c->state = CTX_RUNNING;
+        }
+        return c->state == CTX_RUNNING ? 0 : -1;
+}
+
+/* After a kernel on a shared GPU: give the counters and the GPU lock back (as
+ * pc_ctx_after_launch does). */
+static void share_release(struct pc_ctx *c)
+{
+        if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
+                return;
+        double t0 = pc_now();
+        disable(c);
+        free(c->cd);
+        free(c->batch);
+        c->cd = NULL;
+        c->batch = NULL;
+        pc.t.disable += pc_now() - t0;
+        c->state = CTX_NEW;
+        pc_gpu_unlock();
+}
+
+static void fail_off(struct pc_ctx *c)
+{
+        CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
+        st.pRangeProfilerObject = c->rp;
+        if (c->rp)
+                cuptiRangeProfilerStop(&st); /* a session left started, if any */
+        c->nbatch = 0;
+        turn_off(c);
+        pc_gpu_unlock();
+}
+
+int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_replay_ops *ops)
+{
+        if (ready(c) < 0)
+                return -1;
+        char name[32];
+        snprintf(name, sizeof name, "%zu", dispatch);
+        c->base = dispatch;
+        c->batch[0] = dispatch;
+        c->nbatch = 1;
+        c->named = pc.user_range; /* an auto range's name counts the replays: by position */
+        if (ck(c, init_image(c), "cannot initialize the counter data") < 0) {
+                fail_off(c);
+                return -1;
+        }
+        size_t pass = 0;
+        for (size_t n = 0; n < MAX_USER_PASSES; n++) {
+                if (ops->prepare(ops->arg, n) < 0 ||
+                    ck(c, config_start(c, 1, pass), "cannot start a replay pass") < 0) {
+                        fail_off(c);
+                        return -1;
+                }
+                CUpti_RangeProfiler_PushRange_Params pp =
+                    PC_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+                pp.pRangeProfilerObject = c->rp;
+                pp.pRangeName = name;
+                CUptiResult pr = pc.user_range ? cuptiRangeProfilerPushRange(&pp) : CUPTI_SUCCESS;
+                int lr = pr == CUPTI_SUCCESS ? ops->launch(ops->arg) : -1;
+                if (pr == CUPTI_SUCCESS && pc.user_range) {
+                        CUpti_RangeProfiler_PopRange_Params op =
+                            PC_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+                        op.pRangeProfilerObject = c->rp;
+                        cuptiRangeProfilerPopRange(&op);
+                }
+                if (pc_cu.ctx_synchronize)
+                        pc_cu.ctx_synchronize();
+                CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
+                st.pRangeProfilerObject = c->rp;
+                if (ck(c, pr, "cannot open the kernel's range") < 0 || lr < 0 ||
+                    ck(c, cuptiRangeProfilerStop(&st), "cannot stop a replay pass") < 0) {
+                        fail_off(c);
+                        return -1;
+                }
+                pc.t.npasses++;
+                if (st.isAllPassSubmitted) {
+                        double t0 = pc_now();
+                        int rc = decode_ranges(c);
+                        pc.t.flush += pc_now() - t0;
+                        pc.t.nflush++;
+                        if (rc < 0) {
+                                fail_off(c);
+                                return -1;
+                        }
+                        share_release(c);
+                        return 0;
+                }
+                pass = st.passIndex;
+        }
+        pc_error("device %u: %s: CUPTI asked for more than %d passes", c->dev,
+                 pc.launches[dispatch].name, MAX_USER_PASSES);
+        fail_off(c);
+        return -1;
+}
+
+int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch)
+{
+        if (ready(c) < 0)
+                return -1;
+        c->named = 0; /* auto range counts launches its own way here: pair by position */
+        c->base = dispatch;
+        c->batch[0] = dispatch;
+        c->nbatch = 1;
+        if (ck(c, arm(c), "cannot start the range profiler") < 0) {
+                fail_off(c);
+                return -1;
+        }
+        c->cupti_pending = 1;
+        return 0;
+}
+
+void pc_ctx_cupti_end(struct pc_ctx *c)
+{
+        if (!c->cupti_pending)
+                return;
+        c->cupti_pending = 0;
+        if (flush(c) < 0) {
+                turn_off(c);
+                pc_gpu_unlock();
+                return;
+        }
+        share_release(c);
+}
+
+CUcontext pc_ctx_context(const struct pc_ctx *c)
+{
+        return c->ctx;
 }

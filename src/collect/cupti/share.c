@@ -55,4 +55,9 @@ void pc_timing_report(void)
                 t->first > 0 ? t->first - t->injected : 0.0, t->init, t->avail, t->config,
                 t->enable, t->arm, t->arm_image, t->arm_config, t->arm_start, t->launches, t->nlaunch, t->flush, t->nflush, t->disable,
                 t->lock_wait, t->nlock, t->cache_flush, t->nflushcache, t->csv);
+        if (pc.user_replay)
+                fprintf(stderr,
+                        "prism-cupti: timing: own replay: %zu passes, replayed launches %.3f s, "
+                        "save %.3f, restore %.3f; %zu launches left to CUPTI's replay\n",
+                        t->npasses, t->replay, t->save, t->restore, t->nfallback);
 }

@@ -413,6 +413,14 @@ int detect_amd_node(const char *node_dir, int node, struct amd_gpu *g, struct er
         if (g->num_xcd < 1)
                 g->num_xcd = 1;
         g->drm_render_minor = (int)prop(&p, "drm_render_minor", -1);
+        unsigned long long uid = (unsigned long long)prop(&p, "unique_id", 0);
+        if (uid)
+                snprintf(g->uuid, sizeof g->uuid, "GPU-%016llx", uid);
+        long long loc = prop(&p, "location_id", -1), dom = prop(&p, "domain", 0);
+        if (loc >= 0 && dom >= 0)
+                snprintf(g->pci_bus, sizeof g->pci_bus, "%04x:%02x:%02x.%x",
+                         (unsigned)(dom & 0xffff), (unsigned)((loc >> 8) & 0xff),
+                         (unsigned)((loc >> 3) & 0x1f), (unsigned)(loc & 7));
         if ((rc = read_caches(node_dir, g, err)) || (rc = read_mem_banks(node_dir, g, err)))
                 goto out;
         partition(g, "current_compute_partition", g->compute_partition,
@@ -567,4 +575,9 @@ void detect_amd_sysinfo(const struct amd_gpu *g, struct table *si)
         sysinfo_set_num(si, "num_xcd", g->num_xcd ? g->num_xcd : 1);
         /* rocprof-compute 3.3's HBM bandwidth is max_mclk / 1000 * 32 * num_hbm_channels */
         sysinfo_set_num(si, "num_hbm_channels", g->hbm_channels);
+        /* which GPU of the node: recorded when the topology says (not for --arch plans) */
+        if (g->uuid[0])
+                sysinfo_set_str(si, "gpu_uuid", g->uuid);
+        if (g->pci_bus[0])
+                sysinfo_set_str(si, "gpu_pci_bus", g->pci_bus);
 }

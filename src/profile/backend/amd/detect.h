@@ -34,6 +34,9 @@ struct amd_gpu {
         int drm_render_minor;                             /* -1 when unknown */
         char compute_partition[16], memory_partition[16]; /* "NA" when unknown */
         char vbios[64];
+        /* identity: "GPU-" and the 16 hex digits of KFD's unique_id (what ROCR_VISIBLE_DEVICES
+         * takes), and the PCI address "DDDD:BB:DD.F" of domain and location_id; "" unknown */
+        char uuid[24], pci_bus[16];
 };
 
 /* The gfx target name of a KFD gfx_target_version: major * 10000 + minor * 100 + stepping,

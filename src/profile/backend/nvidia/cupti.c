@@ -7,6 +7,7 @@
 #include "../../host.h"
 #include "../../proc.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -58,6 +59,7 @@ struct cuda {
         int (*driver_get_version)(int *);
         int (*get_error_string)(int, const char **);
         int (*pci_bus_id)(char *, int, int);
+        int (*device_uuid)(unsigned char *, int); /* cuDeviceGetUuid_v2: 16 bytes */
 };
 static struct cuda cu;
 
@@ -84,6 +86,7 @@ static int cuda_load(void)
             {&cu.driver_get_version, "cuDriverGetVersion"},
             {&cu.get_error_string, "cuGetErrorString"},
             {&cu.pci_bus_id, "cuDeviceGetPCIBusId"},
+            {&cu.device_uuid, "cuDeviceGetUuid_v2"},
         };
         for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
                 void *p = dlsym(h, syms[i].name);
@@ -266,6 +269,21 @@ static int cupti_detect(struct table *si, struct err *err)
         /* Double data rate: MHz * 2 transfers * bus bytes, in GB/s (rocprof-compute's unit). */
         sysinfo_set_num(si, "hbm_bw", mclk * 2.0 * (bus / 8.0) / 1000.0);
         sysinfo_set_num(si, "num_xcd", f.xcd);
+        /* which GPU: its UUID as nvidia-smi writes it and its PCI address */
+        unsigned char u[16];
+        if (cu.device_uuid(u, dev) == 0) {
+                snprintf(buf, sizeof buf,
+                         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                         "%02x%02x%02x%02x%02x%02x",
+                         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10],
+                         u[11], u[12], u[13], u[14], u[15]);
+                sysinfo_set_str(si, "gpu_uuid", buf);
+        }
+        if (cu.pci_bus_id(buf, 64, dev) == 0) {
+                for (char *q = buf; *q; q++) /* lower case, as lspci writes it */
+                        *q = (char)tolower((unsigned char)*q);
+                sysinfo_set_str(si, "gpu_pci_bus", buf);
+        }
         return 0;
 }
 
@@ -313,6 +331,12 @@ static int cupti_num_passes(const char *chip, const char *const *counters, size_
                             struct err *err)
 {
         static int opened;
+        /* the architecture's recorded counts first: no library, no CUPTI */
+        int r = passcache_data_get(chip, counters, n);
+        if (r > 0) {
+                passcache_record(chip, counters, n, r);
+                return r;
+        }
         if (!opened) {
                 /* the cache is keyed by the collector library: find it, load it on a miss */
                 char *path = find_collector(err);
@@ -322,12 +346,13 @@ static int cupti_num_passes(const char *chip, const char *const *counters, size_
                 free(path);
                 opened = 1;
         }
-        int r = passcache_get(chip, counters, n);
-        if (r > 0)
-                return r;
-        r = cupti_num_passes_uncached(chip, counters, n, err);
-        if (r > 0)
-                passcache_put(chip, counters, n, r);
+        r = passcache_get(chip, counters, n);
+        if (r <= 0) {
+                r = cupti_num_passes_uncached(chip, counters, n, err);
+                if (r > 0)
+                        passcache_put(chip, counters, n, r);
+        }
+        passcache_record(chip, counters, n, r);
         return r;
 }
 
