@@ -340,6 +340,9 @@ int cmd_profile(int argc, char **argv)
                                                      : "flushed before each kernel");
                 if (res.clocks[0])
                         printf("clocks: %s\n", res.clocks);
+                if (res.pc_samples)
+                        printf("PC sampling: %zu sampled instructions (panel 21)\n",
+                               res.pc_samples);
         }
         ret = 0;
         /* the empirical peaks, measured once per workload as rocprof-compute does */
