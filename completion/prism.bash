@@ -52,7 +52,7 @@ _prism()
                 case $prev in
                 -p | --path) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 -n | --normal-unit) COMPREPLY=($(compgen -W "per_wave per_cycle per_second per_kernel" -- "$cur")); return ;;
-                --compat) COMPREPLY=($(compgen -W "3.0 3.3" -- "$cur")); return ;;
+                --compat) COMPREPLY=($(compgen -W "3.0 3.3 3.10" -- "$cur")); return ;;
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --include-cols) COMPREPLY=($(compgen -W "Description" -- "$cur")); return ;;
                 --mem-level) COMPREPLY=($(compgen -W "$(_prism_levels)" -- "$cur")); return ;;

@@ -60,8 +60,8 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.0 ) .",
      "per_wave per_cycle per_second per_kernel"},
     {A_COMPAT, "compat", 0, "V",
-     "panels, metrics and defaults of rocprof-compute V (3.0);\n"
-     "default: the newest prism follows (3.3)",
+     "panels, metrics and defaults of rocprof-compute V (3.0,\n"
+     "3.3, 3.10); default 3.3, which prism reproduces exactly",
      "show what rocprof-compute\n"
      ".Ar version\n"
      "shows.\n"
@@ -75,7 +75,13 @@ static const struct opt analyze_opts[] = {
      "The versions are listed in\n"
      ".Pa panels/versions ;\n"
      "the newer ones are overlays of the 3.0 data\n"
-     ".Pq Pa metrics/3.3/ , panels/3.3/ .\n"
+     ".Pq Pa metrics/3.3/ , panels/3.3/ , metrics/3.10/ , panels/3.10/ .\n"
+     ".Fl -compat Ar 3.10\n"
+     "applies what rocprof-compute 3.4 to 3.10 changed, as their changelog and analysis\n"
+     "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, no Active CUs,\n"
+     "NOISE_CLAMP, 128-byte roofline lines on gfx942 and gfx950, timestamps of the first pass,\n"
+     "dispatches numbered from 1); no reference output was there to check it against, so 3.3\n"
+     "stays the default.\n"
      "Unlike rocprof-compute 3.3.0, which converts every row whose unit contains\n"
      ".Dq ns\n"
      "(such as\n"
@@ -83,7 +89,7 @@ static const struct opt analyze_opts[] = {
      "to the\n"
      ".Fl t\n"
      "unit, prism converts only time rows (7.2 Kernel Time).",
-     "3.0 3.3"},
+     "3.0 3.3 3.10"},
     {A_TIME, "time-unit", 't', "U",
      "s, ms, us, ns (default) for the top-stats tables and every\n"
      "time row",

@@ -28,6 +28,8 @@ struct analysis_opts {
         int pc_by_count;         /* --pc-sampling-sorting-type count: 21.1 by samples */
         const char *rules_dir;   /* rules/ (NULL: the installed one) */
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
+        int ratio_avg;           /* the mean of a ratio over dispatches is SUM(A) / SUM(B)
+                                  * (rocprof-compute 3.7+), else AVG(A / B) */
         int include_desc;        /* --include-cols Description: metric tables get a last
                                   * column with each metric's description */
         int threads;             /* threads analysis_run may use (0, 1: this one; 2) */
