@@ -36,13 +36,13 @@ $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB_OBJ)
 $(FUZZ_BUILD)/fuzz_db: fuzz/fuzz_db.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
-	    $(FUZZ_LIBS) -lsqlite3 -lpthread -ldl
+	    $(FUZZ_LIBS) -lsqlite3 -lz -lpthread -ldl
 
 # the PC-sample readers (fuzz_pcsamp) read CSV through the rest of the store too
 $(FUZZ_BUILD)/fuzz_pcsamp: fuzz/fuzz_pcsamp.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
-	    $(FUZZ_LIBS) -lsqlite3 -lpthread -ldl
+	    $(FUZZ_LIBS) -lsqlite3 -lz -lpthread -ldl
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: FUZZ_RSS MB (ASan and
 # libFuzzer alone grow to over 1 GB in long runs: raise it for those)
