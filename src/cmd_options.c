@@ -79,7 +79,7 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.10\n"
      "applies what rocprof-compute 3.4 to 3.10 changed, as their changelog and analysis\n"
      "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, no Active CUs,\n"
-     "NOISE_CLAMP, 128-byte roofline lines on gfx942 and gfx950, timestamps of the first pass,\n"
+     "NOISE_CLAMP, 128-byte cache lines in the roofline, timestamps of the first pass,\n"
      "dispatches numbered from 1); no reference output was there to check it against, so 3.3\n"
      "stays the default.\n"
      "Unlike rocprof-compute 3.3.0, which converts every row whose unit contains\n"
