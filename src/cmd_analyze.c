@@ -78,6 +78,7 @@ struct analyze_args {
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
         int no_findings;        /* --no-findings */
+        int pc_by_count;        /* --pc-sampling-sorting-type count */
         int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
@@ -213,6 +214,13 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         break;
                 case A_NO_FINDINGS:
                         a->no_findings = 1;
+                        break;
+                case A_PC_SORT:
+                        if (strcmp(argv[i], "offset") && strcmp(argv[i], "count"))
+                                return fail("--pc-sampling-sorting-type is offset or count, not "
+                                            "'%s'",
+                                            argv[i]);
+                        a->pc_by_count = !strcmp(argv[i], "count");
                         break;
                 case A_TUI:
                         a->tui = 1;
@@ -575,6 +583,7 @@ int cmd_analyze(int argc, char **argv)
                                   /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
+                                  .pc_by_count = args.pc_by_count,
                                   .all_rows = args.all_rows,
                                   .ratio_avg = args.ratio_avg,
                                   .include_desc = args.include_desc,
