@@ -320,6 +320,28 @@ static void test_bytesrc(void **state)
                 close(fd);
                 free(p);
         }
+        /* zero bytes after the last member are padding (gzip and Python accept them);
+         * other bytes there are damage */
+        for (int garbage = 0; garbage < 2; garbage++) {
+                put_gz(d, "pad.gz", "a,b\n1,2\n", 1);
+                char *p = xasprintf("%s/pad.gz", d);
+                FILE *f = fopen(p, "ab");
+                assert_non_null(f);
+                fwrite(garbage ? "xyz" : "\0\0\0\0", 1, garbage ? 3 : 4, f);
+                fclose(f);
+                struct table t;
+                struct err err = {0};
+                int rc = table_load_csv(&t, p, &err);
+                if (garbage) {
+                        assert_int_not_equal(rc, 0);
+                        assert_non_null(strstr(err.msg, "pad.gz"));
+                } else {
+                        assert_int_equal(rc, 0);
+                        assert_int_equal(t.nrows, 1);
+                        table_free(&t);
+                }
+                free(p);
+        }
         rmdir_all(d);
 }
 

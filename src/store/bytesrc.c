@@ -105,9 +105,15 @@ static ssize_t gz_read(struct bsrc *b, void *buf, size_t n)
         z->s.avail_out = (uInt)n;
         while (z->s.avail_out == n) {
                 if (z->member_end) {
-                        /* after a member: more input must be another member */
+                        /* after a member: more input must be another member, or zero
+                         * bytes of padding up to the end (as gzip and Python accept) */
                         if (!z->s.avail_in && fill(b) < 0)
                                 return -1;
+                        while (z->s.avail_in && !*z->s.next_in) {
+                                z->s.next_in++, z->s.avail_in--;
+                                if (!z->s.avail_in && fill(b) < 0)
+                                        return -1;
+                        }
                         if (!z->s.avail_in && z->in_eof) {
                                 b->done = 1;
                                 return 0;
