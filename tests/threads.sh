@@ -46,6 +46,15 @@ done
 V=$S/rocprof-workloads/vcopy/MI200
 if [ -f "$V/pmc_perf.csv" ]; then
         same "-b 2 18 -k 0" -p "$V" -b 2 18 -k 0
+        # a generated workload whose pmc_perf.csv (45 MB) has its lines split on two
+        # threads (src/store/csvbatch.c), streamed and in memory
+        if command -v python3 >/dev/null &&
+                python3 bench/gen-workload.py "$V" 10000 "$T/w10k" 50 >/dev/null 2>&1; then
+                same "generated 10k dispatches, streamed" -p "$T/w10k"
+                PRISM_STREAM_MB=100000 same "generated 10k dispatches, in memory" -p "$T/w10k"
+        else
+                bad "no generated workload (bench/gen-workload.py)"
+        fi
         for o in "$S"/rocprof-workloads/vcopy/MI300*/; do
                 [ -f "$o/pmc_perf.csv" ] || continue
                 same "comparison with $o" -p "$V" -p "$o"
