@@ -9,7 +9,7 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
 SAN      ?=
 BUILD    ?= build
 
-PKGS      := yaml-0.1 sqlite3 ncursesw
+PKGS      := yaml-0.1 sqlite3 ncursesw zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
 # These libraries are linked statically where their archive (libX.a) is installed: a
@@ -19,7 +19,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lcsv
 # stay dynamic (prism dlopens libcuda, NVML and libstdc++). STATIC_DEPS= links all of them
 # dynamically. Debian 12's libyaml-dev, libcsv-dev, libsqlite3-dev and libncurses-dev ship
 # the archives.
-STATIC_DEPS ?= yaml csv sqlite3 ncursesw tinfo
+STATIC_DEPS ?= yaml csv sqlite3 ncursesw tinfo z
 static_a    = $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a 2>/dev/null))
 STATIC_HAVE := $(foreach l,$(STATIC_DEPS),$(if $(call static_a,$(l)),$(l)))
 PKG_LIBS    := $(foreach f,$(PKG_LIBS),$(if $(filter $(STATIC_HAVE:%=-l%),$(f)),-l:lib$(f:-l%=%).a,$(f)))
@@ -120,7 +120,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libprism.a $(LDLIBS) -lcmocka
 
 # Debian 12 packages for building and testing (idempotent).
-DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev \
+DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev zlib1g-dev \
         libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc debhelper \
         clang libclang-rt-14-dev valgrind
 deps:

@@ -3,6 +3,9 @@
 # must be yes on every recording: the text report, stderr, --save-dfs files and the exit code
 # of each shared and bundled workload under several option sets, and --plot-dir's SVGs.
 # Usage: bench/same-output.sh REF_PRISM [NEW_PRISM]      (NEW defaults to ./prism)
+# REF_ARGS, NEW_ARGS: options given to one binary only after "analyze", such as
+# NEW_ARGS="--width 0" to compare a binary whose tables fit the terminal with one whose
+# tables do not (REF_ARGS="--width 0" when both have the option).
 # Prints one line per difference and a summary; exits 1 when anything differs.
 set -u
 cd "$(dirname "$0")/.."
@@ -16,9 +19,12 @@ done
 sets=("" "--compat 3.0 -n per_second --decimal 4" "-b 2 16.1 -k 0" "--list-stats")
 n=0 bad=0
 run() { # $1 binary, $2 out dir, rest: arguments
-        local b=$1 o=$2; shift 2
+        local b=$1 o=$2 extra
+        shift 2
+        extra=$([ "$b" = "$ref" ] && echo "${REF_ARGS:-}" || echo "${NEW_ARGS:-}")
         mkdir -p "$o"
-        "$b" analyze "$@" >"$o/stdout" 2>"$o/stderr"
+        # shellcheck disable=SC2086
+        "$b" analyze $extra "$@" >"$o/stdout" 2>"$o/stderr"
         echo $? >"$o/rc"
 }
 for d in "${dirs[@]}"; do

@@ -52,7 +52,7 @@ _prism()
                 case $prev in
                 -p | --path) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 -n | --normal-unit) COMPREPLY=($(compgen -W "per_wave per_cycle per_second per_kernel" -- "$cur")); return ;;
-                --compat) COMPREPLY=($(compgen -W "3.0 3.3" -- "$cur")); return ;;
+                --compat) COMPREPLY=($(compgen -W "3.0 3.3 3.10" -- "$cur")); return ;;
                 -t | --time-unit) COMPREPLY=($(compgen -W "s ms us ns" -- "$cur")); return ;;
                 --include-cols) COMPREPLY=($(compgen -W "Description" -- "$cur")); return ;;
                 --mem-level) COMPREPLY=($(compgen -W "$(_prism_levels)" -- "$cur")); return ;;
@@ -60,6 +60,7 @@ _prism()
                 --plot-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --list-metrics) COMPREPLY=($(compgen -W "$(_prism_archs)" -- "$cur")); return ;;
                 --save-dfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                --pc-sampling-sorting-type) COMPREPLY=($(compgen -W "offset count" -- "$cur")); return ;;
                 -o | --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 esac
                 local i
@@ -71,7 +72,7 @@ _prism()
                         fi
                         break
                 done
-                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id --rank -n --normal-unit --compat -t --time-unit --decimal --all-rows --cols --include-cols --max-stat-num --kernel-verbose --mem-level --sort --device --plot-dir --list-stats --list-metrics --save-dfs --no-findings --width -o --output --tui -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-p --path -b --block -k --kernel -d --dispatch --gpu-id --rank -n --normal-unit --compat -t --time-unit --decimal --all-rows --cols --include-cols --max-stat-num --kernel-verbose --mem-level --sort --device --plot-dir --list-stats --list-metrics --save-dfs --no-findings --pc-sampling-sorting-type --width -o --output --tui -h --help" -- "$cur"))
                 ;;
         profile)
                 case $prev in
@@ -82,8 +83,9 @@ _prism()
                 --replay) COMPREPLY=($(compgen -W "kernel application" -- "$cur")); return ;;
                 --clock-control) COMPREPLY=($(compgen -W "base none" -- "$cur")); return ;;
                 --cache-control) COMPREPLY=($(compgen -W "all none" -- "$cur")); return ;;
+                --pc-sampling-method) COMPREPLY=($(compgen -W "stochastic host_trap" -- "$cur")); return ;;
                 esac
-                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --dry-run --arch --backend --no-roof --roof-only --force --resume --pass-timeout --replay --ranks --clock-control --cache-control -q --quiet -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-n --name -p --path -k --kernel -d --dispatch -b --block --join-type --dry-run --arch --backend --no-roof --roof-only --force --resume --pass-timeout --replay --ranks --clock-control --cache-control --no-pc-sampling --pc-sampling-method --pc-sampling-interval -q --quiet -h --help" -- "$cur"))
                 ;;
         roofline)
                 case $prev in

@@ -97,6 +97,7 @@ static inline size_t fuzz_split(const uint8_t *data, size_t n, size_t *rest)
 }
 
 int fuzz_csv(const uint8_t *data, size_t n);
+int fuzz_pcsamp(const uint8_t *data, size_t n);
 int fuzz_yaml_metrics(const uint8_t *data, size_t n);
 int fuzz_yaml_panels(const uint8_t *data, size_t n);
 int fuzz_expr(const uint8_t *data, size_t n);

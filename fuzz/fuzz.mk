@@ -10,7 +10,7 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_TIME    ?= 20
 FUZZ_RSS     ?= 2048
-FUZZ_TARGETS ?= csv yaml_metrics yaml_panels expr db
+FUZZ_TARGETS ?= csv yaml_metrics yaml_panels expr db pcsamp
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP $(FUZZ_SAN)
 FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c src/store/csvtexts.c \
@@ -34,6 +34,12 @@ $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/fuzz_db: fuzz/fuzz_db.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
+	    $(FUZZ_LIBS) -lsqlite3 -lpthread -ldl
+
+# the PC-sample readers (fuzz_pcsamp) read CSV through the rest of the store too
+$(FUZZ_BUILD)/fuzz_pcsamp: fuzz/fuzz_pcsamp.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
 	    $(FUZZ_LIBS) -lsqlite3 -lpthread -ldl

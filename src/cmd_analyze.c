@@ -21,9 +21,11 @@
 #include "analyze/sysinfo.h"
 #include "arch/arch.h"
 #include "cmds.h"
+#include "expr/expr.h"
 #include "render/listing.h"
 #include "render/render.h"
 #include "store/columns.h"
+#include "store/formats.h"
 #include "tui/tui.h"
 #include "util/task.h"
 
@@ -76,10 +78,12 @@ struct analyze_args {
         int decimal, list_stats, list_metrics, kernel_verbose;
         int tui;                /* --tui: the interactive view */
         int no_findings;        /* --no-findings */
+        int pc_by_count;        /* --pc-sampling-sorting-type count */
         int all_rows;           /* --all-rows: rows the family hides too */
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         const char *compat;     /* --compat VERSION */
+        int ratio_avg;          /* that version averages ratios as SUM(A) / SUM(B) */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
         long width;             /* --width, -1: not given */
@@ -211,6 +215,13 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                 case A_NO_FINDINGS:
                         a->no_findings = 1;
                         break;
+                case A_PC_SORT:
+                        if (strcmp(argv[i], "offset") && strcmp(argv[i], "count"))
+                                return fail("--pc-sampling-sorting-type is offset or count, not "
+                                            "'%s'",
+                                            argv[i]);
+                        a->pc_by_count = !strcmp(argv[i], "count");
+                        break;
                 case A_TUI:
                         a->tui = 1;
                         break;
@@ -277,7 +288,7 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct er
         int rc = data_versions_load(*pdir, &v, &nv, err);
         if (rc)
                 return rc;
-        size_t k = nv - 1;
+        size_t k = data_version_default(v, nv);
         if (a->compat) {
                 struct strbuf sb = {0};
                 for (k = 0; k < nv && strcmp(v[k].name, a->compat); k++)
@@ -292,6 +303,12 @@ static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct er
                 sb_free(&sb);
         }
         data_version_set(a->compat);
+        /* how that version groups the long layouts' rows (src/store/formats.h) */
+        struct pass_rules pr = {.first_times = v[k].first_times,
+                                .dispatch_base = v[k].dispatch_base,
+                                .new_sysinfo_names = v[k].new_sysinfo_names};
+        formats_rules_set(&pr);
+        a->ratio_avg = v[k].ratio_avg;
         if (!a->norm)
                 a->norm = !strcmp(v[k].norm, "per_cycle") ? "per_cycle"
                           : !strcmp(v[k].norm, "per_second") ? "per_second"
@@ -566,7 +583,9 @@ int cmd_analyze(int argc, char **argv)
                                   /* --sort is the roofline's (kernels or dispatches) */
                                   .kernel_verbose = args.kernel_verbose,
                                   .no_findings = args.no_findings,
+                                  .pc_by_count = args.pc_by_count,
                                   .all_rows = args.all_rows,
+                                  .ratio_avg = args.ratio_avg,
                                   .include_desc = args.include_desc,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
@@ -630,6 +649,17 @@ int cmd_analyze(int argc, char **argv)
                       w[0].path, an[0].nmissing, an[0].nmissing == 1 ? " was" : "s were",
                       sb.buf, an[0].nmissing > 5 ? ", ..." : "");
                 sb_free(&sb);
+        }
+        {
+                /* NOISE_CLAMP's corrections (3.10's L2 metrics), as rocprof-compute says */
+                size_t nclamp;
+                double worst;
+                expr_noise_stats(&nclamp, &worst, 1);
+                if (nclamp)
+                        warnf("%s: counter variance corrected: %zu value%s of a difference of "
+                              "counters read in different passes clamped from below 0 to 0 "
+                              "(at most %.1f%% of its reference)",
+                              w[0].path, nclamp, nclamp == 1 ? "" : "s", 100 * worst);
         }
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,

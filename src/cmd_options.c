@@ -60,8 +60,8 @@ static const struct opt analyze_opts[] = {
      ".Fl -compat Ar 3.0 ) .",
      "per_wave per_cycle per_second per_kernel"},
     {A_COMPAT, "compat", 0, "V",
-     "panels, metrics and defaults of rocprof-compute V (3.0);\n"
-     "default: the newest prism follows (3.3)",
+     "panels, metrics and defaults of rocprof-compute V (3.0,\n"
+     "3.3, 3.10); default 3.3, which prism reproduces exactly",
      "show what rocprof-compute\n"
      ".Ar version\n"
      "shows.\n"
@@ -75,7 +75,13 @@ static const struct opt analyze_opts[] = {
      "The versions are listed in\n"
      ".Pa panels/versions ;\n"
      "the newer ones are overlays of the 3.0 data\n"
-     ".Pq Pa metrics/3.3/ , panels/3.3/ .\n"
+     ".Pq Pa metrics/3.3/ , panels/3.3/ , metrics/3.10/ , panels/3.10/ .\n"
+     ".Fl -compat Ar 3.10\n"
+     "applies what rocprof-compute 3.4 to 3.10 changed, as their changelog and analysis\n"
+     "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, no Active CUs,\n"
+     "NOISE_CLAMP, 128-byte roofline lines on gfx942 and gfx950, timestamps of the first pass,\n"
+     "dispatches numbered from 1); no reference output was there to check it against, so 3.3\n"
+     "stays the default.\n"
      "Unlike rocprof-compute 3.3.0, which converts every row whose unit contains\n"
      ".Dq ns\n"
      "(such as\n"
@@ -83,7 +89,7 @@ static const struct opt analyze_opts[] = {
      "to the\n"
      ".Fl t\n"
      "unit, prism converts only time rows (7.2 Kernel Time).",
-     "3.0 3.3"},
+     "3.0 3.3 3.10"},
     {A_TIME, "time-unit", 't', "U",
      "s, ms, us, ns (default) for the top-stats tables and every\n"
      "time row",
@@ -164,8 +170,19 @@ static const struct opt analyze_opts[] = {
      "leave out the findings: table 0.3 (what limits each top kernel, why, and the estimated\n"
      "speedup, from the rules in\n"
      ".Pa rules/ )\n"
-     "and table 0.4 (the roofline ceiling that bounds each kernel).",
+     "and table 0.4 (the roofline ceiling that bounds each kernel). Where the workload has PC\n"
+     "samples, the findings also name each kernel's hottest source line\n"
+     ".Pq Cm pc.hot_line .",
      NULL},
+    {A_PC_SORT, "pc-sampling-sorting-type", 0, "TYPE",
+     "order of table 21.1, the PC samples: offset (default)\n"
+     "or count",
+     "the order of table 21.1, the sampled instructions:\n"
+     ".Cm offset\n"
+     "(by process, code object and offset; the default) or\n"
+     ".Cm count\n"
+     "(by samples), as rocprof-compute's option of that name.",
+     "offset count"},
     {A_WIDTH, "width", 0, "N",
      "columns the tables may use (0: no limit); default: the\n"
      "terminal's width, else $COLUMNS, else 120; no limit\n"
@@ -324,6 +341,37 @@ static const struct opt profile_opts[] = {
      ".Cm all\n"
      "is an error). The choice is written to sysinfo.csv (cache_control).",
      "all none"},
+    {P_NO_PCS, "no-pc-sampling", 0, NULL,
+     "skip the PC-sampling run (NVIDIA samples by default;\n"
+     "AMD only when -b names panel 21, as rocprof-compute)",
+     "skip the PC-sampling run. After the counter passes, prism runs the command once more\n"
+     "sampling where the waves (warps) are, per instruction, with the reason each stalled\n"
+     "sample was not issued; the samples go into the workload and\n"
+     ".Nm prism Cm analyze\n"
+     "shows them as panel 21 (the hot instructions and source lines). A run of its own, so\n"
+     "that no counter is disturbed. With cupti (the profiler's warp-state sampling, mapped to\n"
+     "file:line when the binary has line information) it is made by default; with rocprof\n"
+     "(rocprofv3's PC sampling, ROCm 6.4 or later, a beta that AMD says may hang the GPU)\n"
+     "only when\n"
+     ".Fl b\n"
+     "names panel 21, as rocprof-compute does. A rocprofv3 without PC sampling, or a failing\n"
+     "sampling run, gives a warning: the counters are kept.",
+     NULL},
+    {P_PC_METHOD, "pc-sampling-method", 0, "M",
+     "stochastic (default; with stall reasons) or host_trap (AMD)",
+     ".Cm stochastic\n"
+     "(hardware sampling with stall reasons; the default) or\n"
+     ".Cm host_trap\n"
+     "(AMD: no stall reasons).",
+     "stochastic host_trap"},
+    {P_PC_INTERVAL, "pc-sampling-interval", 0, "N",
+     "cycles between samples, a power of 2 (stochastic,\n"
+     "NVIDIA: 32 to 2^31), or microseconds (host_trap);\n"
+     "default: 1048576 on AMD, the profiler's on NVIDIA",
+     "cycles between samples, a power of 2 (stochastic; NVIDIA: 32 to 2^31), or microseconds\n"
+     "(host_trap). Default: 1048576 on AMD, as rocprof-compute; the profiler's own choice on\n"
+     "NVIDIA.",
+     NULL},
     {P_QUIET, "quiet", 'q', NULL, "no progress line",
      "no progress. Otherwise, on a terminal, one line on standard error updates in place: pass\n"
      ".Ar k\n"

@@ -105,6 +105,7 @@ int cmd_profile(int argc, char **argv)
         int quiet = 0;
         int roof_only = 0, ret = 2, i;
         char **target = NULL;
+        const char *interval_arg = NULL;
 
         const struct cmd_spec *spec = cmd_spec("profile");
         for (i = 1; i < argc; i++) {
@@ -168,6 +169,30 @@ int cmd_profile(int argc, char **argv)
                 case P_QUIET:
                         quiet = 1;
                         break;
+                case P_NO_PCS:
+                        o.pc_sampling = PCS_OFF;
+                        break;
+                case P_PC_METHOD:
+                        if (strcmp(next, "stochastic") && strcmp(next, "host_trap")) {
+                                ret = failf("bad --pc-sampling-method '%s' (want stochastic or "
+                                            "host_trap)",
+                                            next);
+                                goto out;
+                        }
+                        o.pc_method = next;
+                        break;
+                case P_PC_INTERVAL: {
+                        long v;
+                        if (parse_long(next, &v) || v < 1) {
+                                ret = failf("bad --pc-sampling-interval '%s' (want a positive "
+                                            "number)",
+                                            next);
+                                goto out;
+                        }
+                        o.pc_interval = (unsigned long)v;
+                        interval_arg = next;
+                        break;
+                }
                 case P_NAME:
                         o.name = next;
                         break;
@@ -228,6 +253,13 @@ int cmd_profile(int argc, char **argv)
                 }
         }
 
+        if (o.pc_interval && (o.pc_interval & (o.pc_interval - 1)) &&
+            !(o.pc_method && !strcmp(o.pc_method, "host_trap"))) {
+                ret = failf("bad --pc-sampling-interval '%s' (cycles: a power of 2; only "
+                            "host_trap takes other values)",
+                            interval_arg);
+                goto out;
+        }
         if (!o.name && !o.path) {
                 ret = cmd_fail("missing -n NAME (or -p DIR)");
                 goto out;

@@ -35,6 +35,7 @@ enum {
         A_LIST_METRICS,
         A_SAVE_DFS,
         A_NO_FINDINGS,
+        A_PC_SORT,
         A_WIDTH,
         A_OUTPUT,
         A_TUI,
@@ -59,6 +60,9 @@ enum {
         P_RANKS,
         P_CLOCK,
         P_CACHE,
+        P_NO_PCS,
+        P_PC_METHOD,
+        P_PC_INTERVAL,
         P_QUIET,
         P_HELP
 };

@@ -326,5 +326,43 @@ check - 0 "19\\.1" analyze -p "$T/mpi/job" -b 19
 check - 0 "2\\.1\\.1 " analyze -p "$T/mpi/job" --rank 1 -b 2.1.1
 check - 0 "Speed-of-Light" analyze -p "$T/mpi/job/n7/rank1/MI200/prism.db" -b 2.1
 
+# ---- PC sampling (panel 21): a run of its own through rocprofv3's PC-sampling options ----
+PS=$T/pcs
+check "PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_LOG=$T/pcs.log" 0 \
+        "PC sampling: 4 sampled instructions" profile -n pcs -p "$PS" --no-roof -b 21 2 -- "$APP"
+expect "-b 21: one PC-sampling run, rocprof-compute's defaults (stochastic, cycles, 1048576)" \
+        test "$(grep -c '^pc sampling: stochastic cycles 1048576$' "$T/pcs.log")" -eq 1
+expect "the per-process results file lands in the workload" \
+        bash -c "ls '$PS' | grep -Eq '^[0-9]+_ps_file_results\.json$'"
+expect "panel 21 reads it: vecCopy's 4 dispatches x 8 stalled samples at entry + 0x10" python3 - "$P" "$PS" "$T/pcs-dfs" <<'EOF'
+import csv, glob, subprocess, sys
+p, w, out = sys.argv[1:4]
+subprocess.run([p, "analyze", "-p", w, "-b", "21.1", "--save-dfs", out], capture_output=True)
+f = glob.glob(out + "/21.1_*.csv")
+rows = list(csv.DictReader(open(f[0]))) if f else []
+vc = [r for r in rows if r["Kernel_Name"].startswith("vecCopy") and r["offset"] == "0x2010"]
+sys.exit(0 if len(rows) == 4 and vc and vc[0]["count_stalled"] == "32" and
+         vc[0]["stall_reason"] == "WAITCNT: 32" else 1)
+EOF
+check "PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_LOG=$T/pcs2.log" 0 "wrote" \
+        profile -n pcs -p "$T/pcs2" --no-roof -b 21 2 --pc-sampling-method host_trap \
+        --pc-sampling-interval 100 -- "$APP"
+expect "host_trap: unit time, the interval in microseconds as given" \
+        grep -q '^pc sampling: host_trap time 100$' "$T/pcs2.log"
+check "PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_LOG=$T/pcs3.log" 0 "wrote" \
+        profile -n pcs -p "$T/pcs3" --no-roof -b 2 -- "$APP"
+expect "AMD without -b 21: no PC-sampling run" bash -c "! grep -q '^pc sampling' '$T/pcs3.log'"
+check "PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_LOG=$T/pcs4.log" 0 "wrote" \
+        profile -n pcs -p "$T/pcs4" --no-roof -b 21 2 --no-pc-sampling -- "$APP"
+expect "--no-pc-sampling: no PC-sampling run" bash -c "! grep -q '^pc sampling' '$T/pcs4.log'"
+check "PRISM_SYSFS_ROOT=$F/sysfs-mi300x FAKE_ROCPROF_NO_PCS=1" 0 \
+        "warning: no PC sampling: this rocprofv3 has no --pc-sampling-method" \
+        profile -n pcs -p "$T/pcs5" --no-roof -b 21 2 -- "$APP"
+expect "a rocprofv3 without PC sampling: the counters, no sample file" \
+        bash -c "test -f '$T/pcs5/pmc_perf.csv' && ! ls '$T/pcs5' | grep -q ps_file"
+check - 2 "bad --pc-sampling-method 'random'" profile -n x --pc-sampling-method random -- "$APP"
+check - 2 "bad --pc-sampling-interval '1000' \(cycles: a power of 2" \
+        profile -n x --pc-sampling-interval 1000 -- "$APP"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

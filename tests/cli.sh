@@ -58,7 +58,7 @@ check 0 "2\.1\.2 -> MFMA FLOPs \(F8\)" analyze --list-metrics gfx942
 check 0 "2\.1\.2 -> MFMA FLOPs \(BF16\)" analyze --list-metrics gfx942 --compat 3.0
 check 0 "2\.1\.7 -> MFMA FLOPs \(F6F4\)" analyze --list-metrics gfx950
 check 2 "unknown architecture 'gfx950'" analyze --list-metrics gfx950 --compat 3.0
-check 2 "unknown --compat version '2\.9' \(3\.0, 3\.3\)" analyze --list-metrics gfx90a --compat 2.9
+check 2 "unknown --compat version '2\.9' \(3\.0, 3\.3, 3\.10\)" analyze --list-metrics gfx90a --compat 2.9
 check 2 "option '--compat' needs a value" analyze -p . --compat
 
 # formulas are written once: no repeat in metrics/, and a repeat fails check-data

@@ -52,7 +52,7 @@ suite() {
         echo "$name: $p passed, $f failed, $k skipped"
 }
 
-for s in tests/includes.sh tests/link.sh tests/vendor-terms.sh tests/cli.sh tests/golden.sh tests/golden33.sh tests/findings.sh tests/golden-charts.sh tests/options.sh tests/report.sh tests/plots.sh tests/docs.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/stream.sh tests/threads.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/valgrind.sh; do
+for s in tests/includes.sh tests/link.sh tests/vendor-terms.sh tests/cli.sh tests/golden.sh tests/golden33.sh tests/findings.sh tests/pcsamp.sh tests/golden-charts.sh tests/options.sh tests/report.sh tests/plots.sh tests/docs.sh tests/cli-profile.sh tests/deb.sh tests/db.sh tests/stream.sh tests/threads.sh tests/tui-tmux.sh tests/samples.sh tests/hostile.sh tests/layout310.py tests/compat310.py tests/channels33.py tests/valgrind.sh; do
         suite "$(basename "$s")" "$s"
 done
 # the bundled copy is what a fresh clone tests: where ../shared was used, check it too

@@ -16,6 +16,7 @@
 #include "../fuzz/fuzz_csv.c"
 #include "../fuzz/fuzz_db.c"
 #include "../fuzz/fuzz_expr.c"
+#include "../fuzz/fuzz_pcsamp.c"
 #include "../fuzz/fuzz_yaml_metrics.c"
 #include "../fuzz/fuzz_yaml_panels.c"
 
@@ -30,6 +31,7 @@ static const struct target targets[] = {
     {"yaml_metrics", fuzz_yaml_metrics},
     {"yaml_panels", fuzz_yaml_panels},
     {"db", fuzz_db},
+    {"pcsamp", fuzz_pcsamp},
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -103,6 +105,7 @@ int main(void)
             {"fuzz_yaml_metrics", test_target, NULL, NULL, (void *)&targets[2]},
             {"fuzz_yaml_panels", test_target, NULL, NULL, (void *)&targets[3]},
             {"fuzz_db", test_target, NULL, NULL, (void *)&targets[4]},
+            {"fuzz_pcsamp", test_target, NULL, NULL, (void *)&targets[5]},
         };
         return cmocka_run_group_tests(tests, setup, NULL);
 }

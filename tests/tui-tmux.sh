@@ -205,6 +205,27 @@ fi
 keys q
 check_restored "compare: quit" 0
 
+# ---- PC samples: the source view ('s', and Enter on a hot-line finding) ----
+# the H100 recording names the file where it was built; the view finds it by name in the
+# directory the TUI runs in
+PCS=$PWD/tests/data/pcsamp/h100
+keys "cd tests/gpu" Enter
+start -p "$PCS"
+keys s
+check "source view: the hottest kernel's file" "Source: bank_conflict\(float\*, int\) .*hotspots\.cu"
+check "source view: its hottest line, full bar, top stall reason" "^ +58 #{20} +99\.0% mio_throttle"
+keys Escape
+"$P" analyze --compat 3.0 -p "$PCS" -b 0.3 --save-dfs "$T/pcs-dfs" >/dev/null 2>&1
+n=$(python3 -c "import csv,sys,glob; r=list(csv.DictReader(open(glob.glob(sys.argv[1]+'/0.3_*')[0]))); print([i for i,x in enumerate(r) if x['Finding']=='pc.hot_line' and x['Kernel_Name'].startswith('strided_load')][0])" "$T/pcs-dfs" 2>/dev/null)
+keys f
+for _ in $(seq "${n:-0}"); do keys Down; done
+keys Enter
+check "findings: Enter on pc.hot_line opens that kernel's source" "Source: strided_load"
+check "findings: at its hot line" "^ +28 #{20} +98\.1% lg_throttle .*acc \+= a\["
+keys Escape q
+check_restored "source view: quit" 0
+keys "cd - >/dev/null" Enter
+
 # ---- no terminal: an error, nothing drawn ----
 out=$("$P" analyze -p "$W" --tui </dev/null 2>&1 >/dev/null); rc=$?
 if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q -- "--tui needs a terminal"; then

@@ -3,6 +3,7 @@
 #include "build.h"
 #include "findings.h"
 #include "roofline.h"
+#include "../store/pcsamp.h"
 #include "../util/task.h"
 
 #include <math.h>
@@ -19,14 +20,6 @@ static int build_findings(const struct build_ctx *bc, const struct panel *p,
         static const struct findings_nested nested = {analysis_run, analysis_free};
         return findings_build(bc->w, bc->a, bc->ps, bc->o, bc->knames, bc->nknames, p, bc->an,
                               &nested, err);
-}
-
-/* pc_sampling: PC-sampling records are not read (yet) */
-static int build_nothing(const struct build_ctx *bc, const struct panel *p,
-                         const struct panel_table *pt, struct err *err)
-{
-        (void)bc, (void)p, (void)pt, (void)err;
-        return 0;
 }
 
 /* The table sources and their builders; a table without a source lists metrics. */
@@ -46,7 +39,9 @@ static const struct {
     {"rank_spread", ranks_build},
     {"findings", build_findings},
     {"roofline_class", build_findings},
-    {"pc_sampling", build_nothing},
+    {"pc_sampling", pcsamp_build},
+    {"pc_hot_instructions", pcsamp_build},
+    {"pc_hot_lines", pcsamp_build},
 };
 
 static int build_metrics(const struct build_ctx *bc, const struct panel *p,
@@ -359,5 +354,10 @@ void analysis_free(struct analysis *an)
                 roofline_free(an->roof);
                 free(an->roof);
         }
+        if (an->pcs) {
+                pcsamp_free(an->pcs);
+                free(an->pcs);
+        }
+        free(an->pcs_error);
         memset(an, 0, sizeof *an);
 }

@@ -25,8 +25,11 @@ struct analysis_opts {
          * these options when set, left out when NULL (comparisons) */
         const struct roof_opts *roof;
         int no_findings;         /* --no-findings: leave the findings tables out */
+        int pc_by_count;         /* --pc-sampling-sorting-type count: 21.1 by samples */
         const char *rules_dir;   /* rules/ (NULL: the installed one) */
         int all_rows;            /* show rows the family hides (no formula: no counterpart) */
+        int ratio_avg;           /* the mean of a ratio over dispatches is SUM(A) / SUM(B)
+                                  * (rocprof-compute 3.7+), else AVG(A / B) */
         int include_desc;        /* --include-cols Description: metric tables get a last
                                   * column with each metric's description */
         int threads;             /* threads analysis_run may use (0, 1: this one; 2) */
@@ -35,6 +38,8 @@ struct analysis_opts {
                                   * evaluate the same ones) */
 };
 
+struct pcsamp;
+
 struct analysis {
         struct rtable *tables; size_t ntables;
         const struct arch *arch; /* the architecture the tables were evaluated for */
@@ -42,6 +47,9 @@ struct analysis {
         char **missing; size_t nmissing; /* counters the workload lacks */
         struct roofline *roof;   /* the roofline model when o->roof and panel 4 are shown */
         size_t captables;        /* tables the array has room for */
+        struct pcsamp *pcs;      /* the workload's PC samples (panel 21), read once */
+        int pcs_tried;
+        char *pcs_error;         /* why they could not be read, or NULL */
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.

@@ -95,4 +95,14 @@ int ranks_build(const struct build_ctx *bc, const struct panel *p, const struct 
 int roofline_build_table(const struct build_ctx *bc, const struct panel *p,
                          const struct panel_table *pt, struct err *err);
 
+/* pcsamp_tables.c: pc_sampling, pc_hot_instructions, pc_hot_lines (panel 21; no table
+ * when the workload has no PC samples) */
+int pcsamp_build(const struct build_ctx *bc, const struct panel *p,
+                 const struct panel_table *pt, struct err *err);
+/* The PC samples of w, read once into an (NULL when it has none); a file that cannot be
+ * read: NULL, *rc and err set (the same error each call). */
+struct pcsamp;
+const struct pcsamp *analysis_pcsamp(struct analysis *an, const struct workload *w, int *rc,
+                                     struct err *err);
+
 #endif

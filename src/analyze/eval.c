@@ -329,6 +329,67 @@ static enum show show_kind(const char *s)
         }
 }
 
+/* ---- means as ratios of sums (rocprof-compute 3.7+, analysis_opts.ratio_avg) ---- */
+
+static int name_per_row(void *p, const char *name);
+
+struct per_row_walk {
+        struct eval *c;
+        int per_row, depth;
+};
+
+static void per_row_name(void *p, const char *name, int dollar)
+{
+        struct per_row_walk *w = p;
+        if (!dollar)
+                w->per_row = 1; /* a counter or a dispatch column */
+        else if (w->depth < 16) {
+                w->depth++;
+                w->per_row |= name_per_row(w->c, name);
+                w->depth--;
+        }
+}
+
+/* 1 if the $name differs between dispatches: $denom under a normalization that reads
+ * counters, a built-in that reads them outside an aggregate; sysinfo fields do not */
+static int name_per_row(void *p, const char *name)
+{
+        struct eval *c = p;
+        const struct expr *e = NULL;
+        if (!strcmp(name, "denom")) {
+                for (size_t i = 0; i < c->a->nnorms; i++)
+                        if (!strcmp(c->a->norms[i].name, c->o->norm))
+                                e = c->a->norms[i].expr;
+        } else {
+                for (size_t i = 0; i < c->a->nbuiltins; i++)
+                        if (!strcmp(c->a->builtins[i].name, name))
+                                e = c->a->builtins[i].expr;
+        }
+        if (!e || expr_has_aggregate(e))
+                return 0;
+        struct per_row_walk w = {c, 0, 0};
+        expr_names(e, per_row_name, &w);
+        return w.per_row;
+}
+
+/* the mean of e as its version computes it: e itself (its cells take AVG), or, under
+ * ratio_avg, the ratio of sums (expr_ratio_of_sums), parsed once per metric and cell */
+static struct expr *mean_expr(struct eval *c, const struct metric *m, struct expr *e)
+{
+        if (!c->o->ratio_avg || !e)
+                return e;
+        char *src = expr_ratio_of_sums(e, name_per_row, c);
+        if (!src)
+                return e;
+        struct err ignore = {0};
+        struct expr *r = expr_parse(src, &m->expr.loc, m->name, &ignore);
+        free(src);
+        if (!r)
+                return e;
+        own_expr(c, r);
+        return r;
+}
+
 static struct metric_field *find_field(struct metric_field *f, size_t n, const char *key)
 {
         for (size_t i = 0; i < n; i++)
@@ -388,12 +449,15 @@ static void fill_metric_row(struct eval *c, size_t ti, const struct panel_table 
                                     find_field(m->fields, m->nfields, pc->field);
                                 e = f ? f->expr : NULL;
                         }
+                        if (!strcmp(pc->show, "avg"))
+                                e = mean_expr(c, m, e);
                         plan_cell(c, ti, r, k, e, NULL, m->table, pc->show, pc->round, 0);
                 } else if (sk == SHOW_PEAK) {
                         plan_cell(c, ti, r, k, m->peak.expr, NULL, m->table, "avg", -1, 0);
                 } else if (sk == SHOW_POP) {
-                        plan_cell(c, ti, r, k, m->expr.expr, m->peak.expr, m->table, "avg", -1,
-                                  1);
+                        /* 100 * the mean / the peak */
+                        plan_cell(c, ti, r, k, mean_expr(c, m, m->expr.expr), m->peak.expr,
+                                  m->table, "avg", -1, 1);
                 }
         }
 }

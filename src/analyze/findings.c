@@ -350,8 +350,10 @@ int findings_build(const struct workload *w, const struct arch *a, const struct 
                 size_t nf, nskipped;
                 if ((rc = findings_eval(&rs, &fv, &ids, &f, &nf, &nskipped, err)))
                         break;
-                if (ft)
+                if (ft) {
                         add_findings(ft, kv[i], f, nf, nskipped, nrules);
+                        findings_hot_line(ft, an, w, kv[i]); /* findings_hotline.c */
+                }
                 if (rt)
                         add_roof(rt, kv[i], &rs, &fv, &ids);
                 findings_free(f, nf);

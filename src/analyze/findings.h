@@ -42,6 +42,15 @@ void findings_preload(const char *chain, const struct analysis_opts *o);
 void findings_metrics(const struct arch *a, const struct analysis_opts *o,
                       void (*fn)(void *ctx, const struct metric *m), void *ctx);
 
+/* findings_hotline.c: a pc.hot_line row in ft for kernel when w has PC samples for it (the
+ * line holding most of its stalled samples and why); nothing otherwise. */
+struct rtable;
+struct hotspot;
+void findings_hot_line(struct rtable *ft, struct analysis *an, const struct workload *w,
+                       const char *kernel);
+/* "73% of stall samples at kernel.cu:42, long scoreboard" (malloc'd) */
+char *findings_hot_line_text(const struct hotspot *h);
+
 /* ---- the engine, also for tests ---- */
 
 /* Per-kernel values: one slot per name the rules use. */

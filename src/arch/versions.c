@@ -7,11 +7,18 @@
 #include <string.h>
 
 static char *cur;
+/* the default version (panels/versions' mark), looked up once where no version is set */
+static char dflt[16];
+static int dflt_read;
+
+static const char *in_force(void);
 
 void data_version_set(const char *version)
 {
         free(cur);
         cur = version ? xstrdup(version) : NULL;
+        if (!cur)
+                in_force(); /* the default, read now: before any thread asks */
 }
 
 const char *data_version(void)
@@ -48,9 +55,33 @@ static void overlay_paths(const char *dir, char **names, size_t nn, char ***path
         *n = nn;
 }
 
+/* the version whose overlays apply: the one set, else the default one */
+static const char *in_force(void)
+{
+        if (cur)
+                return cur;
+        if (!dflt_read) {
+                dflt_read = 1;
+                char *pdir = data_path("panels");
+                struct data_version *v;
+                size_t n;
+                struct err e = {0};
+                if (pdir && !data_versions_load(pdir, &v, &n, &e)) {
+                        size_t k = data_version_default(v, n);
+                        /* the newest unmarked: every overlay, as without the file */
+                        if (v[k].is_default)
+                                snprintf(dflt, sizeof dflt, "%s", v[k].name);
+                        free(v);
+                }
+                free(pdir);
+        }
+        return dflt[0] ? dflt : NULL;
+}
+
 static int is_overlay(const char *name)
 {
-        return is_version(name) && !(cur && strverscmp(name, cur) > 0);
+        const char *v = in_force();
+        return is_version(name) && !(v && strverscmp(name, v) > 0);
 }
 
 int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, size_t *n)
@@ -79,6 +110,14 @@ int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, s
         return 0;
 }
 
+size_t data_version_default(const struct data_version *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (v[i].is_default)
+                        return i;
+        return n - 1;
+}
+
 int data_versions_load(const char *pdir, struct data_version **v, size_t *n, struct err *err)
 {
         char *path = xasprintf("%s/versions", pdir);
@@ -97,18 +136,57 @@ int data_versions_load(const char *pdir, struct data_version **v, size_t *n, str
         while (fgets(line, sizeof line, f)) {
                 ln++;
                 char a[64], b[64];
-                if (line[0] == '#' || strspn(line, " \t\r\n") == strlen(line))
+                int used = 0;
+                char *hash = strchr(line, '#');
+                if (hash)
+                        *hash = 0; /* a comment after the fields */
+                if (strspn(line, " \t\r\n") == strlen(line))
                         continue;
-                if (sscanf(line, "%63s %63s", a, b) != 2 || !is_version(a) ||
+                if (sscanf(line, "%63s %63s%n", a, b, &used) != 2 || !is_version(a) ||
                     strlen(a) >= sizeof out->name || strlen(b) >= sizeof out->norm) {
                         rc = err_set(err, ERR_INPUT, "%s:%d: expected 'VERSION NORMALIZATION'",
                                      path, ln);
                         break;
                 }
                 xgrow(&out, &cap, no + 1, sizeof *out);
-                strcpy(out[no].name, a);
-                strcpy(out[no].norm, b);
+                struct data_version *dv = &out[no];
+                if (no) /* the rules of the version before, unless this one says */
+                        *dv = out[no - 1];
+                else
+                        memset(dv, 0, sizeof *dv);
+                dv->is_default = 0;
+                strcpy(dv->name, a);
+                strcpy(dv->norm, b);
                 no++;
+                char *save = NULL;
+                for (char *t = strtok_r(line + used, " \t\r\n", &save); t && !rc;
+                     t = strtok_r(NULL, " \t\r\n", &save)) {
+                        int ndef = 0;
+                        for (size_t i = 0; i + 1 < no; i++)
+                                ndef += out[i].is_default;
+                        if (!strcmp(t, "default") && !ndef)
+                                dv->is_default = 1;
+                        else if (!strcmp(t, "default"))
+                                rc = err_set(err, ERR_INPUT, "%s:%d: a second default version",
+                                             path, ln);
+                        else if (!strcmp(t, "timestamps=median") || !strcmp(t, "timestamps=first"))
+                                dv->first_times = !strcmp(t, "timestamps=first");
+                        else if (!strcmp(t, "sysinfo_names=old") || !strcmp(t, "sysinfo_names=new"))
+                                dv->new_sysinfo_names = !strcmp(t, "sysinfo_names=new");
+                        else if (!strcmp(t, "avg=mean") || !strcmp(t, "avg=ratio"))
+                                dv->ratio_avg = !strcmp(t, "avg=ratio");
+                        else if (!strncmp(t, "dispatch_base=", 14) && strlen(t) == 15 &&
+                                 (t[14] == '0' || t[14] == '1'))
+                                dv->dispatch_base = t[14] - '0';
+                        else
+                                rc = err_set(err, ERR_INPUT,
+                                             "%s:%d: unknown '%.40s' (default, "
+                                             "timestamps=median|first, dispatch_base=0|1, "
+                                             "sysinfo_names=old|new, avg=mean|ratio)",
+                                             path, ln, t);
+                }
+                if (rc)
+                        break;
         }
         fclose(f);
         if (!rc && !no)

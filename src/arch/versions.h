@@ -9,8 +9,9 @@
 
 #include "../util/util.h"
 
-/* The version whose data arch_load, arch_list and panels_load give; NULL (the start):
- * every overlay, i.e. the newest version. */
+/* The version whose data arch_load, arch_list and panels_load give; NULL (the start): the
+ * default version panels/versions marks (every overlay up to it), or the newest where none
+ * is marked. */
 void data_version_set(const char *version);
 const char *data_version(void);
 
@@ -22,9 +23,19 @@ int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, s
 struct data_version {
         char name[16];
         char norm[16];   /* default normalization of that version */
+        int is_default;  /* marked `default`: what analyze follows without --compat */
+        /* how long layouts' rows become dispatches (store's struct pass_rules), as that
+         * version reads them; each version keeps its predecessor's unless it says */
+        int first_times, dispatch_base, new_sysinfo_names;
+        int ratio_avg; /* avg=ratio: a ratio's mean is SUM(A) / SUM(B) (avg=mean: AVG) */
 };
 
-/* Read <pdir>/versions. A missing file gives one unnamed version (per_wave). */
+/* Read <pdir>/versions: lines `VERSION NORMALIZATION [default] [KEY=VALUE...]` with the keys
+ * timestamps=median|first, dispatch_base=N, sysinfo_names=old|new and avg=mean|ratio. A missing file gives
+ * one unnamed version (per_wave). At most one version is the default. */
 int data_versions_load(const char *pdir, struct data_version **v, size_t *n, struct err *err);
+
+/* The index in v of the default version: the one marked, else the newest (n - 1). */
+size_t data_version_default(const struct data_version *v, size_t n);
 
 #endif

@@ -11,7 +11,7 @@
  *       AVG(x) MEDIAN(x) STD(x) (sample, n-1) SUM(x) QUANTILE(x, q) (linear interpolation)
  *       MIN(x) MAX(x) with one argument
  *     element-wise: MIN(a, b) MAX(a, b), ROUND(x, n) (half to even), TO_INT(x) (truncates),
- *       MOD(a, b) (floored, like Python's %)
+ *       MOD(a, b) (floored, like Python's %), NOISE_CLAMP(x, ref) (x, negatives as 0)
  *
  * Numeric semantics (the reference tool's, kept in one place, expr_eval.c):
  *   - a value is either a scalar or a column of n doubles; scalars broadcast;
@@ -160,6 +160,23 @@ size_t expr_minmax(const double *v, size_t n, double *mn, double *mx);
 
 /* A canonical text form (fully parenthesised), malloc'd. For messages and tests. */
 char *expr_to_string(const struct expr *e);
+
+/* The formula of e's mean over dispatches as a ratio of sums (rocprof-compute 3.7+): a
+ * division by a per-dispatch quantity, A / B, is averaged as SUM(A) / SUM(B); what is the
+ * same for every dispatch (numbers, and the $names per_row(ctx, name) says are not per
+ * dispatch) stays outside the sums: c * X, X * c, X / c, c + X, X - c, ... average as c and
+ * X's average; -X as -X's; `X if C else None` as X's (3.7 dropped those guards). A formula
+ * with no division by a per-dispatch quantity, with an aggregate call, or with a division
+ * that no such rule reaches (A / B + C / D) has none: NULL, its mean stays AVG(e).
+ * Otherwise a malloc'd formula text (every aggregate explicit). */
+typedef int (*expr_per_row_fn)(void *ctx, const char *name);
+char *expr_ratio_of_sums(const struct expr *e, expr_per_row_fn per_row, void *ctx);
+
+/* NOISE_CLAMP(x, ref) (rocprof-compute 3.5+): x where it is not negative, else 0; n/a stays
+ * n/a. The corrections of at least 1% of ref (where ref is not 0) are counted over the
+ * process's evaluations: their number and the largest share (0.05 = 5%); reset non-zero
+ * starts the count again. */
+void expr_noise_stats(size_t *count, double *max_rel, int reset);
 
 /* 1 if the formula contains an aggregate call (its value does not depend on one row). */
 int expr_has_aggregate(const struct expr *e);

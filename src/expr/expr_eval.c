@@ -408,6 +408,71 @@ out:
         return rc;
 }
 
+/* NOISE_CLAMP's corrections whose size is at least 1% of their reference: how many, and
+ * the largest share (as a double's bits), over every evaluation of the process */
+static size_t noise_count;
+static unsigned long long noise_max_bits;
+
+static void noise_record(double rel)
+{
+        if (!(rel >= 0.01))
+                return;
+        __atomic_add_fetch(&noise_count, 1, __ATOMIC_RELAXED);
+        unsigned long long old = __atomic_load_n(&noise_max_bits, __ATOMIC_RELAXED), nb;
+        double cur;
+        do {
+                memcpy(&cur, &old, sizeof cur);
+                if (old && !(rel > cur))
+                        return;
+                memcpy(&nb, &rel, sizeof nb);
+        } while (!__atomic_compare_exchange_n(&noise_max_bits, &old, nb, 0, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+}
+
+void expr_noise_stats(size_t *count, double *max_rel, int reset)
+{
+        unsigned long long b = __atomic_load_n(&noise_max_bits, __ATOMIC_RELAXED);
+        *count = __atomic_load_n(&noise_count, __ATOMIC_RELAXED);
+        *max_rel = 0;
+        if (b)
+                memcpy(max_rel, &b, sizeof *max_rel);
+        if (reset) {
+                __atomic_store_n(&noise_count, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&noise_max_bits, 0, __ATOMIC_RELAXED);
+        }
+}
+
+/* NOISE_CLAMP(x, ref): a negative x, which counters of one quantity read in different
+ * passes can give (A - B where B <= A by definition), is 0; n/a stays n/a */
+static void noise_clamp(struct ev *x, struct ev *ref, size_t len, struct ev *res)
+{
+        if (!x->col) {
+                double v = x->s;
+                if (v < 0) {
+                        double r = ref->col ? agg_avg(ref->col, len) : ref->s;
+                        noise_record(r == 0 ? 0 : fabs(v) / fabs(r));
+                        v = 0;
+                }
+                res->s = v;
+                ev_free(x);
+                ev_free(ref);
+                return;
+        }
+        double *out = xmalloc((len ? len : 1) * sizeof *out);
+        for (size_t i = 0; i < len; i++) {
+                double v = x->col[i];
+                if (v < 0) {
+                        double r = ref->col ? ref->col[i] : ref->s;
+                        noise_record(r == 0 ? NAN : fabs(v) / fabs(r)); /* ref 0: no share */
+                        v = 0;
+                }
+                out[i] = v;
+        }
+        ev_free(x);
+        ev_free(ref);
+        res->col = res->own = out;
+}
+
 static double reduce(int fn, const double *col, size_t n, double q)
 {
         switch (fn) {
@@ -435,7 +500,7 @@ static int eval_call(struct evctx *c, const struct expr_node *n, struct ev *res)
         struct ev v[2] = {{0}, {0}}, zero = {0};
         size_t len = c->env->n;
         int rc, want = n->op == EF_QUANTILE || n->op == EF_MIN2 || n->op == EF_MAX2 ||
-                               n->op == EF_MOD || n->op == EF_ROUND
+                               n->op == EF_MOD || n->op == EF_ROUND || n->op == EF_NOISE_CLAMP
                            ? 2
                            : 1;
 
@@ -467,6 +532,9 @@ static int eval_call(struct evctx *c, const struct expr_node *n, struct ev *res)
                 break;
         case EF_TO_INT:
                 combine_un(EOP_TRUNC, &v[0], len, res);
+                break;
+        case EF_NOISE_CLAMP:
+                noise_clamp(&v[0], &v[1], len, res);
                 break;
         default:
                 /* an aggregate; of a scalar it is that scalar. A column q for QUANTILE

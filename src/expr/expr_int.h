@@ -105,6 +105,7 @@ enum expr_fn {
         EF_ROUND,
         EF_TO_INT,
         EF_MOD,
+        EF_NOISE_CLAMP, /* NOISE_CLAMP(x, ref): x, negatives as 0 (rocprof-compute 3.5+) */
         EF_COUNT
 };
 
@@ -158,6 +159,9 @@ void expr_arith(int op, const double *pa, size_t sa, const double *pb, size_t sb
                 size_t n);
 /* numpy's pairwise sum of n <= 128 values (one block: 8 accumulators from 8 on), NaN as 0 */
 double expr_pw_block(const double *v, size_t n);
+
+/* n's text as expr_to_string writes it (fully parenthesised, parses back to n) */
+void expr_node_string(struct strbuf *sb, const struct expr_node *n);
 
 /* A function's source name ("MIN" for EF_MIN and EF_MIN2). */
 const char *expr_fn_name(int fn);

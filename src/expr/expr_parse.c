@@ -28,6 +28,9 @@ struct func_def {
  * MAX(MAX(a, b), MAX(c, d)), so the parse tree stays shallow for long lists */
 enum { VARIADIC = EXPR_MAX_KIDS * 64 };
 
+/* TO_INT_ALL(x): no node of its own, written out at parse time (to_int_all) */
+enum { FN_TO_INT_ALL = -2 };
+
 static const struct func_def funcs[] = {
     {"AVG", EF_AVG, EF_AVG, 1, 1},
     {"MEDIAN", EF_MEDIAN, EF_MEDIAN, 1, 1},
@@ -39,12 +42,15 @@ static const struct func_def funcs[] = {
     {"ROUND", EF_ROUND, EF_ROUND, 1, 2},
     {"TO_INT", EF_TO_INT, EF_TO_INT, 1, 1},
     {"MOD", EF_MOD, EF_MOD, 2, 2},
+    {"NOISE_CLAMP", EF_NOISE_CLAMP, EF_NOISE_CLAMP, 2, 2},
+    {"TO_INT_ALL", FN_TO_INT_ALL, FN_TO_INT_ALL, 1, 1},
 };
 
 static const char *const fn_names[EF_COUNT] = {
     [EF_AVG] = "AVG",           [EF_MEDIAN] = "MEDIAN", [EF_STD] = "STD",       [EF_SUM] = "SUM",
     [EF_QUANTILE] = "QUANTILE", [EF_MIN] = "MIN",       [EF_MAX] = "MAX",       [EF_MIN2] = "MIN",
     [EF_MAX2] = "MAX",          [EF_ROUND] = "ROUND",   [EF_TO_INT] = "TO_INT", [EF_MOD] = "MOD",
+    [EF_NOISE_CLAMP] = "NOISE_CLAMP",
 };
 
 const char *expr_fn_name(int fn)
@@ -249,6 +255,40 @@ static char *parse_index(struct parser *p, const char *base, size_t blen)
         return name;
 }
 
+static struct expr_node *node_copy(struct parser *p, const struct expr_node *n)
+{
+        struct expr_node *c = arena_alloc(&p->ar, sizeof *c);
+        *c = *n; /* the name's text is the parser's, kept until the formula is packed */
+        for (int i = 0; i < n->nkids; i++)
+                c->kids[i] = node_copy(p, n->kids[i]);
+        return c;
+}
+
+/* TO_INT_ALL(x): TO_INT(x) if MAX(MOD(x, 1)) == 0 else None. Every selected dispatch's x
+ * truncated where all of them are integers; otherwise n/a for every one of them: what
+ * rocprof-compute 3.0-3.3's TO_INT does to a column (pandas' astype("Int64") refuses a
+ * column holding a fraction, and the cell is left empty). n/a values are skipped. */
+static struct expr_node *to_int_all(struct parser *p, struct expr_node *x, size_t pos)
+{
+        struct expr_node *ti = node_new(p, EK_CALL, pos), *mod = node_new(p, EK_CALL, pos),
+                         *one = node_new(p, EK_NUM, pos), *mx = node_new(p, EK_CALL, pos),
+                         *zero = node_new(p, EK_NUM, pos), *eq = node_new(p, EK_BIN, pos),
+                         *none = node_new(p, EK_NUM, pos), *c = node_new(p, EK_COND, pos);
+        ti->op = EF_TO_INT, ti->nkids = 1, ti->kids[0] = x;
+        one->num = 1;
+        mod->op = EF_MOD, mod->nkids = 2, mod->kids[0] = node_copy(p, x), mod->kids[1] = one;
+        mx->op = EF_MAX, mx->nkids = 1, mx->kids[0] = mod;
+        zero->num = 0;
+        eq->op = EOP_EQ, eq->nkids = 2, eq->kids[0] = mx, eq->kids[1] = zero;
+        none->num = NAN;
+        c->nkids = 3, c->kids[0] = ti, c->kids[1] = eq, c->kids[2] = none;
+        struct expr_node *order[] = {ti, mod, mx, eq, c};
+        for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+                if (node_height(p, order[i], pos))
+                        return NULL;
+        return c;
+}
+
 static struct expr_node *parse_call(struct parser *p, const struct token *ft)
 {
         const struct func_def *f = NULL;
@@ -307,6 +347,10 @@ static struct expr_node *parse_call(struct parser *p, const struct token *ft)
                         nargs = w;
                 }
                 n = args[0];
+                goto out;
+        }
+        if (f->fn == FN_TO_INT_ALL) {
+                n = to_int_all(p, args[0], ft->pos);
                 goto out;
         }
         n = node_new(p, EK_CALL, ft->pos);

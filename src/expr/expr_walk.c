@@ -174,6 +174,11 @@ static void node_string(struct strbuf *sb, const struct expr_node *n)
         }
 }
 
+void expr_node_string(struct strbuf *sb, const struct expr_node *n)
+{
+        node_string(sb, n);
+}
+
 char *expr_to_string(const struct expr *e)
 {
         struct strbuf sb = {0};

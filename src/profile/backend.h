@@ -62,6 +62,22 @@ struct backend_pass {
         int flush_caches;         /* CACHE_ALL was chosen: flush before each profiled kernel */
 };
 
+/* The PC-sampling run (src/profile/pcsampling.c): the target once more, sampling where its
+ * waves (warps) are, in a run of its own so that no counter pass is disturbed. */
+struct backend_pcs {
+        char *const *argv;        /* the target command, NULL-terminated */
+        const char *workdir;      /* scratch directory (exists, empty) */
+        const char *outdir;       /* the workload directory: the sample files go here */
+        const char *method;       /* AMD: "stochastic" or "host_trap"; NULL: the default */
+        unsigned long interval;   /* cycles (stochastic, NVIDIA) or microseconds (host
+                                   * trap); 0: the default */
+        int timeout_s;            /* 0: none */
+};
+
+/* A backend's PC sampling is not available here (the profiler lacks it): the caller
+ * warns and goes on without samples. */
+#define ERR_PCS_UNSUPPORTED (-10)
+
 struct backend {
         const char *name;
         /* 1 if the backend can run on this machine (tool or library present, GPU seen). */
@@ -94,6 +110,13 @@ struct backend {
         /* 1: the backend can flush the GPU caches before each profiled kernel
          * (--cache-control all). */
         int can_flush_caches;
+        /* PC sampling: run the target once, sampling, and write the samples into
+         * p->outdir as files that src/store/pcsamp.h reads; ERR_PCS_UNSUPPORTED when the
+         * profiler here cannot. NULL: the backend cannot sample. */
+        int (*pc_sampling)(const struct backend_pcs *p, struct err *err);
+        /* 1: sample in every profile (--no-pc-sampling skips it); 0: only when -b selects
+         * panel 21 (AMD, where rocprofv3 calls PC sampling a beta that may hang the GPU) */
+        int pc_sampling_default;
         /* The device binding of this vendor's runtime: the environment variables that
          * choose the target's GPU, in the runtime's order of precedence, NULL-terminated;
          * the first one is the variable prism sets to bind a GPU it chose. */

@@ -213,6 +213,7 @@ static int run_passes(const struct profile_opts *o, const struct backend *be,
         if ((rc = wl_write(dir, &w, err)))
                 goto out;
         res->dispatches = pmc.nrows;
+        profile_pc_sampling(o, be, dir, scratch, res);
         {
                 /* the raw data also as one SQLite file, with the launcher's view of us */
                 struct launcher lr;

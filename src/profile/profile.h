@@ -43,7 +43,21 @@ struct profile_opts {
         int clock_control;         /* CLOCK_NONE (default) or CLOCK_BASE */
         int cache_control;         /* CACHE_AUTO (default), CACHE_ALL, CACHE_NONE */
         const struct backend *backend_impl; /* tests: this backend instead of a lookup */
+        int pc_sampling;           /* PCS_AUTO (the backend's default, or -b 21), PCS_OFF
+                                      (--no-pc-sampling) */
+        const char *pc_method;     /* --pc-sampling-method, NULL: default */
+        unsigned long pc_interval; /* --pc-sampling-interval, 0: default */
 };
+
+enum { PCS_AUTO = 0, PCS_OFF = 1 };
+
+/* pcsampling.c: the PC-sampling run after the counter passes, when o and the backend ask
+ * for it; its failure is a warning (the counters are written already). res->pc_samples
+ * gets the sampled instructions (lines) written. */
+struct profile_result;
+struct backend;
+void profile_pc_sampling(const struct profile_opts *o, const struct backend *be,
+                         const char *dir, const char *scratch, struct profile_result *res);
 
 enum { CLOCK_NONE = 0, CLOCK_BASE = 1 };
 
@@ -62,6 +76,8 @@ struct profile_result {
         int skipped;               /* --ranks: this rank ran the program without counters */
         char gpu[160];             /* how this rank's GPU was chosen ("" single process) */
         char clocks[200];          /* the clocks the report was taken at */
+        size_t pc_samples;         /* sampled instruction lines written (0: none) */
+        int pc_sampled;            /* the PC-sampling run was made */
 };
 void profile_result_free(struct profile_result *r);
 

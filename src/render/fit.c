@@ -323,34 +323,23 @@ static int fits_readably(char **cells, size_t nrows, size_t ncols, const char *a
         return ok;
 }
 
-void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
-                   size_t width)
+char **render_grid_layout(char **cells, size_t nrows, size_t ncols, const char *align,
+                          size_t width, size_t *out_ncols)
 {
+        *out_ncols = ncols;
         char **fit = render_grid_fit(cells, nrows, ncols, align, width);
-        if (!fit) {
-                render_grid(f, cells, nrows, ncols, align);
-                return;
-        }
-        size_t n = nrows * ncols;
-        if (ncols >= 3 && nrows > 1 && !fits_readably(cells, nrows, ncols, align, width)) {
-                char **st = stack(cells, nrows, ncols, width);
-                for (size_t i = 0; i < n; i++)
-                        free(fit[i]);
-                free(fit);
-                n = nrows * 3;
-                fit = render_grid_fit(st, nrows, 3, "lll", width);
-                if (fit) {
-                        for (size_t i = 0; i < n; i++)
-                                free(st[i]);
-                        free(st);
-                } else {
-                        fit = st;
-                }
-                render_grid(f, fit, nrows, 3, "lll");
-        } else {
-                render_grid(f, fit, nrows, ncols, align);
-        }
-        for (size_t i = 0; i < n; i++)
+        if (!fit || ncols < 3 || nrows < 2 || fits_readably(cells, nrows, ncols, align, width))
+                return fit;
+        for (size_t i = 0; i < nrows * ncols; i++)
                 free(fit[i]);
         free(fit);
+        char **st = stack(cells, nrows, ncols, width);
+        *out_ncols = 3;
+        fit = render_grid_fit(st, nrows, 3, "lll", width);
+        if (!fit)
+                return st;
+        for (size_t i = 0; i < nrows * 3; i++)
+                free(st[i]);
+        free(st);
+        return fit;
 }

@@ -141,5 +141,10 @@ void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char
  * strings), or NULL when it fits (or width is 0). */
 char **render_grid_fit(char **cells, size_t nrows, size_t ncols, const char *align,
                        size_t width);
+/* render_grid_w's layout: NULL when the table fits; else its cells fitted to width, or,
+ * where its text columns would be too narrow to read, each row stacked as its key, the
+ * column names and the values (*out_ncols 3, all left-aligned). */
+char **render_grid_layout(char **cells, size_t nrows, size_t ncols, const char *align,
+                          size_t width, size_t *out_ncols);
 
 #endif

@@ -8,6 +8,21 @@
 #include "render.h"
 #include "../util/round.h"
 
+void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
+                   size_t width)
+{
+        size_t nc;
+        char **fit = render_grid_layout(cells, nrows, ncols, align, width, &nc);
+        if (!fit) {
+                render_grid(f, cells, nrows, ncols, align);
+                return;
+        }
+        render_grid(f, fit, nrows, nc, nc == ncols ? align : "lll");
+        for (size_t i = 0; i < nrows * nc; i++)
+                free(fit[i]);
+        free(fit);
+}
+
 /* wrap text into lines of at most width characters, at most maxl lines ("..." if cut) */
 static char *wrap(const char *s, size_t width, size_t maxl)
 {

@@ -1,6 +1,7 @@
 /* The entry points of table.c's loader, and small CSV files' bytes kept for a second pass
  * (table.h, struct csv_texts). */
 #include "table.h"
+#include "bytesrc.h"
 #include "csvopen.h"
 #include "tableio.h"
 
@@ -72,7 +73,8 @@ void csv_texts_read(struct csv_texts *ct, const char *path)
                 }
         }
         close(fd);
-        if (!buf || n != len) {
+        /* gzip: the load decompresses it (bytesrc.h); these bytes are not its text */
+        if (!buf || n != len || bsrc_is_gzip(buf, n)) {
                 free(buf);
                 return;
         }

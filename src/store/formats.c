@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "columns.h"
@@ -74,7 +75,9 @@ static int own_file(const char *x, size_t len)
         for (size_t i = 0; i < sizeof own / sizeof *own; i++)
                 if (strlen(own[i]) == len && !strncmp(x, own[i], len))
                         return 1;
-        /* the per-pass tables pmc_perf_N.csv */
+        /* the per-pass tables pmc_perf_N.csv; 3.6+'s results and kernel names per pass */
+        if (len > 8 && (!strncmp(x, "results_", 8) || !strncmp(x, "kernel_symbols_", 15)))
+                return 1;
         return len > 9 && !strncmp(x, "pmc_perf_", 9) && strspn(x + 9, "0123456789") == len - 9;
 }
 
@@ -240,6 +243,8 @@ static int yaml_top_value(const char *path, const char *key, char **out, struct 
         return rc;
 }
 
+static char *multiplexing(const char *dir);
+
 /* ---- the directory's layout ---- */
 
 int formats_detect(const char *dir, const struct table *sysinfo, enum wl_layout *layout,
@@ -256,8 +261,10 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
         size_t nn = 0, cap = 0;
         char *sys = xasprintf("%s/sysinfo.csv", dir);
         char *cfg = xasprintf("%s/profiling_config.yaml", dir);
-        char *pmc = xasprintf("%s/pmc_perf.csv", dir);
+        char *pmc = formats_pmc_file(dir);
         char *stated = NULL;
+        char **passes = NULL;
+        size_t np = 0;
         *layout = WL_LAYOUT_WIDE;
         /* sysinfo.csv's layout: "version" is the major version of the rocprof-compute
          * (omniperf) that wrote it; prism reads those of 1 to 3 and its own (3) */
@@ -302,10 +309,51 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
                         goto out;
                 }
         }
-        /* what pmc_perf.csv holds: its own errors (empty, a directory, ...) come later, from
-         * loading it, so that they read the same in every layout */
+        /* 3.6+: a results file per pass, each in rocpd's long layout; a pmc_perf.csv beside
+         * them is what 3.6-3.8's analyze joined from them, and is not read */
         int long_form = 0;
-        if (is_file(pmc)) {
+        if ((rc = passes_list(dir, &passes, &np, err)))
+                goto out;
+        for (size_t i = 0; i < np; i++) {
+                int lf = 0, half = 0;
+                if ((rc = header_layout(passes[i], NULL, &lf, &half, NULL, NULL, err)) ||
+                    (rc = passes_check_end(passes[i], err)))
+                        goto out;
+                if (!lf) {
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s: a per-pass results file without rocpd's "
+                                     "Counter_Name and Counter_Value columns (docs/FORMATS.md)",
+                                     passes[i]);
+                        goto out;
+                }
+        }
+        if (np && stated && strcmp(stated, "rocpd")) {
+                rc = err_set(err, ERR_INPUT,
+                             "%s: rocpd's long layout, but profiling_config.yaml says "
+                             "format_rocprof_output: %s (a mixed directory?)",
+                             passes[0], stated);
+                goto out;
+        }
+        if (np) {
+                /* with iteration multiplexing one run holds every pass: its files are no
+                 * passes of perfmon/ */
+                char *mx = multiplexing(dir);
+                rc = mx ? 0 : passes_check_perfmon(dir, passes, np, 1, err);
+                free(mx);
+                if (rc)
+                        goto out;
+        }
+        if (np) {
+                long_form = 1;
+        } else if (!strcmp(pmc, "?")) {
+                rc = err_set(err, ERR_INPUT,
+                             "%s/pmc_perf.csv: also given as pmc_perf.csv.gz (which one is "
+                             "the workload's?)",
+                             dir);
+                goto out;
+        } else if (is_file(pmc)) {
+                /* what pmc_perf.csv holds: its own errors (empty, a directory, ...) come later,
+                 * from loading it, so that they read the same in every layout */
                 struct err e2 = {0};
                 int half, hr = header_layout(pmc, NULL, &long_form, &half, NULL, ct, &e2);
                 if (hr && half) {
@@ -338,16 +386,17 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
                 if (k == ACCUM_NONE || k == ACCUM_UNREADABLE || (k == ACCUM_WIDE && !long_form))
                         continue;
                 char *p = xasprintf("%s/%s", dir, de->d_name);
+                const char *lf = np ? "the results_*.csv files" : "pmc_perf.csv";
                 if (long_form && k == ACCUM_WIDE)
                         rc = err_set(err, ERR_INPUT,
-                                     "%s: an accumulate file, but pmc_perf.csv is in rocpd's "
-                                     "long layout, which has none (a mixed directory?)",
-                                     p);
+                                     "%s: an accumulate file, but %s %s in rocpd's long "
+                                     "layout, which has none (a mixed directory?)",
+                                     p, lf, np ? "are" : "is");
                 else if (long_form)
                         rc = err_set(err, ERR_INPUT,
-                                     "%s: rocpd's long layout beside pmc_perf.csv, which holds "
-                                     "all of rocpd's counters (a mixed directory?)",
-                                     p);
+                                     "%s: rocpd's long layout beside %s, which hold%s all of "
+                                     "rocpd's counters (a mixed directory?)",
+                                     p, lf, np ? "" : "s");
                 else
                         rc = err_set(err, ERR_INPUT,
                                      "%s: rocpd's long layout, but pmc_perf.csv is in the wide "
@@ -358,7 +407,7 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
         if (d)
                 closedir(d);
         if (!rc)
-                *layout = long_form ? WL_LAYOUT_ROCPD : WL_LAYOUT_WIDE;
+                *layout = np ? WL_LAYOUT_PASSES : long_form ? WL_LAYOUT_ROCPD : WL_LAYOUT_WIDE;
         if (!rc && accum) {
                 if (nn)
                         qsort(names, nn, sizeof *names, cmp_str);
@@ -368,6 +417,8 @@ int formats_detect_in(const char *dir, const struct table *sysinfo, enum wl_layo
                 nn = 0;
         }
 out:
+        free_all((void *const *)passes, np);
+        free(passes);
         free_all((void *const *)names, nn);
         free(names);
         free(stated);
@@ -377,13 +428,81 @@ out:
         return rc;
 }
 
+char *formats_pmc_file(const char *dir)
+{
+        char *plain = xasprintf("%s/pmc_perf.csv", dir), *gz = xasprintf("%s.gz", plain);
+        int hp = access(plain, F_OK) == 0, hg = access(gz, F_OK) == 0;
+        char *r = hp && hg ? xstrdup("?") : hg ? xstrdup(gz) : xstrdup(plain);
+        free(plain);
+        free(gz);
+        return r;
+}
+
+/* profiling_config.yaml's iteration_multiplexing policy (malloc'd), NULL when none */
+static char *multiplexing(const char *dir)
+{
+        char *cfg = xasprintf("%s/profiling_config.yaml", dir), *v = NULL;
+        struct err e = {0};
+        if (is_file(cfg) && yaml_top_value(cfg, "iteration_multiplexing", &v, &e))
+                v = NULL; /* formats_detect reported what is wrong with the file */
+        free(cfg);
+        if (v && (!*v || !strcmp(v, "null") || !strcmp(v, "~") || !strcmp(v, "None"))) {
+                free(v);
+                v = NULL;
+        }
+        return v;
+}
+
+/* the counter sets perfmon/ lists: its .txt files and its pmc_perf_*.yaml files */
+static size_t perfmon_sets(const char *dir)
+{
+        char *pm = xasprintf("%s/perfmon", dir);
+        DIR *d = opendir(pm);
+        struct dirent *de;
+        size_t n = 0;
+        while (d && (de = readdir(d))) {
+                size_t l = strlen(de->d_name);
+                n += (l > 4 && !strcmp(de->d_name + l - 4, ".txt")) ||
+                     (l > 14 && !strncmp(de->d_name, "pmc_perf_", 9) &&
+                      !strcmp(de->d_name + l - 5, ".yaml"));
+        }
+        if (d)
+                closedir(d);
+        free(pm);
+        return n;
+}
+
 int formats_load_pmc(const char *dir, enum wl_layout layout, table_col_fn want, void *ctx,
                      const struct csv_texts *ct, struct table *pmc, struct err *err)
 {
-        char *f = xasprintf("%s/pmc_perf.csv", dir);
-        int rc = layout == WL_LAYOUT_ROCPD ? rocpd_load(f, want, ctx, pmc, err)
-                                           : table_load_csv_in(pmc, f, ct, want, ctx, err);
-        free(f);
+        char *policy = layout == WL_LAYOUT_WIDE ? NULL : multiplexing(dir);
+        unsigned long long *sig = NULL;
+        int rc;
+        if (layout == WL_LAYOUT_PASSES) {
+                char **v;
+                size_t n;
+                rc = passes_list(dir, &v, &n, err);
+                if (!rc) {
+                        char *label = xasprintf("%s/results_*.csv", dir);
+                        rc = rocpd_load_files((const char *const *)v, n, label, want, ctx, pmc,
+                                              policy ? &sig : NULL, err);
+                        free(label);
+                        free_all((void *const *)v, n);
+                        free(v);
+                }
+        } else {
+                char *f = formats_pmc_file(dir);
+                rc = layout == WL_LAYOUT_ROCPD
+                         ? rocpd_load_files((const char *const *)&f, 1, f, want, ctx, pmc,
+                                            policy ? &sig : NULL, err)
+                         : table_load_csv_in(pmc, f, ct, want, ctx, err);
+                free(f);
+        }
+        /* iteration multiplexing (3.5+): every pass in one run, imputed (impute.c) */
+        if (!rc && policy)
+                formats_impute(pmc, sig, policy, perfmon_sets(dir), dir);
+        free(sig);
+        free(policy);
         return rc;
 }
 

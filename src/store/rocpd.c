@@ -15,6 +15,11 @@
  * - values are kept per row given, not per dispatch and counter, so grouping is linear in
  *   the rows; a file whose dispatches times counters exceed ROCPD_MAX_FILL times its rows
  *   (plus ROCPD_MAX_SPARE) is refused: its wide table would hold mostly empty cells.
+ * rocprof-compute 3.6+ writes the same rows as one file per pass (results_*.csv[.gz]),
+ * which its analyze concatenates in file-name order and groups alike; from 3.10 on the
+ * rules differ where struct pass_rules says (formats.h): the timestamps are the group's
+ * first row's, and dispatches are numbered from 1. A timestamp written as a fraction is
+ * read as a double (3.3's joined tables of some GPUs average the passes' timestamps).
  * Unlike 3.3 nothing is dropped silently: a row whose grouping fields are empty or not
  * numbers is an error, a damaged value or timestamp a warning naming file:line. */
 #include <errno.h>
@@ -53,6 +58,17 @@ static const char *const field_name[NF] = {COL_DISPATCH_ID,
                                            COL_KERNEL_ID};
 
 #define MAX_WARN 5
+
+/* where a value was given: the file's index in the high 16 bits, its line below */
+#define VLINE(file, line) (((size_t)(file) << 48) | (size_t)(line))
+#define VLINE_FILE(v) ((size_t)(v) >> 48)
+#define VLINE_LINE(v) ((size_t)(v) & (((size_t)1 << 48) - 1))
+
+struct ts {
+        long long i; /* exact: the integer */
+        double d;
+        int exact;
+};
 #define ROCPD_MAX_FILL 16
 #define ROCPD_MAX_SPARE ((size_t)1 << 22)
 
@@ -62,7 +78,11 @@ struct group {
         char *kernel;
         double fixed[NFIXED];
         size_t line; /* its first row */
-        long long *dur;
+        struct ts s0, e0; /* its first row's timestamps (first_ok 1: both read) */
+        int first_ok;
+        unsigned long long sig; /* which counters it has (iteration multiplexing's
+                                 * buckets): a sum of their names' mixed ids */
+        double *dur;
         size_t ndur, cap_dur;
 };
 
@@ -75,6 +95,11 @@ struct given {
 
 struct rocpd {
         const char *path;
+        const char *const *paths; /* every file read, path among them */
+        size_t file;              /* path's index in paths */
+        struct pass_rules rules;
+        int sigs;                 /* compute each group's sig */
+        int nunkept;              /* counters not kept, numbered -2, -3, ... in cidx */
         table_col_fn want;
         void *ctx;
         int col[NF];
@@ -123,21 +148,37 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
         return 0;
 }
 
-/* an exact integer timestamp; 0 on success */
-static int parse_ts(const char *s, long long *out)
+/* A timestamp, not below 0: an integer exactly (today's are past 2^53, where a double is
+ * off by a nanosecond or two), a fraction as a double (as pandas reads such a column).
+ * 0 on success. */
+static int parse_ts(const char *s, struct ts *out)
 {
         char *end;
         errno = 0;
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
-                *out = v;
+                *out = (struct ts){v, (double)v, 1};
                 return v < 0 ? -1 : 0;
         }
         double d;
-        if (parse_double(s, &d) || !isfinite(d) || d != floor(d) || d < 0 || d >= 9.2e18)
+        if (parse_double(s, &d) || !isfinite(d) || d < 0 || d >= 9.2e18)
                 return -1;
-        *out = (long long)d;
+        *out = (struct ts){(long long)d, d, d == floor(d)};
         return 0;
+}
+
+/* a - b, exactly where both are integers; *ovf where that difference is past 2^63 */
+static double ts_sub(struct ts a, struct ts b, int *ovf)
+{
+        long long d;
+        *ovf = 0;
+        if (!a.exact || !b.exact)
+                return a.d - b.d;
+        if (__builtin_sub_overflow(a.i, b.i, &d)) {
+                *ovf = 1;
+                return a.d - b.d;
+        }
+        return (double)d;
 }
 
 /* Dispatch_ID: an exact integer (a whole number written as a real too) */
@@ -212,6 +253,7 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
         g->id = id;
         g->kernel = xstrdup(kernel);
         g->line = line;
+        g->first_ok = -1; /* set by its first row's add_duration */
         for (int k = 0; k < NFIXED; k++) {
                 int c = rp->col[F_GPU + k];
                 double v = NAN;
@@ -232,17 +274,22 @@ static struct group *group_of(struct rocpd *rp, char **f, size_t line, struct er
 
 static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t line)
 {
-        long long s, e;
+        struct ts s, e;
         char buf[100];
         const char *bad = NULL, *text = NULL;
+        int first = g->first_ok < 0, ovf = 0;
+        if (first)
+                g->first_ok = 0;
+        if (rp->rules.first_times && !first)
+                return; /* only the first row's count (3.10) */
         if (parse_ts(f[rp->col[F_START]], &s))
                 bad = COL_START, text = f[rp->col[F_START]];
         else if (parse_ts(f[rp->col[F_END]], &e))
                 bad = COL_END, text = f[rp->col[F_END]];
-        long long d = 0;
-        if (!bad && e >= s && __builtin_sub_overflow(e, s, &d))
+        double d = bad ? 0 : ts_sub(e, s, &ovf);
+        if (!bad && ovf)
                 bad = COL_END, text = f[rp->col[F_END]]; /* past 2^63 after its start */
-        if (!bad && e < s) {
+        if (!bad && d < 0) {
                 if (++rp->badts <= MAX_WARN)
                         warnf("%s:%zu: End_Timestamp is before Start_Timestamp; that row's "
                               "duration is left out of its dispatch's",
@@ -256,8 +303,22 @@ static void add_duration(struct rocpd *rp, struct group *g, char **f, size_t lin
                               rp->path, line, bad, text_desc(text, "a timestamp", buf, sizeof buf));
                 return;
         }
+        if (rp->rules.first_times) {
+                g->s0 = s, g->e0 = e, g->first_ok = 1;
+                return;
+        }
         xgrow(&g->dur, &g->cap_dur, g->ndur + 1, sizeof *g->dur);
         g->dur[g->ndur++] = d;
+}
+
+/* a counter id spread over 64 bits (splitmix64's finaliser), so that sums of distinct sets
+ * differ */
+static unsigned long long mix_id(int id)
+{
+        unsigned long long x = (unsigned long long)(long long)id + 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
 }
 
 static int counter_index(struct rocpd *rp, const char *name)
@@ -275,6 +336,7 @@ static int counter_index(struct rocpd *rp, const char *name)
                         smap_put(&rp->cidx, name, -1);
                         return -1;
                 }
+        ci = -2 - rp->nunkept++; /* not kept: an id all the same, for sig */
         if (keep(rp, name)) {
                 xgrow(&rp->cname, &rp->cap_c, rp->nc + 1, sizeof *rp->cname);
                 rp->cname[rp->nc] = xstrdup(name);
@@ -345,17 +407,24 @@ static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_
         }
         size_t gi = (size_t)(g - rp->g);
         struct given *old = given_at(rp, gi, ci);
-        if (old && !(old->v == v || (isnan(old->v) && isnan(v))) && ++rp->dup <= MAX_WARN)
-                warnf("%s:%zu: counter '%s' of dispatch %lld also at line %zu, with another "
-                      "value; the last is used (as rocprof-compute 3.3 does)",
-                      rp->path, line, name, g->id, old->line);
+        if (old && !(old->v == v || (isnan(old->v) && isnan(v))) && ++rp->dup <= MAX_WARN) {
+                if (VLINE_FILE(old->line) == rp->file)
+                        warnf("%s:%zu: counter '%s' of dispatch %lld also at line %zu, with "
+                              "another value; the last is used (as rocprof-compute does)",
+                              rp->path, line, name, g->id, VLINE_LINE(old->line));
+                else
+                        warnf("%s:%zu: counter '%s' of dispatch %lld also in %s:%zu, with "
+                              "another value; the last is used (as rocprof-compute does)",
+                              rp->path, line, name, g->id, rp->paths[VLINE_FILE(old->line)],
+                              VLINE_LINE(old->line));
+        }
         if (old) {
                 old->v = v;
-                old->line = line;
+                old->line = VLINE(rp->file, line);
                 return;
         }
         xgrow(&rp->val, &rp->cap_val, rp->nval + 1, sizeof *rp->val);
-        rp->val[rp->nval++] = (struct given){gi, line, ci, v};
+        rp->val[rp->nval++] = (struct given){gi, VLINE(rp->file, line), ci, v};
         given_put(rp, gi, ci, rp->nval);
 }
 
@@ -380,6 +449,13 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
                 return 0;
         }
         int ci = counter_index(rp, name);
+        if (rp->sigs && ci != -1) {
+                /* the counters a dispatch has values for, each once (pandas' dropna) */
+                double v;
+                int first = ci < 0 || !given_at(rp, (size_t)(g - rp->g), ci);
+                if (first && !parse_double(f[rp->col[F_VALUE]], &v) && isfinite(v) && v >= 0)
+                        g->sig += mix_id(ci);
+        }
         if (ci >= 0)
                 set_value(rp, g, ci, f, line);
         return 0;
@@ -387,9 +463,9 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
 
 /* ---- the wide table ---- */
 
-static int cmp_ll(const void *a, const void *b)
+static int cmp_dur(const void *a, const void *b)
 {
-        long long x = *(const long long *)a, y = *(const long long *)b;
+        double x = *(const double *)a, y = *(const double *)b;
         return (x > y) - (x < y);
 }
 
@@ -397,9 +473,9 @@ static double median(struct group *g)
 {
         if (!g->ndur)
                 return NAN;
-        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_ll);
+        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_dur);
         size_t m = g->ndur / 2;
-        return g->ndur % 2 ? (double)g->dur[m] : ((double)g->dur[m - 1] + (double)g->dur[m]) / 2;
+        return g->ndur % 2 ? g->dur[m] : (g->dur[m - 1] + g->dur[m]) / 2;
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -450,19 +526,40 @@ static int want_col(const struct rocpd *rp, const char *name)
         return !rp->want || !strcmp(name, COL_KERNEL_NAME) || rp->want(rp->ctx, name);
 }
 
-static void build(struct rocpd *rp, struct table *t)
+static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_out)
 {
         struct group **order = xmalloc((rp->ng ? rp->ng : 1) * sizeof *order);
         for (size_t i = 0; i < rp->ng; i++)
                 order[i] = &rp->g[i];
         qsort(order, rp->ng, sizeof *order, cmp_group);
         rank_gpus(order, rp->ng);
+        if (sig_out) {
+                *sig_out = xmalloc((rp->ng ? rp->ng : 1) * sizeof **sig_out);
+                for (size_t r = 0; r < rp->ng; r++)
+                        (*sig_out)[r] = order[r]->sig;
+        }
         table_init(t);
         double *dur = xmalloc((rp->ng ? rp->ng : 1) * sizeof *dur);
+        double *start = xmalloc((rp->ng ? rp->ng : 1) * sizeof *start);
+        /* the first row's timestamps (3.10): relative to the earliest, so that End - Start
+         * stays exact in a double (today's timestamps are past 2^53) */
+        struct ts t0 = {0, 0, 1};
+        int any = 0, ovf;
+        for (size_t r = 0; rp->rules.first_times && r < rp->ng; r++)
+                if (order[r]->first_ok == 1 && (!any || ts_sub(order[r]->s0, t0, &ovf) < 0))
+                        t0 = order[r]->s0, any = 1;
         for (size_t r = 0; r < rp->ng; r++) {
                 size_t row = table_add_row(t); /* may move t->line */
                 t->line[row] = order[r]->line;
-                dur[r] = median(order[r]);
+                if (!rp->rules.first_times) {
+                        dur[r] = median(order[r]);
+                        start[r] = isnan(dur[r]) ? NAN : 0;
+                } else if (order[r]->first_ok == 1) {
+                        start[r] = ts_sub(order[r]->s0, t0, &ovf);
+                        dur[r] = ts_sub(order[r]->e0, t0, &ovf);
+                } else {
+                        start[r] = dur[r] = NAN;
+                }
         }
         /* the columns in 3.3's order: the first row's fields, the counters, the times */
         static const int head[] = {F_GPU, F_GRID, F_WG, F_LDS, F_SCRATCH, F_AVGPR,
@@ -524,23 +621,42 @@ static void build(struct rocpd *rp, struct table *t)
         if (want_col(rp, COL_START)) {
                 int c = table_add_col(t, COL_START);
                 for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = isnan(dur[r]) ? NAN : 0;
+                        t->num[c][r] = start[r];
         }
         if (want_col(rp, COL_DISPATCH_ID)) {
                 int c = table_add_col(t, COL_DISPATCH_ID);
                 for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = (double)r;
+                        t->num[c][r] = (double)(r + (size_t)rp->rules.dispatch_base);
         }
         free(dur);
+        free(start);
         free(order);
 }
 
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err)
 {
-        struct rocpd rp = {.path = path, .want = want, .ctx = ctx, .last_group = -1};
+        return rocpd_load_files(&path, 1, path, want, ctx, pmc, NULL, err);
+}
+
+int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
+                     table_col_fn want, void *ctx, struct table *pmc,
+                     unsigned long long **sigs, struct err *err)
+{
+        struct rocpd rp = {.path = paths[0], .paths = paths, .want = want, .ctx = ctx,
+                           .last_group = -1, .rules = formats_rules(), .sigs = sigs != NULL};
+        const char *path = label;
+        if (sigs)
+                *sigs = NULL;
         table_init(pmc);
-        int rc = csv_stream(path, on_row, &rp, err);
+        int rc = 0;
+        for (size_t i = 0; !rc && i < npaths; i++) {
+                rp.path = paths[i];
+                rp.file = i;
+                rp.last_group = -1; /* a new file: its rows start a run of their own */
+                rc = csv_stream(paths[i], on_row, &rp, err);
+        }
+        rp.path = label; /* the messages below are about them all */
         /* a wide table of mostly empty cells is refused before it is made */
         if (!rc && rp.nc && rp.ng > (ROCPD_MAX_SPARE + ROCPD_MAX_FILL * rp.rows) / rp.nc)
                 rc = err_set(err, ERR_INPUT,
@@ -549,7 +665,7 @@ int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc
                              "docs/FORMATS.md)",
                              path, rp.ng, rp.nc, rp.rows, ROCPD_MAX_FILL, ROCPD_MAX_SPARE);
         if (!rc) {
-                build(&rp, pmc);
+                build(&rp, pmc, sigs);
                 if (rp.bad > MAX_WARN)
                         warnf("%s: %zu more damaged values read as n/a", path,
                               rp.bad - MAX_WARN);

@@ -4,6 +4,7 @@
  * the loader's callbacks (csvload.c). */
 #include "table.h"
 
+#include "bytesrc.h"
 #include "csvbatch.h"
 #include "csvload.h"
 #include "csvsplit.h"
@@ -28,7 +29,9 @@ struct tstream {
         int parser_ok;
         struct loader ld;
         void (*field_cb)(void *, size_t, void *);
-        int fd, has_fd, read_errno;
+        int fd, has_fd;
+        struct bsrc src; /* the file's bytes, plain or gzip (bytesrc.h) */
+        int src_failed;  /* src.msg holds the error */
         size_t got_total; /* bytes read so far */
         char *buf;  /* cap bytes: the file from pos on; off: the first not yet parsed */
         size_t n, off, pos, head_end, cap;
@@ -99,6 +102,10 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
                 return ERR_INPUT;
         s->fd = fd;
         s->has_fd = 1;
+        if (bsrc_open(&s->src, fd, path) < 0)
+                return err_set(err, ERR_INPUT, "%s", s->src.msg);
+        if (bsrc_compressed(&s->src))
+                s->fsize = 0; /* its size says nothing of the bytes it gives */
         /* RBUF, or the file's size for a smaller one; csv_split reads up to CSV_PAD bytes
          * past a line (zeros past the bytes read) */
         size_t rbuf = s->fsize > 0 && (size_t)s->fsize >= table_csv_batch_min && !row_fn
@@ -365,11 +372,9 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         s->off = 0;
                         size_t want = s->cap - s->n;
                         ssize_t r;
-                        do
-                                r = read(s->fd, buf + s->n, want);
-                        while (r < 0 && errno == EINTR);
+                        r = bsrc_read(&s->src, buf + s->n, want);
                         if (r < 0)
-                                s->read_errno = errno;
+                                s->src_failed = 1;
                         size_t got = r > 0 ? (size_t)r : 0;
                         s->n += got;
                         s->got_total += got;
@@ -434,9 +439,8 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                         return 0; /* a record ended here: the chunk is full (a record that
                                    * failed is no row of it: its error comes now) */
         }
-        if (s->read_errno)
-                return err_set(err, ERR_INPUT, "cannot read '%s': %s", path,
-                               strerror(s->read_errno));
+        if (s->src_failed)
+                return err_set(err, ERR_INPUT, "%s", s->src.msg);
         if (ld->failed)
                 return ld->stopped ? 0 : ERR_INPUT;
         if (s->eof == 1) {
@@ -465,8 +469,10 @@ static void stream_close(struct tstream *s)
 {
         csv_batch_free(s->bt);
         free(s->ktext);
-        if (s->has_fd)
+        if (s->has_fd) {
+                bsrc_close(&s->src);
                 close(s->fd);
+        }
         if (s->parser_ok)
                 csv_free(&s->p);
         free(s->buf);

@@ -109,6 +109,8 @@ extern size_t table_csv_batch_rows;
 int table_col(const struct table *t, const char *name);
 /* Add a column (all NaN), returning its index; an existing name returns that column. */
 int table_add_col(struct table *t, const char *name);
+/* Give column c the name name, which no column has. */
+void table_rename_col(struct table *t, int c, const char *name);
 /* Room for need rows (capacity only: nrows stays; text slots beyond nrows are NULL). */
 void table_reserve(struct table *t, size_t need);
 /* Drop every row (their texts freed, their slots NULL), keeping the columns and their

@@ -92,6 +92,14 @@ int table_add_col(struct table *t, const char *name)
         return (int)c;
 }
 
+void table_rename_col(struct table *t, int c, const char *name)
+{
+        smap_put(&t->index, t->names[c], -1); /* the old name: no column */
+        free(t->names[c]);
+        t->names[c] = xstrdup(name);
+        smap_put(&t->index, name, c);
+}
+
 size_t table_add_row(struct table *t)
 {
         table_reserve(t, t->nrows + 1);

@@ -165,7 +165,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 goto out;
         }
         f = xasprintf("%s/sysinfo.csv", path);
-        char *pmc = xasprintf("%s/pmc_perf.csv", path);
+        char *pmc = formats_pmc_file(path);
         /* present in any form: a directory or a pipe there is an error naming the file
          * (table_load_csv's), not "no such file" */
         int have_sys = pr->sys_file || access(f, F_OK) == 0, have_pmc = -1;
@@ -178,8 +178,16 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 free(pmc);
                 goto out;
         }
-        if (!sys_only)
-                have_pmc = access(pmc, F_OK) == 0;
+        if (!sys_only) {
+                /* pmc_perf.csv[.gz], or 3.6+'s results files (formats_detect) */
+                char **pf = NULL;
+                size_t np = 0;
+                struct err e2 = {0};
+                have_pmc = !strcmp(pmc, "?") || access(pmc, F_OK) == 0 ||
+                           passes_list(path, &pf, &np, &e2) || np > 0;
+                free_all((void *const *)pf, np);
+                free(pf);
+        }
         free(pmc);
         if ((rc = table_load_csv(&w->sysinfo, f, err)))
                 goto out;
@@ -187,6 +195,8 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
                 rc = err_set(err, ERR_INPUT, "%s: no data row", f);
                 goto out;
         }
+        if ((rc = formats_sysinfo_names(&w->sysinfo, f, err)))
+                goto out;
         const char *arch = workload_sys_str(w, "gpu_arch");
         if (!arch || !*arch) {
                 rc = err_set(err, ERR_INPUT, "%s: no gpu_arch field", f);
@@ -198,7 +208,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         if (sys_only)
                 goto out;
         free(f);
-        f = xasprintf("%s/pmc_perf.csv", path);
+        f = formats_pmc_file(path);
         if (!have_pmc) {
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
@@ -209,6 +219,10 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         if ((rc = formats_detect_in(path, &w->sysinfo, &layout, &names, &nn, st ? NULL : &ct,
                                     err)))
                 goto out;
+        if (layout == WL_LAYOUT_PASSES) { /* messages name the results files */
+                free(f);
+                f = xasprintf("%s/results_*.csv", path);
+        }
         /* streamed: a plain pmc_perf.csv read once into the temporary file */
         if (st && layout == WL_LAYOUT_WIDE)
                 rc = spill_load(&w->spill, 0, f, st->keep, st->keep_ctx, keep_col, &keep,
@@ -257,7 +271,7 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         free(names);
         names = NULL;
         nn = 0;
-        if (layout == WL_LAYOUT_ROCPD) /* in pmc_perf.csv */
+        if (layout == WL_LAYOUT_ROCPD || layout == WL_LAYOUT_PASSES) /* in pmc's columns */
                 formats_rocpd_accum(&w->pmc, &w->acc, &w->acc_names, &w->nacc);
         free(f);
         f = xasprintf("%s/roofline.csv", path);

@@ -375,7 +375,7 @@ static void draw_bars(struct tui_model *m, struct tui_frame *f)
                            : m->mode == TM_FINDINGS ? " Enter:jump to the evidence Esc:close"
                            : m->mode != TM_MAIN ? " Enter:only this Space:toggle a:all Esc:close"
                                                 : " q:quit ?:help /:search g:go k:kernels "
-                                                  "d:dispatches f:findings n:norm Tab:focus";
+                                                  "d:dispatches f:findings s:source n:norm Tab:focus";
         char right[48] = "";
         if (m->mode == TM_MAIN && m->nmatches)
                 snprintf(right, sizeof right, " match %zu/%zu ", m->match_cur + 1, m->nmatches);

@@ -24,6 +24,7 @@ const struct tui_keydoc tui_keys[] = {
     {"m", "memory chart view"},
     {"r", "roofline view"},
     {"f", "findings: Enter jumps to evidence"},
+    {"s", "source view: PC samples per line"},
     {"Esc", "close a list, view, prompt"},
     {"Ctrl-L", "redraw the screen"},
 };

@@ -220,6 +220,9 @@ static void main_key(struct tui_model *m, int key)
         case 'f':
                 tui_findings_open(m);
                 return;
+        case 's':
+                tui_source_open(m, NULL); /* source_view.c */
+                return;
         case TK_ESC:
                 m->hl_table = m->hl_row = -1;
                 return;

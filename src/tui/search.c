@@ -88,6 +88,11 @@ int tui_findings_jump(struct tui_model *m, size_t r)
         long ev = t ? tui_col_of(t, "Evidence") : -1;
         if (ev < 0 || r >= t->nrows)
                 return ERR_INPUT;
+        /* the hot-line citation of PC sampling opens the source view at that line */
+        long id = tui_col_of(t, "Finding"), kc = tui_col_of(t, "Kernel_Name");
+        const struct cell *row = &t->cells[r * t->ncols];
+        if (id >= 0 && kc >= 0 && row[id].text && !strcmp(row[id].text, "pc.hot_line"))
+                return tui_source_open(m, row[kc].text); /* source_view.c */
         char *ids = xstrdup(t->cells[r * t->ncols + (size_t)ev].text ? t->cells[r * t->ncols + (size_t)ev].text : "");
         struct tui_match *mt = NULL;
         size_t n = 0, cap = 0;

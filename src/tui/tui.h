@@ -231,6 +231,14 @@ extern const size_t tui_nkeys;
  * current analysis (filters, normalization) as malloc'd lines, drawn by the figure renderers
  * of src/render/ for `width` columns. Returns 0, or a negative code when the analysis has
  * nothing to draw (no memory-chart table, no roofline counts). */
+/* source_view.c: the source view of kernel (NULL: the selected or hottest kernel) in the
+ * text view; an error message when the workload has no PC samples for it. */
+int tui_source_open(struct tui_model *m, const char *kernel);
+/* Its lines (malloc'd, as *title): the kernel's source file with sample bars, else its
+ * sampled instructions; *focus is the hottest line's index. ERR_INPUT: no samples. */
+struct pcsamp;
+int tui_source_lines(const struct pcsamp *ps, const char *kernel, const char *wdir,
+                     char ***lines, size_t *n, size_t *focus, char **title);
 int tui_text_render(const struct tui_model *m, const char *which, int width, char ***lines,
                     size_t *n, struct err *err);
 

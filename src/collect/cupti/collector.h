@@ -163,4 +163,21 @@ int pc_activity_start(void);
 /* Flush the activity buffers and copy start/end into pc.launches by correlation id. */
 void pc_activity_finish(void);
 
+/* report.c: name demangled with the target's libstdc++ (malloc'd; a copy when it is not
+ * a mangled name), NULL when out of memory. */
+char *pc_demangle(const char *s);
+
+/* pcsamp.c: PC sampling when PRISM_CUPTI_PCSAMPLING names the output file. init (in
+ * InitializeInjection) returns 1 on, 0 off, -1 failed; the others are no-ops when off and
+ * are called under inject.c's lock: a context created (enable and configure sampling), a
+ * module loaded (keep its cubin for source lines), a launch returned (fetch pending
+ * samples), a context being destroyed (disable, keep its samples), exit (write the file). */
+int pc_samp_init(CUpti_SubscriberHandle sub);
+int pc_samp_enabled(void);
+void pc_samp_context(CUcontext ctx);
+void pc_samp_module(const CUpti_ResourceData *rd);
+void pc_samp_after_launch(CUcontext ctx);
+void pc_samp_context_end(CUcontext ctx);
+void pc_samp_finish(void);
+
 #endif

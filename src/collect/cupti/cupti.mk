@@ -60,4 +60,10 @@ tests/bin/mpi_ranks: tests/gpu/mpi_ranks.cu
 	rm -f $@.o
 
 .PHONY: gpu-tests
-gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds tests/bin/hotspots
+
+# Three kernels with one slow line each (strided load, divergent branch, bank conflict), with
+# line information, for PC sampling (issue 35; tests/pcsamp_h100.py).
+tests/bin/hotspots: tests/gpu/hotspots.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -lineinfo -arch=$(NVCC_ARCH) -o $@ $<

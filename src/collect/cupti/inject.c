@@ -17,6 +17,7 @@
  *                           processes that share the GPU (share.c)
  *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
+ *   PRISM_CUPTI_PCSAMPLING  a file: sample PCs instead (pcsamp.c; no counters then)
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
  *                           config (default: only when the GPU refuses a config without) */
 #include <dlfcn.h>
@@ -54,29 +55,6 @@ static __thread size_t cur_dispatch;
 static __thread int in_launch, holds_launch_lock;
 static __thread double launch_t0;
 
-/* Itanium C++ names are demangled with the target's own libstdc++ when there is one. */
-static char *demangle(const char *s)
-{
-        static char *(*fn)(const char *, char *, size_t *, int *);
-        static int tried;
-        if (!tried) {
-                tried = 1;
-                *(void **)(&fn) = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-                if (!fn) {
-                        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-                        if (h)
-                                *(void **)(&fn) = dlsym(h, "__cxa_demangle");
-                }
-        }
-        if (fn && s[0] == '_' && s[1] == 'Z') {
-                int status = -1;
-                char *d = fn(s, NULL, NULL, &status);
-                if (d && status == 0)
-                        return d;
-                free(d);
-        }
-        return strdup(s);
-}
 
 static int func_attr(CUfunction f, CUfunction_attribute a)
 {
@@ -193,7 +171,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                 goto out;
         }
         struct pc_launch *l = &pc.launches[id];
-        l->name = demangle(cb->symbolName ? cb->symbolName : "unknown");
+        l->name = pc_demangle(cb->symbolName ? cb->symbolName : "unknown");
         if (!l->name)
                 l->name = (char *)"unknown"; /* out of memory; names are never freed */
         l->correlation = cb->correlationId;
@@ -256,6 +234,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
                 }
                 pc.t.launches += pc_now() - launch_t0;
                 pc.t.nlaunch++;
+                pc_samp_after_launch(cb->context); /* pcsamp.c */
                 pthread_mutex_unlock(&lock);
         }
         if (holds_launch_lock) {
@@ -282,13 +261,17 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain domain, CUpti
                 if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
                         pc_debug("context %p created", (void *)rd->context);
                         pc_ctx_get(rd->context);
+                        pc_samp_context(rd->context);
                 } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
                         /* The last chance to read this context's counters. */
                         struct pc_ctx *c = pc_ctx_get(rd->context);
                         pc_debug("context %p being destroyed", (void *)rd->context);
                         if (c)
                                 pc_ctx_finish(c, 1);
+                        pc_samp_context_end(rd->context);
                         pc_ctx_forget(rd->context);
+                } else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+                        pc_samp_module(rd);
                 }
                 pthread_mutex_unlock(&lock);
         }
@@ -401,6 +384,7 @@ static void at_exit(void)
                 return; /* a forked child of the target: the parent writes */
         pthread_mutex_lock(&lock);
         pc_ctx_finish_all();
+        pc_samp_finish();
         if (!pc.api_timestamps)
                 pc_activity_finish();
         double t0 = pc_now();
@@ -516,6 +500,8 @@ PC_EXPORT int InitializeInjection(void)
             pc_check(cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
                                          CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
                      "cannot enable the context callback") < 0)
+                return 1;
+        if (pc_samp_init(sub) < 0) /* PRISM_CUPTI_PCSAMPLING (pcsamp.c) */
                 return 1;
         if (!pc.api_timestamps && pc_activity_start() < 0) {
                 pc_warn("falling back to API timestamps");

@@ -93,3 +93,27 @@ int pc_cuda_load(void)
         LOAD(h, device_attribute, cuDeviceGetAttribute);
         return 0;
 }
+
+/* Itanium C++ names are demangled with the target's own libstdc++ when there is one. */
+char *pc_demangle(const char *s)
+{
+        static char *(*fn)(const char *, char *, size_t *, int *);
+        static int tried;
+        if (!tried) {
+                tried = 1;
+                *(void **)(&fn) = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+                if (!fn) {
+                        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+                        if (h)
+                                *(void **)(&fn) = dlsym(h, "__cxa_demangle");
+                }
+        }
+        if (fn && s[0] == '_' && s[1] == 'Z') {
+                int status = -1;
+                char *d = fn(s, NULL, NULL, &status);
+                if (d && status == 0)
+                        return d;
+                free(d);
+        }
+        return strdup(s);
+}

@@ -29,28 +29,6 @@
 static struct amd_gpu gpu;
 static int have_gpu;
 
-/* $PRISM_ROCPROFV3, else rocprofv3 on PATH; malloc'd, NULL if none. */
-static char *find_rocprof(void)
-{
-        const char *env = getenv("PRISM_ROCPROFV3");
-        if (env && *env)
-                return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
-        const char *path = getenv("PATH");
-        if (!path)
-                path = "/usr/bin:/bin";
-        char *copy = xstrdup(path), *save = NULL, *found = NULL;
-        for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-                char *p = xasprintf("%s/rocprofv3", *d ? d : ".");
-                if (access(p, X_OK) == 0 && is_file(p))
-                        found = p;
-                else
-                        free(p);
-        }
-        free(copy);
-        if (!found && access("/opt/rocm/bin/rocprofv3", X_OK) == 0)
-                found = xstrdup("/opt/rocm/bin/rocprofv3");
-        return found;
-}
 
 /* HIP and the ROCm runtime choose the GPU by these, in this order (HIP also honours
  * CUDA_VISIBLE_DEVICES); prism binds a GPU it chose through the first. */
@@ -95,7 +73,7 @@ static int load_gpu(struct err *err)
 
 static int rocprof_available(void)
 {
-        char *p = find_rocprof();
+        char *p = rocprof_tool();
         if (!p)
                 return 0;
         free(p);
@@ -205,39 +183,6 @@ out:
 }
 
 /* ---- reading counter_collection.csv ---- */
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Files under dir (three levels deep at most) whose names end in suffix, sorted. */
-static void find_files(const char *dir, const char *suffix, int depth, char ***out, size_t *n,
-                       size_t *cap)
-{
-        DIR *d = opendir(dir);
-        if (!d)
-                return;
-        struct dirent *e;
-        size_t sl = strlen(suffix);
-        while ((e = readdir(d))) {
-                if (e->d_name[0] == '.')
-                        continue;
-                char *p = xasprintf("%s/%s", dir, e->d_name);
-                size_t l = strlen(e->d_name);
-                if (is_dir(p) && depth < 3) {
-                        find_files(p, suffix, depth + 1, out, n, cap);
-                } else if (l >= sl && !strcmp(e->d_name + l - sl, suffix) && is_file(p)) {
-                        xgrow(out, cap, *n + 1, sizeof **out);
-                        (*out)[(*n)++] = p;
-                        p = NULL;
-                }
-                free(p);
-        }
-        closedir(d);
-        if (depth == 0 && *n > 1)
-                qsort(*out, *n, sizeof **out, cmp_str);
-}
 
 /* The trailing number of an agent id ("2" or "Agent 2"), -1 if none. */
 static long agent_number(const struct table *t, int col, size_t r)
@@ -460,7 +405,7 @@ static int read_outputs(const struct backend_pass *p, const char *outdir, struct
         }
         char **files = NULL;
         size_t nfiles = 0, cap = 0;
-        find_files(outdir, "counter_collection.csv", 0, &files, &nfiles, &cap);
+        rocprof_find_files(outdir, "counter_collection.csv", 0, &files, &nfiles, &cap);
         long next = 0;
         int rc = 0;
         for (size_t f = 0; f < nfiles && !rc; f++)
@@ -491,7 +436,7 @@ static int rocprof_run_pass(const struct backend_pass *p, struct table *out, str
         table_init(out);
         if (!p->argv || !p->argv[0])
                 return err_set(err, ERR_USAGE, "pass %d: no target command", p->index);
-        char *tool = find_rocprof();
+        char *tool = rocprof_tool();
         if (!tool)
                 return err_set(err, ERR_SYS,
                                "rocprofv3 not found: install ROCm >= 6.2, put rocprofv3 on PATH "
@@ -570,6 +515,7 @@ const struct backend backend_rocprof = {
     .offline_sysinfo = rocprof_offline_sysinfo,
     .run_pass = rocprof_run_pass,
     .num_passes = NULL,
+    .pc_sampling = rocprof_pc_sampling, /* pcs_rocprof.c */
     .device_vars = rocprof_device_vars,
     .count_gpus = rocprof_count_gpus,
 };

@@ -24,4 +24,15 @@ char *rocprof_pass_text(const struct backend_pass *p);
 /* The counter definitions the pass needs (malloc'd), or NULL when it needs none. */
 char *rocprof_pass_yaml(const struct backend_pass *p, const struct rocprof_gpu *g);
 
+/* backend_rocprof.c: $PRISM_ROCPROFV3, else rocprofv3 on PATH, else /opt/rocm/bin's;
+ * malloc'd, NULL if none. */
+char *rocprof_tool(void);
+/* The files under dir (3 levels down) whose names end with suffix, sorted (malloc'd paths
+ * appended to *out). */
+void rocprof_find_files(const char *dir, const char *suffix, int depth, char ***out,
+                        size_t *n, size_t *cap);
+
+/* pcs_rocprof.c: the backend's pc_sampling (backend.h): rocprofv3's PC sampling. */
+int rocprof_pc_sampling(const struct backend_pcs *p, struct err *err);
+
 #endif

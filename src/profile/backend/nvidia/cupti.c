@@ -26,6 +26,8 @@
 #include "../../../arch/arch.h"
 #include "../../../store/columns.h"
 
+#include "pcs_cupti.h"
+
 #define COLLECTOR "libprism-cupti.so"
 
 /* CUdevice_attribute values from cuda.h (a stable ABI; prism builds without CUDA headers). */
@@ -623,6 +625,8 @@ const struct backend backend_cupti = {
     .clocks = cupti_clocks,
     .clocks_reset = clocks_nvml_reset,
     .can_flush_caches = 1,
+    .pc_sampling = cupti_pc_sampling, /* pcs_cupti.c */
+    .pc_sampling_default = 1,
     .device_vars = cupti_device_vars,
     .count_gpus = cupti_count_gpus,
 };
