@@ -76,7 +76,7 @@ if where in ("first", "both"):  # panel 2's L2 bandwidth
     s = s.replace("    expr: TCC_REQ_sum * 128 / (End_Timestamp - Start_Timestamp)",
                   "    expr: TCC_REQ_sum * 128 / $loopA", 1)
 if where in ("second", "both"):  # panel 18's per-channel requests
-    s = s.replace("    expr: TO_INT(TCC_REQ[@]) / $denom", "    expr: TO_INT(TCC_REQ[@]) / $loopA", 1)
+    s = s.replace("    expr: TO_INT_ALL(TCC_REQ[@]) / $denom", "    expr: TO_INT_ALL(TCC_REQ[@]) / $loopA", 1)
 open(p, "w").write(s)
 PY
                 PB=$D/prism same "warnings in the $where half" -p "$V"
