@@ -1,10 +1,12 @@
 /* CSV tables: parse into columns of doubles, keep text where needed. Common lines are split
  * here (csvsplit.c) and their numbers read without strtod where that is exact (numparse.c);
- * libcsv reads the rest (quotes inside fields, fields across lines, damaged bytes). */
+ * libcsv reads the rest (quotes inside fields, fields across lines, damaged bytes), through
+ * the loader's callbacks (csvload.c). */
 #include "table.h"
 
 #include "bytesrc.h"
 #include "csvbatch.h"
+#include "csvload.h"
 #include "csvsplit.h"
 #include "csvopen.h"
 #include "tableio.h"
@@ -20,302 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* libcsv callback state */
-struct loader {
-        struct table *t;
-        const char *path;
-        size_t line;     /* the physical line being parsed, 1-based */
-        size_t row_line; /* the line where the current record started */
-        size_t end_line; /* the line where the last record ended */
-        int blank_head;  /* the header is one empty name: a file of blank lines or a BOM */
-        size_t field;  /* field index within the current record */
-        int header;    /* still reading the header */
-        int failed;
-        int nul_seen;  /* a NUL byte was read: check fields for it (rare, so not always) */
-        struct err *err;
-        /* column projection (table_load_csv_cols): map[field] is the table column or -1 */
-        table_col_fn want;
-        void *want_ctx;
-        int *map;
-        size_t nhead, cap_map;
-        struct smap seen; /* every header name, kept or not (duplicate detection) */
-        /* record mode (csv_stream): a record's fields, NUL-terminated one after another in
-         * text (lens[i] and at[i]: field i's length and offset), handed to row_fn when it
-         * ends */
-        csv_row_fn row_fn;
-        void *row_ctx;
-        struct strbuf text;
-        char **fields;
-        size_t *lens, *at, cap_fields, cap_lens, cap_at;
-        int stopped; /* row_fn asked to stop: not an error */
-        size_t nrec; /* data records handed to row_fn */
-        size_t text_cols; /* columns that came to hold text (put_cell): a count that moves */
-};
-
-double table_text_num(const char *s)
-{
-        double v;
-        size_t len = strlen(s);
-        if (len && (num_fast(s, len, &v) || parse_double(s, &v) == 0))
-                return v;
-        return NAN;
-}
-
-/* One data cell: its number (NaN when empty or text), and its text in text columns. */
-static void put_cell(struct loader *ld, int c, size_t r, const char *s, size_t len)
-{
-        struct table *t = ld->t;
-        double v;
-        if (len == 0) {
-                t->num[c][r] = NAN;
-        } else if ((num_fast(s, len, &v) || parse_double(s, &v) == 0) &&
-                   (isfinite(v) || t->str[c])) {
-                t->num[c][r] = v;
-                if (t->str[c])
-                        table_set_str(t, c, r, s);
-        } else {
-                /* text; or "nan", "inf", "1e400": NaN or inf, and its text kept for
-                 * messages (workload.c names the damaged cell as written) */
-                if (parse_double(s, &v) != 0)
-                        v = NAN;
-                t->num[c][r] = v;
-                if (!t->str[c]) {
-                        /* first text cell: keep the text of earlier numeric cells too */
-                        t->str[c] = xcalloc(t->cap_rows, sizeof(char *));
-                        ld->text_cols++;
-                        char buf[64];
-                        for (size_t i = 0; i < r; i++)
-                                if (!isnan(t->num[c][i]))
-                                        t->str[c][i] = xstrdup(
-                                            table_cell(t, c, i, buf, sizeof buf));
-                }
-                table_set_str(t, c, r, s);
-        }
-}
-
-/* The column name for header field ld->field (malloc'd): the text without a UTF-8 byte
- * order mark on the first one; a duplicate keeps its position as "name#N". That name
- * may itself be taken (header "#1,,"), so try "name#N#2", ... until it is unique: two
- * columns under one name made data rows look too long (found by fuzz_csv). */
-/* The column's name (a repeated one made unique); *kept: whether want takes it, -1 when
- * the name was changed (want is asked again with the new name) */
-static char *header_name(struct loader *ld, const char *s, int *kept_out)
-{
-        if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
-                s += 3;
-        if (ld->field == 0)
-                ld->blank_head = !*s;
-        char *name = xstrdup(s);
-        /* tell the caller about a repeated column it reads (workload.c warns) */
-        int kept = !ld->want || ld->want(ld->want_ctx, s);
-        int seen = smap_get(&ld->seen, name, NULL); /* asked once a name */
-        if (!ld->t->dup && kept && seen)
-                ld->t->dup = xstrdup(s);
-        *kept_out = kept;
-        for (int k = 1; seen; k++) {
-                *kept_out = -1;
-                free(name);
-                name = k == 1 ? xasprintf("%s#%zu", s, ld->field)
-                              : xasprintf("%s#%zu#%d", s, ld->field, k);
-                seen = smap_get(&ld->seen, name, NULL);
-        }
-        smap_put(&ld->seen, name, 1);
-        return name;
-}
-
-/* The longest field a table file may hold: kernel names of deep C++ templates reach tens
- * of KiB; a field of megabytes is damage, refused before it costs more memory. */
-#define FIELD_MAX (4 << 20)
-
-static int long_field(struct loader *ld)
-{
-        err_set(ld->err, ERR_INPUT, "%s:%zu: a field longer than %d MiB (damaged file?)",
-                ld->path, ld->line, FIELD_MAX >> 20);
-        ld->failed = 1;
-        return 1;
-}
-
-/* A NUL byte inside a field: text would be cut there and "5\0junk" read as 5, so the
- * file is refused as not text (found by fuzz_csv). Returns 1 after filling the error. */
-static int nul_in_field(struct loader *ld, const void *data, size_t len)
-{
-        if (len > FIELD_MAX)
-                return long_field(ld);
-        if (!ld->nul_seen || !data || !memchr(data, 0, len))
-                return 0;
-        err_set(ld->err, ERR_INPUT, "%s:%zu: NUL byte in field %zu (not a text file?)", ld->path,
-                ld->line, ld->field + 1);
-        ld->failed = 1;
-        return 1;
-}
-
-static void on_field(void *data, size_t len, void *p)
-{
-        struct loader *ld = p;
-        struct table *t = ld->t;
-        if (ld->failed || nul_in_field(ld, data, len))
-                return;
-        char *s = xstrndup(data ? data : "", len);
-        if (ld->field == 0)
-                ld->row_line = ld->line;
-        if (ld->header) {
-                int kept;
-                char *name = header_name(ld, s, &kept);
-                table_add_col(t, name);
-                ld->field++;
-                free(name);
-                free(s);
-                return;
-        }
-        if (ld->field >= t->ncols) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                        ld->path, ld->row_line, ld->field + 1, t->ncols);
-                ld->failed = 1;
-                free(s);
-                return;
-        }
-        if (ld->field == 0) {
-                size_t r = table_add_row(t); /* may move t->line */
-                t->line[r] = ld->row_line;
-        }
-        put_cell(ld, (int)ld->field++, t->nrows - 1, s, len);
-        free(s);
-}
-
-/* on_field for a projected load: no copy of the field (libcsv NUL-terminates it), and
- * fields of unwanted columns are skipped without parsing */
-static void on_field_cols(void *data, size_t len, void *p)
-{
-        struct loader *ld = p;
-        struct table *t = ld->t;
-        const char *s = data ? data : "";
-        if (ld->failed || nul_in_field(ld, data, len))
-                return;
-        if (ld->field == 0)
-                ld->row_line = ld->line;
-        if (ld->header) {
-                int kept;
-                char *name = header_name(ld, s, &kept);
-                if (kept < 0)
-                        kept = ld->want(ld->want_ctx, name);
-                xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
-                ld->map[ld->field++] = kept ? table_add_col(t, name) : -1;
-                ld->nhead = ld->field;
-                free(name);
-                return;
-        }
-        if (ld->field >= ld->nhead) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                        ld->path, ld->row_line, ld->field + 1, ld->nhead);
-                ld->failed = 1;
-                return;
-        }
-        if (ld->field == 0) {
-                /* no NaN fill: a record sets every kept column (a short one fails the load),
-                 * and text slots beyond nrows are NULL already (grow_rows) */
-                table_reserve(t, t->nrows + 1); /* may move t->line */
-                t->line[t->nrows++] = ld->row_line;
-        }
-        int c = ld->map[ld->field++];
-        if (c >= 0)
-                put_cell(ld, c, t->nrows - 1, s, len);
-}
-
-/* on_field for csv_stream: keep the field's text until its record ends */
-static void on_field_rec(void *data, size_t len, void *p)
-{
-        struct loader *ld = p;
-        if (ld->failed || nul_in_field(ld, data, len))
-                return;
-        if (ld->field == 0)
-                ld->row_line = ld->line;
-        if (!ld->header && ld->field >= ld->nhead) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu",
-                        ld->path, ld->row_line, ld->field + 1, ld->nhead);
-                ld->failed = 1;
-                return;
-        }
-        if (ld->field == 0 && ld->header && len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) {
-                data = (char *)data + 3; /* a UTF-8 byte order mark */
-                len -= 3;
-        }
-        xgrow(&ld->lens, &ld->cap_lens, ld->field + 1, sizeof *ld->lens);
-        xgrow(&ld->at, &ld->cap_at, ld->field + 1, sizeof *ld->at);
-        if (ld->header && ld->field == 0)
-                ld->blank_head = len == 0;
-        if (ld->field == 0)
-                sb_reset(&ld->text);
-        ld->at[ld->field] = ld->text.len;
-        sb_addn(&ld->text, data ? data : "", len);
-        sb_addc(&ld->text, '\0');
-        ld->lens[ld->field++] = len;
-}
-
-/* the end of a record in csv_stream: the header sets the field count, a data record must
- * have as many fields; then row_fn sees it */
-static void end_record_rec(struct loader *ld)
-{
-        size_t n = ld->field;
-        if (ld->header) {
-                ld->nhead = n;
-        } else if (n == 0) {
-                return; /* a blank line */
-        } else if (n < ld->nhead) {
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
-                        "(truncated file?)", ld->path, ld->row_line, n, ld->nhead);
-                ld->failed = 1;
-        }
-        if (!ld->failed && !(ld->header && n == 1 && ld->blank_head)) {
-                xgrow(&ld->fields, &ld->cap_fields, n + 1, sizeof *ld->fields);
-                for (size_t i = 0; i < n; i++)
-                        ld->fields[i] = ld->text.buf + ld->at[i];
-                ld->nrec += !ld->header;
-                int rc = ld->row_fn(ld->row_ctx, ld->fields, ld->lens, n,
-                                    ld->header ? 0 : ld->row_line, ld->err);
-                if (rc)
-                        ld->failed = 1;
-                if (rc > 0)
-                        ld->stopped = 1;
-        }
-}
-
-static void on_record(int ch, void *p)
-{
-        struct loader *ld = p;
-        (void)ch;
-        if (ld->failed)
-                return;
-        if (ld->row_fn) {
-                end_record_rec(ld);
-                ld->header = 0;
-                ld->field = 0;
-                ld->end_line = ld->line;
-                return;
-        }
-        if (ld->header) {
-                ld->header = 0;
-        } else if (ld->field == 0) {
-                /* a blank line: libcsv reports no fields; skip it */
-        } else if (ld->field < (ld->want ? ld->nhead : ld->t->ncols)) {
-                /* a short row is a truncated or damaged file: never guess the rest */
-                err_set(ld->err, ERR_INPUT, "%s:%zu: %zu fields, but the header has %zu "
-                        "(truncated file?)", ld->path, ld->row_line, ld->field,
-                        ld->want ? ld->nhead : ld->t->ncols);
-                ld->failed = 1;
-        }
-        ld->field = 0;
-        ld->end_line = ld->line;
-}
-
-/* libcsv's own text for a quoting error ("error parsing data while strict checking
- * enabled") says little to a user */
-static const char *csv_problem(struct csv_parser *p)
-{
-        return csv_error(p) == CSV_EPARSE ? "malformed quoting (a quote inside an unquoted "
-                                            "field, or one never closed)"
-                                          : csv_strerror(csv_error(p));
-}
 
 /* A CSV file being read: the parser, the callbacks' state and where reading stopped. */
 struct tstream {
@@ -376,7 +82,7 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
         s->ld = (struct loader){.t = &s->t, .path = path, .line = 1, .header = 1, .err = err,
                                 .want = want, .want_ctx = want_ctx, .row_fn = row_fn,
                                 .row_ctx = row_ctx};
-        s->field_cb = row_fn ? on_field_rec : want ? on_field_cols : on_field;
+        s->field_cb = row_fn ? csvload_field_rec : want ? csvload_field_cols : csvload_field;
         table_init(&s->t);
         if (csv_init(&s->p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
                 return err_set(err, ERR_SYS, "cannot initialise the CSV parser");
@@ -445,13 +151,13 @@ static void stage_flush(struct tstream *s)
         s->nstage = 0;
 }
 
-/* A data record split by csv_split: what on_field_cols (a projected load) or on_field (a
- * load of every column) and on_record do field by field, for the kept fields only. */
+/* A data record split by csv_split: what csvload_field_cols (a projected load) or csvload_field (a
+ * load of every column) and csvload_record do field by field, for the kept fields only. */
 static void fast_row(struct tstream *s, char *b)
 {
         struct loader *ld = &s->ld;
         struct table *t = &s->t;
-        int all = s->field_cb == on_field;
+        int all = s->field_cb == csvload_field;
         size_t nf = s->fl.n, nhead = all ? t->ncols : ld->nhead;
         ld->row_line = ld->line;
         if (nf != nhead) {
@@ -495,7 +201,7 @@ static void fast_row(struct tstream *s, char *b)
                      num_fast(f, l, &row[k])) &&
                     !t->str[c])
                         continue;
-                /* text, an empty cell, or a number for strtod: put_cell stores it; where
+                /* text, an empty cell, or a number for strtod: csvload_cell stores it; where
                  * the column's first text comes, it reads the column's earlier rows, so
                  * they go first (this row's cells so far stay staged) */
                 if (s->nstage && !t->str[c] && l) {
@@ -505,7 +211,7 @@ static void fast_row(struct tstream *s, char *b)
                         s->stage_r0 = r;
                 }
                 f[l] = '\0';
-                put_cell(ld, c, r, f, l);
+                csvload_cell(ld, c, r, f, l);
                 row[k] = t->num[c][r];
         }
         s->srow[s->nstage] = row;
@@ -524,7 +230,7 @@ static int fast_line(struct tstream *s, char *b, char *nl)
         size_t nf = s->fl.n;
         if (nf == 0)
                 return 0; /* a blank line: no record */
-        if (!ld->header && (s->field_cb == on_field_cols || s->field_cb == on_field)) {
+        if (!ld->header && (s->field_cb == csvload_field_cols || s->field_cb == csvload_field)) {
                 fast_row(s, b);
                 return 0;
         }
@@ -534,7 +240,7 @@ static int fast_line(struct tstream *s, char *b, char *nl)
                 b[s->fl.at[i] + s->fl.len[i]] = '\0';
                 s->field_cb(b + s->fl.at[i], s->fl.len[i], ld);
         }
-        on_record('\n', ld);
+        csvload_record('\n', ld);
         return 0;
 }
 
@@ -578,7 +284,7 @@ static int batch_line(struct tstream *s, size_t off, struct csv_bline *bl)
                             .buf = s->buf, .from = off, .to = (size_t)(last - s->buf) + 1,
                             .max_lines = table_csv_batch_lines, .keep = s->keep,
                             .text = s->ktext, .nkeep = s->nkeep,
-                            .nhead = s->field_cb == on_field ? t->ncols : s->ld.nhead};
+                            .nhead = s->field_cb == csvload_field ? t->ncols : s->ld.nhead};
                         csv_batch_start(s->bt, &job);
                         s->bt_on = 1;
                         s->bt_next = 0;
@@ -595,7 +301,7 @@ static int batch_line(struct tstream *s, size_t off, struct csv_bline *bl)
 }
 
 /* fast_row for a line the second thread split: its numbers as it read them, the slow
- * fields (text, empty, a number for strtod) through put_cell, in field order */
+ * fields (text, empty, a number for strtod) through csvload_cell, in field order */
 static void batch_row(struct tstream *s, char *b, const struct csv_bline *bl)
 {
         struct loader *ld = &s->ld;
@@ -617,7 +323,7 @@ static void batch_row(struct tstream *s, char *b, const struct csv_bline *bl)
                         s->stage_r0 = r;
                 }
                 f[l] = '\0';
-                put_cell(ld, c, r, f, l);
+                csvload_cell(ld, c, r, f, l);
                 row[k] = t->num[c][r];
         }
         s->srow[s->nstage] = row;
@@ -703,14 +409,14 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                                  * geometrically (a fixed 128 bytes copies quadratically) */
                                 size_t bsz = csv_get_buffer_size(&s->p);
                                 if (bsz > 2 * (size_t)FIELD_MAX) /* the field is over it */
-                                        long_field(ld);
+                                        csvload_long_field(ld);
                                 if (ld->failed)
                                         break; /* an error, or csv_stream's reader stops */
                                 csv_set_blk_size(&s->p, bsz > 128 ? bsz : 128);
-                                if (csv_parse(&s->p, pc, piece, s->field_cb, on_record, ld) !=
+                                if (csv_parse(&s->p, pc, piece, s->field_cb, csvload_record, ld) !=
                                     piece)
                                         return err_set(err, ERR_INPUT, "%s:%zu: %s", path,
-                                                       ld->line, csv_problem(&s->p));
+                                                       ld->line, csvload_problem(&s->p));
                                 done += piece;
                         }
                 }
@@ -739,12 +445,12 @@ static int stream_read1(struct tstream *s, size_t max_rows, struct err *err)
                 return ld->stopped ? 0 : ERR_INPUT;
         if (s->eof == 1) {
                 s->eof = 2;
-                if (csv_fini(&s->p, s->field_cb, on_record, ld) != 0 && !ld->failed)
+                if (csv_fini(&s->p, s->field_cb, csvload_record, ld) != 0 && !ld->failed)
                         /* an unterminated quote: name the line where its record started
                          * (the one after the last record when it has no complete field) */
                         return err_set(err, ERR_INPUT, "%s:%zu: %s (truncated file?)", path,
                                        ld->field ? ld->row_line : ld->end_line + 1,
-                                       csv_problem(&s->p));
+                                       csvload_problem(&s->p));
                 if (ld->failed)
                         return ERR_INPUT;
         }
