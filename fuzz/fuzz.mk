@@ -14,13 +14,13 @@ FUZZ_TARGETS ?= csv yaml_metrics yaml_panels expr db pcsamp
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP $(FUZZ_SAN)
 FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c src/store/csvtexts.c \
-                src/store/table_write.c src/store/rocpd.c src/store/columns.c
+                src/store/table_write.c src/store/rocpd.c src/store/columns.c src/store/bytesrc.c src/store/passes.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 # the database reader (fuzz_db) needs the rest of the store and SQLite
 FUZZ_DB_SRC  := $(filter-out $(FUZZ_LIB_SRC),$(wildcard src/store/*.c))
 FUZZ_DB_OBJ  := $(FUZZ_DB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
-FUZZ_LIBS    := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lcsv -lm
+FUZZ_LIBS    := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lcsv -lz -lm
 
 .PHONY: fuzz-build fuzz-smoke
 fuzz-build: $(FUZZ_BINS)
