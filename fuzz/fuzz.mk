@@ -13,14 +13,10 @@ FUZZ_RSS     ?= 2048
 FUZZ_TARGETS ?= csv yaml_metrics yaml_panels expr db pcsamp
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP $(FUZZ_SAN)
-FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c) src/store/table.c src/store/table_mem.c src/store/csvsplit.c src/store/csvtexts.c \
-                src/store/table_write.c src/store/rocpd.c src/store/columns.c src/store/bytesrc.c src/store/passes.c
+FUZZ_LIB_SRC := $(wildcard src/util/*.c src/expr/*.c src/arch/*.c src/store/*.c)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
-# the database reader (fuzz_db) needs the rest of the store and SQLite
-FUZZ_DB_SRC  := $(filter-out $(FUZZ_LIB_SRC),$(wildcard src/store/*.c))
-FUZZ_DB_OBJ  := $(FUZZ_DB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
-FUZZ_LIBS    := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lcsv -lz -lm
+FUZZ_LIBS    := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lcsv -lsqlite3 -lz -lm -lpthread -ldl
 
 .PHONY: fuzz-build fuzz-smoke
 fuzz-build: $(FUZZ_BINS)
@@ -32,17 +28,6 @@ $(FUZZ_BUILD)/src/%.o: src/%.c
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
-
-$(FUZZ_BUILD)/fuzz_db: fuzz/fuzz_db.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
-	    $(FUZZ_LIBS) -lsqlite3 -lz -lpthread -ldl
-
-# the PC-sample readers (fuzz_pcsamp) read CSV through the rest of the store too
-$(FUZZ_BUILD)/fuzz_pcsamp: fuzz/fuzz_pcsamp.c fuzz/fuzz.h $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_DB_OBJ) \
-	    $(FUZZ_LIBS) -lsqlite3 -lz -lpthread -ldl
 
 # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: FUZZ_RSS MB (ASan and
 # libFuzzer alone grow to over 1 GB in long runs: raise it for those)
@@ -60,7 +45,7 @@ fuzz-smoke: fuzz-build
 	    grep -E '^stat::number_of_executed_units|^Done' $(FUZZ_BUILD)/fuzz_$$t.log || true; \
 	done
 
--include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_DB_OBJ:.o=.d) $(FUZZ_BINS:=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BINS:=.d)
 
 clean: fuzz-clean
 .PHONY: fuzz-clean
