@@ -419,6 +419,18 @@ if [ -f "$M/roofline.csv" ]; then
         chk "a kernel name with ESC, OSC, BEL, a C1 CSI and SOH: exit 0" [ $rc -eq 0 ]
         chk "  the text report holds no control character" no raw "$D.out"
         chk "  the text report shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.out"
+        # each table's box lines (from one top border to its bottom one) are all as wide
+        # as the top border: an escaped name is measured as printed
+        chk "  every table row holding the escaped name is as wide as its table" python3 -c '
+import sys
+w = None; bad = 0
+for ln in open(sys.argv[1], encoding="utf-8"):
+    ln = ln.rstrip("\n")
+    if ln.startswith("\u2552"): w = len(ln)
+    elif w is not None and ln[:1] in ("\u2502", "\u251c", "\u255e", "\u2558"):
+        bad += len(ln) != w
+        if ln.startswith("\u2558"): w = None
+sys.exit(1 if bad else 0)' "$D.out"
         chk "  the roofline SVG holds none" no raw "$D.svg/roofline.svg"
         chk "  the roofline SVG shows them escaped" grep -qF 'evil\x1b[2J\x1b]0;pwned\x07' "$D.svg/roofline.svg"
         chk "  stderr holds none" no raw "$D.err"

@@ -57,10 +57,16 @@ static uint32_t u8_next(const char **sp)
 int u8_width(const char *s)
 {
         int n = 0;
+        struct strbuf e = {0}; /* measured as canvas_text draws it: controls escaped */
+        if (esc_needed(s, strlen(s), 0)) {
+                esc_append(&e, s, strlen(s), 0);
+                s = e.buf;
+        }
         while (*s) {
                 u8_next(&s);
                 n++;
         }
+        sb_free(&e);
         return n;
 }
 

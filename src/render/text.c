@@ -6,21 +6,47 @@
 
 #include "../store/columns.h"
 #include "render.h"
+#include "../util/esc.h"
 #include "../util/round.h"
+
+/* cells with their control characters escaped now, as the output stream would show them
+ * (esc.h), so that columns are measured in what the terminal prints; NULL when no cell
+ * holds one (the usual case: nothing copied) */
+static char **escaped_cells(char **cells, size_t n)
+{
+        size_t i = 0;
+        while (i < n && !esc_needed(cells[i], strlen(cells[i]), ESC_KEEP_NL))
+                i++;
+        if (i == n)
+                return NULL;
+        char **e = xmalloc(n * sizeof *e);
+        for (i = 0; i < n; i++) {
+                struct strbuf sb = {0};
+                esc_append(&sb, cells[i], strlen(cells[i]), ESC_KEEP_NL);
+                e[i] = sb.buf ? sb.buf : xstrdup("");
+        }
+        return e;
+}
 
 void render_grid_w(FILE *f, char **cells, size_t nrows, size_t ncols, const char *align,
                    size_t width)
 {
         size_t nc;
+        char **esc = escaped_cells(cells, nrows * ncols);
+        if (esc)
+                cells = esc;
         char **fit = render_grid_layout(cells, nrows, ncols, align, width, &nc);
         if (!fit) {
                 render_grid(f, cells, nrows, ncols, align);
-                return;
+        } else {
+                render_grid(f, fit, nrows, nc, nc == ncols ? align : "lll");
+                for (size_t i = 0; i < nrows * nc; i++)
+                        free(fit[i]);
+                free(fit);
         }
-        render_grid(f, fit, nrows, nc, nc == ncols ? align : "lll");
-        for (size_t i = 0; i < nrows * nc; i++)
-                free(fit[i]);
-        free(fit);
+        for (size_t i = 0; esc && i < nrows * ncols; i++)
+                free(esc[i]);
+        free(esc);
 }
 
 /* wrap text into lines of at most width characters, at most maxl lines ("..." if cut) */
