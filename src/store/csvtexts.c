@@ -2,7 +2,6 @@
  * (table.h, struct csv_texts). */
 #include "table.h"
 #include "bytesrc.h"
-#include "csvopen.h"
 #include "tableio.h"
 
 #include <errno.h>
@@ -49,7 +48,7 @@ void csv_texts_read(struct csv_texts *ct, const char *path)
                 return;
         /* as table.c reads a CSV file; any problem is left to the load to report */
         off_t size;
-        int fd = csv_open_file(path, &size, NULL);
+        int fd = open_regular_as(path, "CSV file", &size, NULL);
         if (fd < 0)
                 return;
         char *buf = NULL;

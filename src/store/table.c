@@ -8,7 +8,6 @@
 #include "csvbatch.h"
 #include "csvload.h"
 #include "csvsplit.h"
-#include "csvopen.h"
 #include "tableio.h"
 #include "../util/numparse.h"
 #include "../util/task.h"
@@ -97,7 +96,7 @@ static int stream_open(struct tstream *s, const char *path, const char *text, si
                 s->drained = 1;
                 return 0;
         }
-        int fd = csv_open_file(path, &s->fsize, err);
+        int fd = open_regular_as(path, "CSV file", &s->fsize, err);
         if (fd < 0)
                 return ERR_INPUT;
         s->fd = fd;

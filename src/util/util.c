@@ -264,7 +264,7 @@ int parse_double(const char *s, double *out)
         return 0;
 }
 
-int open_regular(const char *path, struct err *err)
+int open_regular_as(const char *path, const char *kind, off_t *size, struct err *err)
 {
         /* O_NONBLOCK: opening a FIFO without a writer returns at once (then refused) */
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -276,19 +276,33 @@ int open_regular(const char *path, struct err *err)
         if (fstat(fd, &st) != 0) {
                 err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
         } else if (S_ISDIR(st.st_mode)) {
-                err_set(err, ERR_INPUT, "cannot open '%s': a directory, not a file", path);
+                if (kind)
+                        err_set(err, ERR_INPUT, "'%s' is a directory, expected a %s", path, kind);
+                else
+                        err_set(err, ERR_INPUT, "cannot open '%s': a directory, not a file", path);
         } else if (!S_ISREG(st.st_mode)) {
-                err_set(err, ERR_INPUT,
-                        "cannot open '%s': not a regular file (a FIFO, a device or a socket)",
-                        path);
+                if (kind)
+                        err_set(err, ERR_INPUT, "'%s' is not a regular file", path);
+                else
+                        err_set(err, ERR_INPUT,
+                                "cannot open '%s': not a regular file (a FIFO, a device or a "
+                                "socket)",
+                                path);
         } else {
                 int fl = fcntl(fd, F_GETFL);
                 if (fl >= 0)
                         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+                if (size)
+                        *size = st.st_size;
                 return fd;
         }
         close(fd);
         return -1;
+}
+
+int open_regular(const char *path, struct err *err)
+{
+        return open_regular_as(path, NULL, NULL, err);
 }
 
 FILE *fopen_regular(const char *path, struct err *err)

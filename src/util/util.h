@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* An error report filled below the command layer; only main/cmd_* print it.
  * Functions return 0 on success or a negative code and fill *err. */
@@ -114,6 +115,10 @@ int file_kind(const char *path);
  * the same as a stream (mode "rb"). */
 int open_regular(const char *path, struct err *err);
 FILE *fopen_regular(const char *path, struct err *err);
+/* open_regular for an input of a named kind ("CSV file"), its size in *size (may be NULL);
+ * its messages name the kind: "'F' is a directory, expected a KIND", "'F' is not a regular
+ * file" */
+int open_regular_as(const char *path, const char *kind, off_t *size, struct err *err);
 
 /* Directory holding the running executable (for data lookup), or NULL. Found once per
  * process; safe from several threads. */
