@@ -34,8 +34,9 @@ static const struct opt analyze_opts[] = {
      "name or regular expression (what matched is said)",
      "keep the dispatches of these kernels: by index in\n"
      ".Fl -list-stats ,\n"
-     "by whole name, else every kernel whose name contains the text, else every one it matches\n"
-     "as an extended regular expression\n"
+     "by whole name, else (rocprof-compute 3.6+ workloads) every kernel whose short name in the\n"
+     "kernel_symbols files it is, else every kernel whose name contains the text, else every\n"
+     "one it matches as an extended regular expression\n"
      ".Pq Xr regex 7 .\n"
      "What a text matched is said on standard error; a text that matches nothing is an error\n"
      "that lists the kernels.",
