@@ -236,6 +236,15 @@ def symbols(tmp, case):
     else:
         bad("-k by short name: exit %d/%d, same output %s, stderr %r" % (rc, rc0, out == out0,
                                                                        err[-300:]))
+    tree = os.path.join(tmp, "sym-tree")  # a rank tree of two such ranks: the same
+    shutil.rmtree(tree, ignore_errors=True)
+    for r in (0, 1):
+        shutil.copytree(d, os.path.join(tree, "node0", "rank%d" % r))
+    rc, out, err = run(["analyze", "-p", tree, "--compat", "3.3", "-k", "copy_alias", "-b", "0"])
+    if rc == 0 and "the short name of 1 kernel" in err:
+        ok("-k copy_alias in a two-rank tree of such workloads")
+    else:
+        bad("-k by short name in a rank tree: exit %d, stderr %r" % (rc, err[-300:]))
     rc, out, err = run(["analyze", "-p", os.path.join(tmp, "base"), "--compat", "3.3", "-k",
                         "copy_alias", "-b", "0"])
     if rc == 2 and "copy_alias" in err:
