@@ -34,8 +34,9 @@ static const struct opt analyze_opts[] = {
      "name or regular expression (what matched is said)",
      "keep the dispatches of these kernels: by index in\n"
      ".Fl -list-stats ,\n"
-     "by whole name, else every kernel whose name contains the text, else every one it matches\n"
-     "as an extended regular expression\n"
+     "by whole name, else (rocprof-compute 3.6+ workloads) every kernel whose short name in the\n"
+     "kernel_symbols files it is, else every kernel whose name contains the text, else every\n"
+     "one it matches as an extended regular expression\n"
      ".Pq Xr regex 7 .\n"
      "What a text matched is said on standard error; a text that matches nothing is an error\n"
      "that lists the kernels.",
@@ -78,8 +79,9 @@ static const struct opt analyze_opts[] = {
      ".Pq Pa metrics/3.3/ , panels/3.3/ , metrics/3.10/ , panels/3.10/ .\n"
      ".Fl -compat Ar 3.10\n"
      "applies what rocprof-compute 3.4 to 3.10 changed, as their changelog and analysis\n"
-     "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, no Active CUs,\n"
-     "NOISE_CLAMP, 128-byte roofline lines where 3.7 counts them, timestamps of the first pass,\n"
+     "configs state it (ratios averaged as SUM(A) / SUM(B), Percent of Peak, CU Utilization\n"
+     "for Active CUs, NOISE_CLAMP, 128-byte roofline lines where 3.7 counts them, timestamps\n"
+     "of the first pass,\n"
      "dispatches numbered from 1); no reference output was there to check it against, so 3.3\n"
      "stays the default.\n"
      "Unlike rocprof-compute 3.3.0, which converts every row whose unit contains\n"

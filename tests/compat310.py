@@ -11,7 +11,18 @@ GRBM_COUNT, five vL1D and three L2-fabric counters (eleven rows per dispatch):
   dispatch 2: SQ_INSTS 300, SQ_BUSY_CU_CYCLES 100; pass 0 times 2000..2400, pass 1 6000..6600
   TCP_TOTAL_CACHE_ACCESSES_sum 10 and 30; TCP_TCC_READ_REQ_sum 4 and 6, TCP_TCC_WRITE_REQ_sum
   1 and 1, the atomic requests 0; TCC_EA0_RDREQ_sum 100 and 200, TCC_BUBBLE_sum 30 and 20,
-  TCC_EA0_RDREQ_32B_sum 80 and 100 (64-byte reads = RDREQ - BUBBLE - 32B: -10 and 80)
+  TCC_EA0_RDREQ_32B_sum 80 and 100 (64-byte reads = RDREQ - BUBBLE - 32B: -10 and 80);
+  GRBM_GUI_ACTIVE 800 and 1600 (num_xcd 8: 100 and 200 per XCD)
+
+NOISE_CLAMP on the other families (FAMILIES below): one such workload per GPU whose pass 1
+holds the L2-fabric counters (TCC_EA_* on gfx90a, TCC_EA0_* on gfx908 under 3.3's names,
+gfx940 and gfx950):
+  dispatch 1: RDREQ 100, RDREQ_DRAM 120 (remote -20), WRREQ 50, WRREQ_DRAM 40 (remote 10),
+              WRREQ_64B 60 (32-byte writes -10)
+  dispatch 2: RDREQ 200, RDREQ_DRAM 150 (remote 50), WRREQ 100, WRREQ_DRAM 100 (remote 0),
+              WRREQ_64B 70 (32-byte writes 30)
+and the vL1D's TCP_TOTAL_CACHE_ACCESSES_sum 10 and 30, TCP_TCC_READ_REQ_sum 12 and 6, the
+other L2 requests 0 (hits: -2 and 24).
 """
 import csv
 import os
@@ -58,13 +69,34 @@ def check_text(what, got, want):
         print("FAIL %s: got %r, want %r" % (what, got, want))
 
 
-def write(d):
+FABRIC = {1: {"RDREQ": 100, "RDREQ_DRAM": 120, "WRREQ": 50, "WRREQ_DRAM": 40, "WRREQ_64B": 60},
+          2: {"RDREQ": 200, "RDREQ_DRAM": 150, "WRREQ": 100, "WRREQ_DRAM": 100, "WRREQ_64B": 70}}
+# GPU, sysinfo fields that differ from SYSINFO, the fabric counters' prefix
+ZERO = {"TCP_TCC_WRITE_REQ_sum": 0, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
+        "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0}
+TCP = {1: dict(ZERO, TCP_TOTAL_CACHE_ACCESSES_sum=10, TCP_TCC_READ_REQ_sum=12),
+       2: dict(ZERO, TCP_TOTAL_CACHE_ACCESSES_sum=30, TCP_TCC_READ_REQ_sum=6)}
+FAMILIES = [("gfx942", {}, "TCC_EA0_"),
+            ("gfx90a", {"gpu_model": "MI200", "gpu_arch": "gfx90a", "gpu_series": "MI200",
+                        "cu_per_gpu": "104", "se_per_gpu": "8", "num_xcd": "1",
+                        "total_l2_chan": "32", "num_memory_channels": "32"}, "TCC_EA_"),
+            ("gfx908", {"gpu_model": "MI100", "gpu_arch": "gfx908", "gpu_series": "MI100",
+                        "cu_per_gpu": "120", "se_per_gpu": "8", "num_xcd": "1",
+                        "total_l2_chan": "32", "num_memory_channels": "32"}, "TCC_EA0_"),
+            ("gfx940", {"gpu_model": "MI300A_A0", "gpu_arch": "gfx940", "cu_per_gpu": "228",
+                        "se_per_gpu": "24", "num_xcd": "6", "total_l2_chan": "96"}, "TCC_EA0_"),
+            ("gfx950", {"gpu_model": "MI350", "gpu_arch": "gfx950", "gpu_series": "MI350",
+                        "cu_per_gpu": "256", "num_xcd": "8"}, "TCC_EA0_")]
+
+
+def write(d, sysinfo=None, mem=None):
+    info = dict(SYSINFO, **(sysinfo or {}))
     with open(os.path.join(d, "sysinfo.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(SYSINFO.keys())
-        w.writerow(SYSINFO.values())
+        w.writerow(info.keys())
+        w.writerow(info.values())
     os.makedirs(os.path.join(d, "perfmon"))
-    mem = {1: {"TCP_TOTAL_CACHE_ACCESSES_sum": 10, "TCP_TCC_READ_REQ_sum": 4,
+    mem = mem or {1: {"TCP_TOTAL_CACHE_ACCESSES_sum": 10, "TCP_TCC_READ_REQ_sum": 4,
                "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
                "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0, "TCC_EA0_RDREQ_sum": 100,
                "TCC_BUBBLE_sum": 30, "TCC_EA0_RDREQ_32B_sum": 80},
@@ -72,6 +104,7 @@ def write(d):
                "TCP_TCC_WRITE_REQ_sum": 1, "TCP_TCC_ATOMIC_WITH_RET_REQ_sum": 0,
                "TCP_TCC_ATOMIC_WITHOUT_RET_REQ_sum": 0, "TCC_EA0_RDREQ_sum": 200,
                "TCC_BUBBLE_sum": 20, "TCC_EA0_RDREQ_32B_sum": 100}}
+    grbm = {1: 800, 2: 1600}
     disp = {1: (100, 10, (1000, 1100), (5000, 5300)), 2: (300, 100, (2000, 2400), (6000, 6600))}
     for p in (0, 1):
         with open(os.path.join(d, "results_pmc_perf_%d.csv" % p), "w", newline="") as f:
@@ -86,6 +119,7 @@ def write(d):
                 else:
                     for c in ("SQ_WAVES", "SQ_CYCLES", "GRBM_COUNT"):
                         w.writerow(base + [c, 64])
+                    w.writerow(base + ["GRBM_GUI_ACTIVE", grbm[i]])
                     for c, v in mem[i].items():
                         w.writerow(base + [c, v])
         open(os.path.join(d, "perfmon", "pmc_perf_%d.yaml" % p), "w").write("jobs: []\n")
@@ -116,14 +150,69 @@ def cell(rows, metric_name, col):
 STDERR = {}
 
 
-def analyze(d, compat, out):
+def analyze(d, compat, out, key=None):
     p = subprocess.run([PRISM, "analyze", "-p", d, "--compat", compat, "--save-dfs", out],
                        capture_output=True, text=True)
-    STDERR[compat] = p.stderr
+    STDERR[key or compat] = p.stderr
     if p.returncode:
         print("FAIL analyze --compat %s: %s" % (compat, p.stderr.strip()[-300:]))
         return False
     return True
+
+
+def families(tmp):
+    """NOISE_CLAMP where the newest configs apply it, family by family (FABRIC's values)."""
+    global failed
+    for gpu, info, pre in FAMILIES:
+        d = os.path.join(tmp, gpu)
+        os.makedirs(d)
+        write(d, info, {i: dict({pre + k + "_sum": v for k, v in c.items()}, **TCP[i])
+                        for i, c in FABRIC.items()})
+        new, old = os.path.join(tmp, gpu + "-new"), os.path.join(tmp, gpu + "-old")
+        if not analyze(d, "3.10", new, gpu) or not analyze(d, "3.3", old, gpu + "-3.3"):
+            failed += 1
+            continue
+        f10, f33 = table(new, "17.6"), table(old, "17.6")
+        # 17.6's 32-byte writes (WRREQ - WRREQ_64B: -10 and 30), clamped on every family
+        check("%s 3.10 Write and Atomic (32B) = (NOISE_CLAMP(-10) + 30) / 2" % gpu,
+              cell(f10, "Write and Atomic (32B)", "Avg"), (0 + 30) / 2)
+        check("%s 3.3 Write and Atomic (32B) = (-10 + 30) / 2" % gpu,
+              cell(f33, "Write and Atomic (32B)", "Avg"), (-10 + 30) / 2)
+        check_text("%s 3.10 warns (the 32-byte writes' -10 is 20%% of WRREQ's 50)" % gpu,
+                   "counter variance corrected" in STDERR[gpu] and
+                   "at most 20.0% of its reference" in STDERR[gpu], True)
+        check_text("%s 3.3 does not warn" % gpu, "counter variance" in STDERR[gpu + "-3.3"],
+                   False)
+        if gpu != "gfx950":  # gfx950's 17.6 shows bandwidths instead of the remote requests
+            check("%s 3.10 Remote Read = (NOISE_CLAMP(-20) + 50) / 2" % gpu,
+                  cell(f10, "Remote Read", "Avg"), (0 + 50) / 2)
+            check("%s 3.10 Remote Write and Atomic = (10 + 0) / 2" % gpu,
+                  cell(f10, "Remote Write and Atomic", "Avg"), (10 + 0) / 2)
+        # 17.2's remote read traffic: clamped from gfx940 on (its ratio of sums in 3.10), a
+        # plain difference on gfx908 and gfx90a
+        t10 = cell(table(new, "17.2"), "Remote Read Traffic", "Avg")
+        if gpu in ("gfx940", "gfx942", "gfx950"):
+            check("%s 3.10 Remote Read Traffic = 100 * (0 + 50) / (100 + 200)" % gpu, t10,
+                  100 * 50 / 300)
+            check("%s 3.10 Remote Write and Atomic Traffic = 100 * (10 + 0) / (50 + 100)" % gpu,
+                  cell(table(new, "17.2"), "Remote Write and Atomic Traffic", "Avg"),
+                  100 * 10 / 150)
+        else:
+            check("%s 3.10 Remote Read Traffic = 100 * (-20 + 50) / (100 + 200), unclamped" % gpu,
+                  t10, 100 * 30 / 300)
+        # 16.3's Cache Hit Rate: clamped on gfx942 only (100 * (0 + 24) / 40); elsewhere
+        # 100 - 100 * (12 + 6) / (10 + 30); 3.3 the mean of 100 - 100 * 12 / 10 and 100 - 20
+        h10 = cell(table(new, "16.3"), "Cache Hit Rate", "Avg")
+        if gpu == "gfx942":
+            check("gfx942 3.10 16.3 Cache Hit Rate = 100 * (NOISE_CLAMP(-2) + 24) / 40", h10,
+                  100 * 24 / 40)
+        else:
+            check("%s 3.10 16.3 Cache Hit Rate = 100 - 100 * 18 / 40, unclamped" % gpu, h10,
+                  100 - 100 * 18 / 40)
+        check("%s 3.3 16.3 Cache Hit Rate = (-20 + 80) / 2" % gpu,
+              cell(table(old, "16.3"), "Cache Hit Rate", "Avg"), (-20 + 80) / 2)
+        check("%s 3.10 2.1 vL1D Cache Hit Rate = 100 - 100 * 18 / 40, unclamped" % gpu,
+              cell(table(new, "2.1"), "vL1D Cache Hit Rate", "Avg"), 100 - 100 * 18 / 40)
 
 
 def main():
@@ -151,6 +240,16 @@ def main():
             # 3.10: no Active CUs row in 2.1
             check_text("3.10 2.1 has no Active CUs", any("Active CUs" in r for r in s10), False)
             check_text("3.3 2.1 has Active CUs", any("Active CUs" in r for r in s33), True)
+            # 3.4: CU Utilization, 2.1's last row (3.10 keeps it):
+            # 100 * SUM(SQ_BUSY_CU_CYCLES) / SUM(GRBM_GUI_ACTIVE / num_xcd * cu_per_gpu)
+            cu = 100 * (10 + 100) / ((800 / 8 + 1600 / 8) * 304)
+            check("3.10 CU Utilization = 100 * 110 / (300 * 304)", cell(s10, "CU Utilization", "Avg"),
+                  cu)
+            check("3.10 CU Utilization Percent of Peak (peak 100)",
+                  cell(s10, "CU Utilization", "Percent of Peak"), cu)
+            check_text("3.10 CU Utilization is 2.1's last row", s10[-1][1] if s10 else None,
+                       "CU Utilization")
+            check_text("3.3 has no CU Utilization", any("CU Utilization" in r for r in s33), False)
             # 3.8: hbmBandwidth = max_mclk / 1000 * 32 * num_memory_channels
             check("3.10 HBM Bandwidth from num_memory_channels",
                   cell(table(new, "17.1"), "HBM Bandwidth", "Avg"), 1300 / 1000 * 32 * 128)
@@ -190,6 +289,7 @@ def main():
                   cell(t10, "k", [c for c in t10[0] if c.startswith("Sum")][0]), 500)
             check("3.3 kernel time = medians of the rows' durations 300 + 600",
                   cell(t33, "k", [c for c in t33[0] if c.startswith("Sum")][0]), 900)
+        families(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%d passed, %d failed, 0 skipped" % (passed, failed))

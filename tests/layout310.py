@@ -208,11 +208,81 @@ def bad_inputs(tmp):
     os.remove(os.path.join(d, f3))
     expect_warning("a listed pass without results", d, "pmc_perf_3.yaml: a pass with no")
 
+    symbols(tmp, case)
+
     d = case("no-layout")  # results files in no layout prism knows
     for p in glob.glob(os.path.join(d, "results_*")):
         os.remove(p)
     open(os.path.join(d, "results_pmc_perf_0.csv"), "w").write("a,b\n1,2\n")
     expect_error("a results file in no known layout", d, "results_pmc_perf_0.csv", tmp)
+
+
+def symbols(tmp, case):
+    """kernel_symbols_pmc_perf_N.csv[.gz]: read (gzip and plain), -k takes a kernel's short
+    name; a damaged, truncated, column-less or inconsistent one is an error naming it"""
+    k0 = "kernel_symbols_pmc_perf_0.csv.gz"
+    short = lambda name: (lambda rows: [rows[0]] + [[r[0], name] for r in rows[1:]])
+
+    d = case("sym-alias")  # every pass names the kernel copy_alias: -k copy_alias selects it
+    for p in glob.glob(os.path.join(d, "kernel_symbols_*")):
+        rewrite(p, short("copy_alias"))
+    p = os.path.join(d, "kernel_symbols_pmc_perf_1.csv.gz")  # one pass plain: read too
+    open(p[:-3], "w").write(gzip.open(p, "rt").read())
+    os.remove(p)
+    rc, out, err = run(["analyze", "-p", d, "--compat", "3.3", "-k", "copy_alias", "-b", "0", "2"])
+    rc0, out0, _ = run(["analyze", "-p", d, "--compat", "3.3", "-k", "0", "-b", "0", "2"])
+    if rc == 0 and rc0 == 0 and out == out0 and "the short name of 1 kernel" in err:
+        ok("-k copy_alias (a short name, no part of the full name) selects that kernel")
+    else:
+        bad("-k by short name: exit %d/%d, same output %s, stderr %r" % (rc, rc0, out == out0,
+                                                                       err[-300:]))
+    tree = os.path.join(tmp, "sym-tree")  # a rank tree of two such ranks: the same
+    shutil.rmtree(tree, ignore_errors=True)
+    for r in (0, 1):
+        shutil.copytree(d, os.path.join(tree, "node0", "rank%d" % r))
+    rc, out, err = run(["analyze", "-p", tree, "--compat", "3.3", "-k", "copy_alias", "-b", "0"])
+    if rc == 0 and "the short name of 1 kernel" in err:
+        ok("-k copy_alias in a two-rank tree of such workloads")
+    else:
+        bad("-k by short name in a rank tree: exit %d, stderr %r" % (rc, err[-300:]))
+    rc, out, err = run(["analyze", "-p", os.path.join(tmp, "base"), "--compat", "3.3", "-k",
+                        "copy_alias", "-b", "0"])
+    if rc == 2 and "copy_alias" in err:
+        ok("-k copy_alias without those symbols matches nothing (the names come from the files)")
+    else:
+        bad("-k copy_alias on the unchanged recording: exit %d, stderr %r" % (rc, err[-300:]))
+
+    d = case("sym-damaged")
+    p = os.path.join(d, k0)
+    data = bytearray(open(p, "rb").read())
+    data[12:40] = b"\xff" * 28  # the deflate data overwritten
+    open(p, "wb").write(bytes(data))
+    expect_error("damaged gzip kernel symbols", d, k0, tmp)
+
+    d = case("sym-truncated-gz")
+    p = os.path.join(d, k0)
+    data = open(p, "rb").read()
+    open(p, "wb").write(data[: len(data) - 9])
+    expect_error("truncated gzip kernel symbols", d, k0, tmp)
+
+    d = case("sym-truncated-csv")  # plain, cut inside its last row
+    p = os.path.join(d, k0)
+    text = gzip.open(p, "rt").read()
+    os.remove(p)
+    open(p[:-3], "w").write(text.rstrip("\n")[:-3])
+    expect_error("truncated plain kernel symbols", d, k0[:-3], tmp)
+
+    d = case("sym-no-column")
+    rewrite(os.path.join(d, k0), lambda rows: [r[:1] for r in rows])
+    expect_error("kernel symbols without Kernel_Short_Name", d, k0, tmp)
+
+    d = case("sym-inconsistent")  # pass 0 says another short name than the other passes
+    rewrite(os.path.join(d, k0), short("other_name"))
+    expect_error("one kernel, two short names", d, "kernel_symbols_pmc_perf_1.csv.gz", tmp)
+
+    d = case("sym-empty")  # a failed extract leaves an empty file: skipped, with a warning
+    open(os.path.join(d, k0), "wb").close()
+    expect_warning("an empty kernel symbols file", d, k0 + ": empty")
 
 
 def main():

@@ -402,6 +402,45 @@ static void test_csv_stream(void **state)
         rmdir_all(d);
 }
 
+/* 3.6+'s kernel_symbols files (ksyms.c): pairs of every file, once; a row lacking a name
+ * skipped; an empty file skipped; no short-name column, a cut last line, or a kernel given
+ * two short names: an error naming the file */
+static void test_kernel_symbols(void **state)
+{
+        (void)state;
+        char *d = tmpdir_new("prism-t-formats");
+        struct table t;
+        struct err err = {0};
+        assert_int_equal(ksyms_load(d, &t, &err), 0); /* none: no rows */
+        assert_int_equal(t.nrows, 0);
+        table_free(&t);
+        put(d, "kernel_symbols_pmc_perf_0.csv",
+            "Kernel_Name,Kernel_Short_Name\n\"k1(int, int)\",k1\nk2,\n");
+        put(d, "kernel_symbols_pmc_perf_1.csv",
+            "Kernel_ID,Kernel_Name,Kernel_Short_Name\n3,\"k1(int, int)\",k1\n4,k3<2>(),k3\n");
+        put(d, "kernel_symbols_pmc_perf_2.csv", "");
+        put(d, "results_pmc_perf_0.csv", "not,read\n");
+        assert_int_equal(ksyms_load(d, &t, &err), 0);
+        assert_int_equal(t.nrows, 2); /* k1 once, k2 (no short name) skipped, k3 */
+        assert_string_equal(t.str[0][0], "k1(int, int)");
+        assert_string_equal(t.str[1][0], "k1");
+        assert_string_equal(t.str[0][1], "k3<2>()");
+        assert_string_equal(t.str[1][1], "k3");
+        table_free(&t);
+        put(d, "kernel_symbols_pmc_perf_2.csv", "Kernel_Name,Kernel_Short_Name\nk3<2>(),k3b\n");
+        assert_int_equal(ksyms_load(d, &t, &err), ERR_INPUT);
+        assert_non_null(strstr(err.msg, "kernel_symbols_pmc_perf_2.csv:2: kernel 'k3<2>()' has "
+                                        "the short name 'k3b' here and 'k3' in"));
+        put(d, "kernel_symbols_pmc_perf_2.csv", "Kernel_Name,Kernel_Short_Name\nk4,k");
+        assert_int_equal(ksyms_load(d, &t, &err), ERR_INPUT);
+        assert_non_null(strstr(err.msg, "kernel_symbols_pmc_perf_2.csv: the last line has no end"));
+        put(d, "kernel_symbols_pmc_perf_2.csv", "Kernel_Name\nk4\n");
+        assert_int_equal(ksyms_load(d, &t, &err), ERR_INPUT);
+        assert_non_null(strstr(err.msg, "kernel_symbols_pmc_perf_2.csv: no Kernel_Name and "
+                                        "Kernel_Short_Name columns"));
+        rmdir_all(d);
+}
+
 /* ---- the recordings of rocprof-compute 3.3's test suite, when present ---- */
 
 /* The recording at rel, or NULL (skip). Under tests/run-all.sh with ../shared
@@ -503,6 +542,7 @@ int main(void)
             cmocka_unit_test(test_rocpd_projection), cmocka_unit_test(test_layouts),
             cmocka_unit_test(test_bad_rows), cmocka_unit_test(test_rocpd_damage),
             cmocka_unit_test(test_csv_stream), cmocka_unit_test(test_zero_clocks),
+            cmocka_unit_test(test_kernel_symbols),
             cmocka_unit_test(test_mi350_loads),
             cmocka_unit_test(test_rocpd_recording)};
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -269,8 +269,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         }
         for (size_t i = 0; i < o->nkernel_names; i++) {
                 size_t m = 0;
-                rc = kernels_match(o->kernel_names[i], (const char *const *)top, ntop, &knames,
-                                   &nknames, &m, err);
+                rc = kernels_match(o->kernel_names[i], (const char *const *)top, ntop, &w->ksyms,
+                                   &knames, &nknames, &m, err);
                 if (rc)
                         goto out;
         }

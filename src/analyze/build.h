@@ -73,12 +73,14 @@ struct kstat {
         size_t n, cap;
         double sum;
 };
-/* -k NAME (kmatch.c): the kernels of names (ntop) whose name is pat, else contains it, else
- * matches it as an extended regular expression, appended to *out (*nout; none twice;
- * *matched: how many); a note on stderr names them unless pat is a whole name. None: an
- * error listing the kernels. */
-int kernels_match(const char *pat, const char *const *names, size_t n, const char ***out,
-                  size_t *nout, size_t *matched, struct err *err);
+/* -k NAME (kmatch.c): the kernels of names (ntop) whose name is pat, else whose short name
+ * is pat (syms: the workload's Kernel_Name, Kernel_Short_Name table, or NULL), else whose
+ * name contains it, else matches it as an extended regular expression, appended to *out
+ * (*nout; none twice; *matched: how many); a note on stderr names them unless pat is a
+ * whole name. None: an error listing the kernels. */
+int kernels_match(const char *pat, const char *const *names, size_t n,
+                  const struct table *syms, const char ***out, size_t *nout, size_t *matched,
+                  struct err *err);
 
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                         const size_t *rows, size_t n, int by_name, size_t *nk);

@@ -1,5 +1,6 @@
-/* -k by name: a kernel's whole name, else every kernel whose name contains the text, else
- * every one that the text as an extended regular expression matches. */
+/* -k by name: a kernel's whole name, else every kernel whose short name (3.6+'s
+ * kernel_symbols files) it is, else every kernel whose name contains the text, else every
+ * one that the text as an extended regular expression matches. */
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,22 @@ static void add(const char ***out, size_t *n, const char *name)
         (*out)[*n] = NULL;
 }
 
-int kernels_match(const char *pat, const char *const *names, size_t n, const char ***out,
-                  size_t *nout, size_t *matched, struct err *err)
+/* the kernels of names whose short name in syms is pat (several templates may share one) */
+static void match_short(const char *pat, const char *const *names, size_t n,
+                        const struct table *syms, const char ***out, size_t *nout)
+{
+        if (!syms || syms->ncols < 2 || !syms->str[0] || !syms->str[1])
+                return;
+        for (size_t r = 0; r < syms->nrows; r++)
+                if (!strcmp(syms->str[1][r], pat))
+                        for (size_t i = 0; i < n; i++)
+                                if (!strcmp(names[i], syms->str[0][r]))
+                                        add(out, nout, names[i]);
+}
+
+int kernels_match(const char *pat, const char *const *names, size_t n,
+                  const struct table *syms, const char ***out, size_t *nout, size_t *matched,
+                  struct err *err)
 {
         size_t before = *nout;
         for (size_t i = 0; i < n; i++)
@@ -26,8 +41,11 @@ int kernels_match(const char *pat, const char *const *names, size_t n, const cha
                         *matched = 1;
                         return 0; /* a whole name: says nothing */
                 }
-        const char *how = "contain";
-        for (size_t i = 0; i < n; i++)
+        const char *how = "have the short name";
+        match_short(pat, names, n, syms, out, nout);
+        if (*nout == before)
+                how = "contain";
+        for (size_t i = 0; *nout == before && i < n; i++)
                 if (strstr(names[i], pat))
                         add(out, nout, names[i]);
         if (*nout == before) {
@@ -54,9 +72,13 @@ int kernels_match(const char *pat, const char *const *names, size_t n, const cha
         }
         for (size_t i = before; i < *nout; i++)
                 sb_addf(&sb, "%s%s", i > before ? "; " : "", (*out)[i]);
-        notef("-k '%s': %zu kernel%s %s it: %s", pat, *matched, *matched == 1 ? "'s name" : "s' names",
-              how == NULL ? "" : *matched == 1 ? (how[0] == 'c' ? "contains" : "matches") : how,
-              sb.buf);
+        if (how[0] == 'h')
+                notef("-k '%s': the short name of %zu kernel%s: %s", pat, *matched,
+                      *matched == 1 ? "" : "s", sb.buf);
+        else
+                notef("-k '%s': %zu kernel%s %s it: %s", pat, *matched,
+                      *matched == 1 ? "'s name" : "s' names",
+                      *matched == 1 ? (how[0] == 'c' ? "contains" : "matches") : how, sb.buf);
         sb_free(&sb);
         return 0;
 }

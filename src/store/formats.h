@@ -106,6 +106,13 @@ int passes_check_end(const char *path, struct err *err);
  * Nothing to check without perfmon/ or its .yaml files. */
 int passes_check_perfmon(const char *dir, char *const *files, size_t n, int warn_lost,
                          struct err *err);
+/* ksyms.c: the kernel_symbols_*.csv[.gz] files of dir (3.6+, one per pass), in name order,
+ * as one table of two text columns, Kernel_Name and Kernel_Short_Name, a row per kernel
+ * (out is initialised here; no files: no rows). A row lacking either name is skipped and an
+ * empty (0-byte) file warns and is skipped, as 3.10's analyze does; a file without the two
+ * columns, damaged or truncated (gzip or plain), or one kernel given two short names (in
+ * one file or two) is an error naming the file. */
+int ksyms_load(const char *dir, struct table *out, struct err *err);
 /* sysinfo.csv (at path) with its renamed fields (num_hbm_channels and num_memory_channels,
  * workload_name and workload_path) under the names of the rules in force; both names of one
  * field given is an error naming the file. */

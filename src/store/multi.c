@@ -236,6 +236,9 @@ void multi_append(struct workload *dst, const struct workload *src, long rank, c
                 dst->has_roofline = 1;
         }
         append_rows(&dst->pmc, &src->pmc, src->pmc.nrows);
+        /* the rank's kernel short names (3.6+), for -k: repeats of other ranks' are harmless */
+        if (src->ksyms.nrows)
+                append_rows(&dst->ksyms, &src->ksyms, src->ksyms.nrows);
         /* the rank's GPU, from its own sysinfo */
         int rc_rank = table_add_col(&dst->ranks, COL_RANK);
         int rc_node = table_add_col(&dst->ranks, COL_NODE);

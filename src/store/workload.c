@@ -222,6 +222,10 @@ static int open_dir(const char *path, table_col_fn want, void *want_ctx, int sys
         if (layout == WL_LAYOUT_PASSES) { /* messages name the results files */
                 free(f);
                 f = xasprintf("%s/results_*.csv", path);
+                /* the kernels' short names beside them, before the passes are grouped: a
+                 * damaged file fails first */
+                if ((rc = ksyms_load(path, &w->ksyms, err)))
+                        goto out;
         }
         /* streamed: a plain pmc_perf.csv read once into the temporary file */
         if (st && layout == WL_LAYOUT_WIDE)

@@ -18,6 +18,9 @@ struct workload {
         /* a multi-rank tree: one row per rank, in load order: Rank, Node and the GPU each
          * rank's sysinfo names (gpu_uuid, gpu_pci_bus, gpu_choice); empty otherwise */
         struct table ranks;
+        /* 3.6+'s kernel_symbols files (ksyms_load): Kernel_Name, Kernel_Short_Name, a row
+         * per kernel; no rows for other layouts */
+        struct table ksyms;
         char *arch;  /* gpu_arch from sysinfo.csv */
         char *model; /* gpu_model */
         /* streamed (workload_open_streamed): the per-dispatch columns analysis reads, in a

@@ -23,6 +23,7 @@ void workload_close(struct workload *w)
         free(w->acc_names);
         table_free(&w->roofline);
         table_free(&w->ranks);
+        table_free(&w->ksyms);
         spill_free(w->spill);
         free(w->path);
         free(w->arch);
