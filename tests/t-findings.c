@@ -136,6 +136,40 @@ static void test_cdna_occupancy_model(void **state)
                                          cases[c].out[i]);
                 }
         }
+        /* a grid that cannot fill the GPU is that, never a per-CU limiter: the register
+         * limiter's own case, its 64 VGPRs binding (4 workgroups of 4 waves per CU), with 50
+         * workgroups on 120 CUs (0.10 waves) */
+        static const char *const grid_in[] = {
+            "spi.dispatched_workgroups", "$cu_per_gpu", "$simd_per_cu", "$max_waves_per_cu",
+            "$wave_size", "wave_launch.agprs", "wave_launch.sgprs", "model.vgpr_file",
+            "model.vgpr_granule", "model.vgpr_unified", "model.lds_per_cu", "model.lds_granule",
+            "model.wg_per_cu"};
+        const double grid_v[][13] = {{50, 120, 4, 40, 64, 0, 16, 256, 4, 0, 65536, 512, 16},
+                                     {4800, 120, 4, 40, 64, 0, 16, 256, 4, 0, 65536, 512, 16}};
+        const struct rule *reg = NULL;
+        for (size_t i = 0; i < rs.nrules; i++)
+                if (!strcmp(rs.rules[i].id, "occupancy.registers"))
+                        reg = &rs.rules[i];
+        assert_non_null(reg);
+        for (size_t g = 0; g < 2; g++) {
+                size_t n0 = reg->fires.n, nx = sizeof grid_in / sizeof *grid_in;
+                char **names = xcalloc(n0 + nx, sizeof *names);
+                double *vals = xcalloc(n0 + nx, sizeof *vals);
+                memcpy(names, reg->fires.names, n0 * sizeof *names);
+                memcpy(vals, reg->fires.vals, n0 * sizeof *vals);
+                for (size_t i = 0; i < nx; i++) {
+                        names[n0 + i] = (char *)grid_in[i];
+                        vals[n0 + i] = grid_v[g][i];
+                }
+                struct rule_case c = {names, vals, n0 + nx, n0 + nx};
+                /* 0.10 waves: the grid; 10 waves (4800 / 480): the registers */
+                assert_int_equal(fired(&rs, &fv, &c, "occupancy.registers", NULL), g == 1);
+                assert_int_equal(fired(&rs, &fv, &c, "launch.grid_too_small", NULL), g == 0);
+                int slot = fvals_slot(&fv, "th_regs");
+                assert_true(slot >= 0 && fv.v[slot] == 100);
+                free(names);
+                free(vals);
+        }
         fvals_free(&fv);
         rules_free(&rs);
 }
