@@ -245,6 +245,31 @@ def main():
         ids = [r["Finding"] for r in (t or {}).get("0.3", []) if short_kernel(r["Kernel_Name"]) == "smem_atomic"]
         report(ids and "lds.bank_conflicts" not in ids, "holdout smem_atomic: no bank conflicts blamed", f"{ids}")
 
+        # AMD's theoretical occupancy on the vcopy recordings (4096 workgroups of 256
+        # work-items, few registers, no LDS: the wave slots bind), worked out by hand:
+        # workgroups per CU = SIMDs x wave slots per SIMD / 4 waves per workgroup, waves =
+        # 4096 / (CUs x that); MI100 (gfx908, 10 slots) 120 CUs, MI200 104, MI300A 228,
+        # MI300X 304, MI350 128 (8 slots)
+        hand = {"MI100": (10, 4096 / 1200), "MI200": (8, 4096 / 832), "MI300A_A1": (8, 4096 / 1824),
+                "MI300X_A1": (8, 4096 / 2432), "MI350": (8, 4.0)}
+        for gpu, (bpc, waves) in hand.items():
+            d = os.path.join(SHARED, "rocprof-workloads-3.3", "no_roof", gpu)
+            if not os.path.isdir(d):
+                print(f"SKIP {d} absent")
+                res["skip"] += 1
+                continue
+            r = subprocess.run([PRISM, "analyze", "-p", d, "-b", "0.3"], capture_output=True, text=True,
+                               env=dict(os.environ, PRISM_FINDINGS_DEBUG="1"))
+            got = {}
+            for line in r.stderr.splitlines():
+                parts = line.split()
+                if len(parts) == 5 and parts[:2] == ["findings:", "value"] and parts[3] == "=":
+                    got[parts[2]] = float(parts[4])
+            ok = (abs(got.get("blocks_per_cu", -1) - bpc) < 1e-9 and abs(got.get("waves", -1) - waves) < 1e-4
+                  and abs(got.get("occ_theory", -1) - 100) < 1e-9)
+            report(ok, f"no_roof/{gpu}: {bpc} workgroups per CU, {waves:.4f} waves, theoretical occupancy 100%",
+                   f"{ {k: got.get(k) for k in ('blocks_per_cu', 'waves', 'occ_theory')} }")
+
         # comparison: the union of both runs' findings with their status
         a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))
         if os.path.isdir(a) and os.path.isdir(b):
