@@ -73,13 +73,13 @@ def short_kernel(name):
     return k
 
 
-def known_limiters(tmp, rec, want, after):
+def known_limiters(tmp, rec, want, after, nk=14):
     """the H100 known-limiter kernels recorded into tests/data/REC (tests/gpu/REC.cu;
     bench/findings-h100.md puts ncu's rules beside them): the top finding names the limiter
     each kernel was written to have, with an estimated speedup; a grid-starved kernel is
     never blamed on a theoretical limiter; a symptom never comes before the cause that
     explains it"""
-    t, err = analyze(os.path.join(ROOT, "tests", "data", rec), tmp, ["-k"] + [str(i) for i in range(14)])
+    t, err = analyze(os.path.join(ROOT, "tests", "data", rec), tmp, ["-k"] + [str(i) for i in range(nk)])
     byk = {}
     for row in (t or {}).get("0.3", []):
         byk.setdefault(short_kernel(row["Kernel_Name"]), []).append(row)
@@ -225,6 +225,50 @@ def main():
         after = {"scatter": ("access.uncoalesced", "mem.hbm_bandwidth"),
                  "tail15": ("launch.tail_wave", "pipe.valu"), "cas_max": ("atomics.contention", "occupancy.low")}
         known_limiters(tmp, "variants", want, after)
+        # held-out kernels (tests/gpu/holdout.cu, recorded on an H200 into tests/data/holdout):
+        # the expected limiters were written into the source before prism's output was seen;
+        # other degrees of each class (stride 8 and 2, 2 and 16 of 32 lanes, atomics on 64
+        # and 1 addresses and in shared memory, 2-way and 8-way conflicts, 1.1 waves, an FP64
+        # stream, a BF16 tensor loop, a cuBLAS BF16 GEMM)
+        want = {"stride8": "access.uncoalesced", "stride2_dbl": "access.uncoalesced",
+                "chase2": "launch.grid_too_small", "diverge2": "divergence",
+                "diverge16": "divergence", "atomic64": "atomics.contention",
+                "atomic1_dbl": "atomics.contention", "smem_atomic": "atomics.contention",
+                "local_loop": "spills", "bank2way": "lds.bank_conflicts",
+                "bank8_col": "lds.bank_conflicts", "tail11": "launch.tail_wave",
+                "fp64_stream": "mem.hbm_bandwidth", "mma_bf16": "pipe.matrix", "nvjet": "pipe.matrix"}
+        after = {"diverge16": ("divergence", "pipe.valu"), "atomic64": ("atomics.contention", "latency.bound"),
+                 "tail11": ("launch.tail_wave", "pipe.valu"), "local_loop": ("spills", "mem.hbm_bandwidth")}
+        known_limiters(tmp, "holdout", want, after, 16)
+        # shared-memory atomics on one word are atomics contention, not bank conflicts
+        t, _ = analyze(os.path.join(ROOT, "tests", "data", "holdout"), tmp, ["-k", "12"])
+        ids = [r["Finding"] for r in (t or {}).get("0.3", []) if short_kernel(r["Kernel_Name"]) == "smem_atomic"]
+        report(ids and "lds.bank_conflicts" not in ids, "holdout smem_atomic: no bank conflicts blamed", f"{ids}")
+
+        # AMD's theoretical occupancy on the vcopy recordings (4096 workgroups of 256
+        # work-items, few registers, no LDS: the wave slots bind), worked out by hand:
+        # workgroups per CU = SIMDs x wave slots per SIMD / 4 waves per workgroup, waves =
+        # 4096 / (CUs x that); MI100 (gfx908, 10 slots) 120 CUs, MI200 104, MI300A 228,
+        # MI300X 304, MI350 128 (8 slots)
+        hand = {"MI100": (10, 4096 / 1200), "MI200": (8, 4096 / 832), "MI300A_A1": (8, 4096 / 1824),
+                "MI300X_A1": (8, 4096 / 2432), "MI350": (8, 4.0)}
+        for gpu, (bpc, waves) in hand.items():
+            d = os.path.join(SHARED, "rocprof-workloads-3.3", "no_roof", gpu)
+            if not os.path.isdir(d):
+                print(f"SKIP {d} absent")
+                res["skip"] += 1
+                continue
+            r = subprocess.run([PRISM, "analyze", "-p", d, "-b", "0.3"], capture_output=True, text=True,
+                               env=dict(os.environ, PRISM_FINDINGS_DEBUG="1"))
+            got = {}
+            for line in r.stderr.splitlines():
+                parts = line.split()
+                if len(parts) == 5 and parts[:2] == ["findings:", "value"] and parts[3] == "=":
+                    got[parts[2]] = float(parts[4])
+            ok = (abs(got.get("blocks_per_cu", -1) - bpc) < 1e-9 and abs(got.get("waves", -1) - waves) < 1e-4
+                  and abs(got.get("occ_theory", -1) - 100) < 1e-9)
+            report(ok, f"no_roof/{gpu}: {bpc} workgroups per CU, {waves:.4f} waves, theoretical occupancy 100%",
+                   f"{ {k: got.get(k) for k in ('blocks_per_cu', 'waves', 'occ_theory')} }")
 
         # comparison: the union of both runs' findings with their status
         a, b = (os.path.join(wl, c, "MI200") for c in ("vcopy", "kernel_names"))

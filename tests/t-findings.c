@@ -78,6 +78,102 @@ static void test_every_rule_fires_and_stays_silent(void **state)
         }
 }
 
+/* AMD's theoretical occupancy (rules/cdna.yaml) against values worked out by hand: workgroups
+ * per CU under each per-CU limit, the waves of the grid, and which limit binds */
+static void test_cdna_occupancy_model(void **state)
+{
+        (void)state;
+        struct ruleset rs;
+        struct fvals fv = {0};
+        struct err err = {0};
+        assert_int_equal(rules_load_family("rules", "cdna", &rs, &err), 0);
+        assert_int_equal(findings_bind(&rs, &fv, NULL, &err), 0);
+        static const char *const in[] = {"$cu_per_gpu", "$simd_per_cu", "$max_waves_per_cu",
+                                         "$wave_size", "wave_launch.workgroup_size",
+                                         "wave_launch.vgprs", "wave_launch.agprs",
+                                         "wave_launch.sgprs", "wave_launch.lds_allocation",
+                                         "spi.dispatched_workgroups", "model.vgpr_file",
+                                         "model.vgpr_granule", "model.vgpr_unified",
+                                         "model.lds_per_cu", "model.lds_granule",
+                                         "model.wg_per_cu"};
+        static const char *const out[] = {"blocks_per_cu", "occ_theory", "waves", "th_regs",
+                                          "th_lds", "th_blocks"};
+        static const struct {
+                double in[16], out[6];
+        } cases[] = {
+            /* vcopy on MI100 (gfx908: 10 waves per SIMD, separate 256-register files): 4-wave
+             * workgroups fill the 40 wave slots at 10 per CU; 4096 / 1200 = 3.41 waves */
+            {{120, 4, 40, 64, 256, 8, 8, 16, 0, 4096, 256, 4, 0, 65536, 512, 16},
+             {10, 100, 4096.0 / 1200, 0, 0, 0}},
+            /* gfx90a's unified file: 100 + 64 registers -> 168 allocated, 512 / 168 = 3 waves
+             * per SIMD, 3 workgroups of 4 waves per CU: 12 of 32 slots; 1040 / 312 waves */
+            {{104, 4, 32, 64, 256, 100, 64, 16, 0, 1040, 512, 8, 1, 65536, 512, 16},
+             {3, 37.5, 1040.0 / 312, 100, 0, 0}},
+            /* LDS: 20000 bytes -> 20480 allocated, 3 one-wave workgroups per 64 KiB CU */
+            {{304, 4, 32, 64, 64, 8, 0, 16, 20000, 912, 512, 8, 1, 65536, 512, 16},
+             {3, 9.375, 1, 0, 100, 0}},
+            /* the 16 workgroups a CU holds: 2-wave workgroups on 40 slots stop at 16 (80%) */
+            {{120, 4, 40, 64, 128, 8, 0, 16, 0, 960, 256, 4, 0, 65536, 512, 16},
+             {16, 80, 0.5, 0, 0, 100}},
+            /* 96 scalar registers: 8 waves per SIMD on gfx908, 32 one-wave workgroups */
+            {{120, 4, 40, 64, 64, 8, 0, 96, 0, 7680, 256, 4, 0, 65536, 512, 16},
+             {32, 80, 2, 100, 0, 0}},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+                for (size_t i = 0; i < fv.n; i++)
+                        fv.v[i] = NAN;
+                for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+                        fvals_set(&fv, in[i], cases[c].in[i]);
+                struct finding *f;
+                size_t n, skipped;
+                assert_int_equal(findings_eval(&rs, &fv, NULL, &f, &n, &skipped, &err), 0);
+                findings_free(f, n);
+                for (size_t i = 0; i < sizeof out / sizeof *out; i++) {
+                        int slot = fvals_slot(&fv, out[i]);
+                        assert_true(slot >= 0);
+                        if (!(fabs(fv.v[slot] - cases[c].out[i]) <= 1e-9))
+                                fail_msg("case %zu: %s = %g, by hand %g", c, out[i], fv.v[slot],
+                                         cases[c].out[i]);
+                }
+        }
+        /* a grid that cannot fill the GPU is that, never a per-CU limiter: the register
+         * limiter's own case, its 64 VGPRs binding (4 workgroups of 4 waves per CU), with 50
+         * workgroups on 120 CUs (0.10 waves) */
+        static const char *const grid_in[] = {
+            "spi.dispatched_workgroups", "$cu_per_gpu", "$simd_per_cu", "$max_waves_per_cu",
+            "$wave_size", "wave_launch.agprs", "wave_launch.sgprs", "model.vgpr_file",
+            "model.vgpr_granule", "model.vgpr_unified", "model.lds_per_cu", "model.lds_granule",
+            "model.wg_per_cu"};
+        const double grid_v[][13] = {{50, 120, 4, 40, 64, 0, 16, 256, 4, 0, 65536, 512, 16},
+                                     {4800, 120, 4, 40, 64, 0, 16, 256, 4, 0, 65536, 512, 16}};
+        const struct rule *reg = NULL;
+        for (size_t i = 0; i < rs.nrules; i++)
+                if (!strcmp(rs.rules[i].id, "occupancy.registers"))
+                        reg = &rs.rules[i];
+        assert_non_null(reg);
+        for (size_t g = 0; g < 2; g++) {
+                size_t n0 = reg->fires.n, nx = sizeof grid_in / sizeof *grid_in;
+                char **names = xcalloc(n0 + nx, sizeof *names);
+                double *vals = xcalloc(n0 + nx, sizeof *vals);
+                memcpy(names, reg->fires.names, n0 * sizeof *names);
+                memcpy(vals, reg->fires.vals, n0 * sizeof *vals);
+                for (size_t i = 0; i < nx; i++) {
+                        names[n0 + i] = (char *)grid_in[i];
+                        vals[n0 + i] = grid_v[g][i];
+                }
+                struct rule_case c = {names, vals, n0 + nx, n0 + nx};
+                /* 0.10 waves: the grid; 10 waves (4800 / 480): the registers */
+                assert_int_equal(fired(&rs, &fv, &c, "occupancy.registers", NULL), g == 1);
+                assert_int_equal(fired(&rs, &fv, &c, "launch.grid_too_small", NULL), g == 0);
+                int slot = fvals_slot(&fv, "th_regs");
+                assert_true(slot >= 0 && fv.v[slot] == 100);
+                free(names);
+                free(vals);
+        }
+        fvals_free(&fv);
+        rules_free(&rs);
+}
+
 /* nothing known: no finding at all, every rule skipped */
 static void test_na_data_gives_no_finding(void **state)
 {
@@ -136,6 +232,9 @@ static void check_name(void *p, const char *name)
         for (size_t i = 0; facts[i] && !strncmp(name, "model.", 6); i++)
                 if (!strcmp(name + 6, facts[i]))
                         return;
+        /* or a fact the family's model_facts: give (the occupancy model's limits) */
+        if (!strncmp(name, "model.", 6) && isfinite(arch_model_fact(k->a, NULL, name + 6)))
+                return;
         for (size_t i = 0; i < k->rs->nvalues; i++)
                 if (!strcmp(k->rs->values[i].name, name))
                         return;
@@ -405,6 +504,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_every_rule_fires_and_stays_silent),
             cmocka_unit_test(test_na_data_gives_no_finding),
+            cmocka_unit_test(test_cdna_occupancy_model),
             cmocka_unit_test(test_rules_read_known_names),
             cmocka_unit_test(test_causes_first),
             cmocka_unit_test(test_engine),

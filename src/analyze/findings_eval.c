@@ -180,7 +180,8 @@ int findings_bind(struct ruleset *rs, struct fvals *fv, const struct idmap *ids,
 struct finite_ctx {
         const struct fvals *fv;
         int ok;
-        const char *first_na; /* the first name without a number */
+        char first_na[128]; /* the first name without a number (a copy: placeholder names
+                             * are freed as they are read) */
 };
 static void finite_name(void *p, const char *name, int dollar);
 
@@ -210,14 +211,14 @@ static void finite_name(void *p, const char *name, int dollar)
                 snprintf(buf, sizeof buf, "$%s", name);
         double v = fvals_get(c->fv, dollar ? buf : name);
         if (!isfinite(v) && c->ok)
-                c->first_na = name;
+                snprintf(c->first_na, sizeof c->first_na, "%s%s", dollar ? "$" : "", name);
         c->ok &= isfinite(v);
 }
 
 /* every name the rule reads has a number (n/a and inf mean: no finding from this rule) */
 static int rule_has_data(const struct rule *r, const struct fvals *fv, const struct idmap *ids)
 {
-        struct finite_ctx c = {fv, 1, NULL};
+        struct finite_ctx c = {fv, 1, ""};
         expr_names(r->when.expr, finite_name, &c);
         expr_names(r->gain.expr, finite_name, &c);
         for (size_t i = 0; i < r->nevidence; i++)
@@ -405,7 +406,7 @@ long findings_ceiling(const struct ruleset *rs, struct fvals *fv, double *util, 
         *next = -1;
         struct err err = {0};
         for (size_t i = 0; i < rs->nceilings; i++) {
-                struct finite_ctx c = {fv, 1, NULL};
+                struct finite_ctx c = {fv, 1, ""};
                 expr_names(rs->ceilings[i].util.expr, finite_name, &c);
                 double u = c.ok ? eval(&rs->ceilings[i].util, fv, &err) : NAN;
                 if (!isfinite(u) && rs->ceilings[i].required) {

@@ -5,8 +5,9 @@
 # tests/data/limiters). Build first:
 #   make STATIC_LIBS=1 prism libprism-cupti.so tests/bin/limiters
 # then: tests/gpu/run-findings-check.sh OUTDIR [PROGRAM]
-# PROGRAM: limiters (default) or variants (tests/gpu/variants.cu: the same classes written
-# otherwise; build tests/bin/variants). OUTDIR/work gets workloads/PROGRAM/<model>/, prism's
+# PROGRAM: limiters (default), variants (tests/gpu/variants.cu: the same classes written
+# otherwise; build tests/bin/variants) or holdout (tests/gpu/holdout.cu: held-out kernels;
+# build tests/bin/holdout). OUTDIR/work gets workloads/PROGRAM/<model>/, prism's
 # findings, ncu's details (text and CSV), steps.txt and a tar of it all (PROGRAM.tgz).
 . "$(dirname "$0")/ncu-lib.sh" "${1:-}"
 NAME=${2:-limiters}

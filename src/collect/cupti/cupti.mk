@@ -39,6 +39,10 @@ tests/bin/limiters: tests/gpu/limiters.cu tests/gpu/common.cuh
 tests/bin/variants: tests/gpu/variants.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
+# Held-out kernels of the same classes, expected limiters written before any output
+tests/bin/holdout: tests/gpu/holdout.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $< -lcublas
 tests/bin/limiters-nocublas: tests/gpu/limiters.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -DNO_CUBLAS -o $@ $<
