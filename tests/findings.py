@@ -253,7 +253,10 @@ def main():
         hand = {"MI100": (10, 4096 / 1200), "MI200": (8, 4096 / 832), "MI300A_A1": (8, 4096 / 1824),
                 "MI300X_A1": (8, 4096 / 2432), "MI350": (8, 4.0)}
         for gpu, (bpc, waves) in hand.items():
+            # no_roof and vcopy are the same launch (vcopy's bundled copy has no no_roof)
             d = os.path.join(SHARED, "rocprof-workloads-3.3", "no_roof", gpu)
+            if not os.path.isdir(d):
+                d = os.path.join(SHARED, "rocprof-workloads-3.3", "vcopy", gpu)
             if not os.path.isdir(d):
                 print(f"SKIP {d} absent")
                 res["skip"] += 1

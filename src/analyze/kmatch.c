@@ -43,11 +43,12 @@ int kernels_match(const char *pat, const char *const *names, size_t n,
                 }
         const char *how = "have the short name";
         match_short(pat, names, n, syms, out, nout);
-        if (*nout == before)
+        if (*nout == before) {
                 how = "contain";
-        for (size_t i = 0; *nout == before && i < n; i++)
-                if (strstr(names[i], pat))
-                        add(out, nout, names[i]);
+                for (size_t i = 0; i < n; i++)
+                        if (strstr(names[i], pat))
+                                add(out, nout, names[i]);
+        }
         if (*nout == before) {
                 regex_t re;
                 how = "match";
