@@ -3,6 +3,7 @@
 // Define PROG (the program's name, for error messages) before including this file.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
@@ -15,6 +16,51 @@
                         exit(1);                                                              \
                 }                                                                             \
         } while (0)
+
+#ifdef CUBLAS_V2_H_ /* programs that include cublas_v2.h first */
+#define CB(x)                                                                                 \
+        do {                                                                                  \
+                if ((x) != CUBLAS_STATUS_SUCCESS) {                                           \
+                        fprintf(stderr, "%s: %s failed\n", PROG, #x);                          \
+                        exit(1);                                                              \
+                }                                                                             \
+        } while (0)
+#endif
+
+// The kernels a set program's arguments select, as flags sel[0..n) of names[0..n): each
+// name, "all", or none at all for every one. With launches non-NULL, "-l L" sets it (at
+// least 1). 0, or 2 after a usage line on stderr.
+static int select_kernels(int argc, char **argv, const char *const *names, size_t n, int *sel,
+                          int *launches)
+{
+        int any = 0;
+        for (int i = 1; i < argc; i++) {
+                if (launches && !strcmp(argv[i], "-l") && i + 1 < argc) {
+                        *launches = atoi(argv[++i]);
+                        continue;
+                }
+                size_t k;
+                for (k = 0; k < n && strcmp(argv[i], names[k]); k++)
+                        ;
+                if (!strcmp(argv[i], "all")) {
+                        for (k = 0; k < n; k++)
+                                sel[k] = 1;
+                } else if (k == n) {
+                        fprintf(stderr, "usage: %s [all|NAME...]%s\n", PROG, launches ? " [-l L]" : "");
+                        return 2;
+                } else {
+                        sel[k] = 1;
+                }
+                any = 1;
+        }
+        for (size_t k = 0; !any && k < n; k++)
+                sel[k] = 1;
+        if (launches && *launches < 1) {
+                fprintf(stderr, "%s: -l takes a positive number\n", PROG);
+                return 2;
+        }
+        return 0;
+}
 
 // Eight independent FFMA chains of iters steps per thread keep the FMA pipes busy (8 * iters
 // FFMA per thread); the sum at the end is FADD.

@@ -204,35 +204,11 @@ static const char *const names[] = {"stride8",   "stride2_dbl", "chase2",      "
                                     "fp64_stream", "mma_bf16",  "bgemm"};
 static const size_t nnames = sizeof names / sizeof *names;
 
-#define CB(x)                                                                                 \
-        do {                                                                                  \
-                if ((x) != CUBLAS_STATUS_SUCCESS) {                                           \
-                        fprintf(stderr, "holdout: %s failed\n", #x);                           \
-                        exit(1);                                                              \
-                }                                                                             \
-        } while (0)
-
 int main(int argc, char **argv)
 {
-        int sel[16] = {0}, any = 0;
-        for (int i = 1; i < argc; i++) {
-                size_t k;
-                for (k = 0; k < nnames && strcmp(argv[i], names[k]); k++)
-                        ;
-                if (!strcmp(argv[i], "all")) {
-                        for (k = 0; k < nnames; k++)
-                                sel[k] = 1;
-                } else if (k == nnames) {
-                        fprintf(stderr, "usage: holdout [all|NAME...]\n");
-                        return 2;
-                } else {
-                        sel[k] = 1;
-                }
-                any = 1;
-        }
-        if (!any)
-                for (size_t k = 0; k < nnames; k++)
-                        sel[k] = 1;
+        int sel[16] = {0};
+        if (select_kernels(argc, argv, names, nnames, sel, NULL))
+                return 2;
         int sms = 0;
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         const size_t nin = (size_t)64 << 20, nout = (size_t)8 << 20; // floats

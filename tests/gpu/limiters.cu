@@ -140,33 +140,9 @@ static const size_t nnames = sizeof names / sizeof *names;
 
 int main(int argc, char **argv)
 {
-        int launches = 1, sel[16] = {0}, any = 0;
-        for (int i = 1; i < argc; i++) {
-                if (!strcmp(argv[i], "-l") && i + 1 < argc) {
-                        launches = atoi(argv[++i]);
-                        continue;
-                }
-                size_t k;
-                for (k = 0; k < nnames && strcmp(argv[i], names[k]); k++)
-                        ;
-                if (!strcmp(argv[i], "all")) {
-                        for (k = 0; k < nnames; k++)
-                                sel[k] = 1;
-                } else if (k == nnames) {
-                        fprintf(stderr, "usage: limiters [all|NAME...] [-l L]\n");
-                        return 2;
-                } else {
-                        sel[k] = 1;
-                }
-                any = 1;
-        }
-        if (!any)
-                for (size_t k = 0; k < nnames; k++)
-                        sel[k] = 1;
-        if (launches < 1) {
-                fprintf(stderr, "limiters: -l takes a positive number\n");
+        int launches = 1, sel[16] = {0};
+        if (select_kernels(argc, argv, names, nnames, sel, &launches))
                 return 2;
-        }
         int sms = 0;
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         const size_t nin = (size_t)64 << 20, nout = (size_t)8 << 20; // 256 MiB in, 32 MiB out
