@@ -240,15 +240,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         break;
                 }
         }
-        static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
-                                            "per_kernel", NULL};
-        size_t k;
-        for (k = 0; a->norm && norms[k] && strcmp(norms[k], a->norm); k++)
-                ;
-        if (a->norm && !norms[k])
-                return fail("unknown normalization '%s' (per_wave, per_cycle, per_second, "
-                            "per_kernel)",
-                            a->norm);
+        /* -n: the session checks it against panels/versions' normalizations */
         if (strcmp(a->time_unit, "s") && strcmp(a->time_unit, "ms") &&
             strcmp(a->time_unit, "us") && strcmp(a->time_unit, "ns"))
                 return fail("unknown time unit '%s' (s, ms, us, ns)", a->time_unit);

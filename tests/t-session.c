@@ -66,6 +66,16 @@ static void test_versions(void **state)
         assert_int_equal(formats_rules().new_sysinfo_names, 1);
         session_close(&s);
 
+        /* -n is checked against panels/versions' normalizations before --compat */
+        assert_int_not_equal(session_data(&s, "2.9", "per_fortnight", &err), 0);
+        assert_string_equal(err.msg, "unknown normalization 'per_fortnight' (per_wave, "
+                                     "per_cycle, per_second, per_kernel)");
+        session_close(&s);
+        assert_int_equal(session_data(&s, NULL, "per_second", &err), 0);
+        assert_string_equal(s.norm, "per_second");
+        assert_int_equal(s.norms.n, 4);
+        session_close(&s);
+
         assert_int_not_equal(session_data(&s, "2.9", NULL, &err), 0);
         assert_string_equal(err.msg, "unknown --compat version '2.9' (3.0, 3.3, 3.10)");
         session_close(&s);

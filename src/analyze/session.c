@@ -22,11 +22,13 @@ int session_data(struct session *s, const char *compat, const char *norm, struct
                                "cannot find prism's metrics/ and panels/ (set PRISM_DATA_DIR)");
         struct data_version *v;
         size_t nv;
-        int rc = data_versions_load(s->pdir, &v, &nv, err);
+        int rc = data_versions_load(s->pdir, &v, &nv, &s->norms, err);
         if (rc)
                 return rc;
         size_t k = data_version_default(v, nv);
-        if (compat) {
+        if (norm)
+                rc = data_norm_check(&s->norms, norm, err);
+        if (compat && !rc) {
                 struct strbuf sb = {0};
                 for (k = 0; k < nv && strcmp(v[k].name, compat); k++)
                         sb_addf(&sb, "%s%s", k ? ", " : "", v[k].name);

@@ -14,6 +14,7 @@
 struct session {
         char *mdir, *pdir;         /* metrics/ and panels/ */
         struct data_version ver;   /* the version in force (--compat, else the default) */
+        struct data_norms norms;   /* the normalizations -n takes */
         const char *norm;          /* -n, else the version's default normalization */
         int ratio_avg;             /* that version averages ratios as SUM(A) / SUM(B) */
         struct panel_set ps;
@@ -26,8 +27,9 @@ struct session {
 
 /* Find prism's data and apply the version compat names (NULL: the default of
  * panels/versions): data_version_set, the long layouts' pass rules (formats_rules_set),
- * s->ratio_avg and s->norm (norm, else the version's default). Errors: no data directory;
- * an unknown version (the message lists the known ones). s is zeroed first; close it with
+ * s->ratio_avg and s->norm (norm, else the version's default). Errors: no data directory,
+ * panels/versions' own; a norm that is none of panels/versions' normalizations, then an
+ * unknown version (each message lists the known ones). s is zeroed first; close it with
  * session_close whatever this returns. */
 int session_data(struct session *s, const char *compat, const char *norm, struct err *err);
 
