@@ -39,10 +39,13 @@ leaves=" src/store/columns.h src/store/columns.c src/util/gpulock.h src/util/gpu
 # Opening a workload is store's probe then its loads (store/probe.h: store_probe, then
 # workload.h's store_open_sysinfo, store_detect, store_load), used above store by
 # analyze/session.c alone; the analyze command opens workloads only through the session
-# (analyze/session.h) and includes no store header but the column names (a leaf).
+# (analyze/session.h) and includes no store header but the column names (a leaf). The
+# roofline plots' shared geometry and label placement (render/roofplot_int.h) is the
+# roofplot files' own.
 declare -A only=(
         [src/store/probe.h]="src/store/ src/analyze/session.c"
         [src/analyze/session.h]="src/analyze/session.c src/cmd_analyze.c"
+        [src/render/roofplot_int.h]="src/render/roofplot.c src/render/roofplot_text.c src/render/roofplot_svg.c"
 )
 no_store=" src/cmd_analyze.c "
 
