@@ -19,7 +19,6 @@
 #include "analyze/session.h"
 #include "arch/arch.h"
 #include "cmds.h"
-#include "expr/expr.h"
 #include "render/listing.h"
 #include "render/render.h"
 #include "store/columns.h"
@@ -328,13 +327,11 @@ int cmd_analyze(int argc, char **argv)
         tune_malloc();
         struct workload *w = s.w;
         struct arch *a = s.a;
-        struct analysis an[2];
-        size_t nan_ = 0;
+        struct analysis *an = s.an;
         long *kernels = NULL, *dispatches = NULL, *cols = NULL;
         const char **knames = NULL;
         FILE *out = stdout, *raw = stdout;
         int rc = 2;
-        memset(an, 0, sizeof an);
 
         if (session_data(&s, args.compat, args.norm, &err))
                 goto fail;
@@ -419,32 +416,8 @@ int cmd_analyze(int argc, char **argv)
                 goto fail;
         if (nopen == 1)
                 o.roof = &rop;
-        for (size_t i = 0; i < nopen; i++, nan_++)
-                if (analysis_run(&w[i], &a[i], &s.ps, &o, &an[i], &err)) {
-                        err_wrap(&err, "%s", w[i].path);
-                        goto fail;
-                }
-        if (an[0].nmissing) {
-                struct strbuf sb = {0};
-                for (size_t i = 0; i < an[0].nmissing && i < 5; i++)
-                        sb_addf(&sb, "%s%s", i ? ", " : "", an[0].missing[i]);
-                warnf("%s: %zu counter%s not collected (%s%s); the metrics that need them are "
-                      "n/a",
-                      w[0].path, an[0].nmissing, an[0].nmissing == 1 ? " was" : "s were",
-                      sb.buf, an[0].nmissing > 5 ? ", ..." : "");
-                sb_free(&sb);
-        }
-        {
-                /* NOISE_CLAMP's corrections (3.10's L2 metrics), as rocprof-compute says */
-                size_t nclamp;
-                double worst;
-                expr_noise_stats(&nclamp, &worst, 1);
-                if (nclamp)
-                        warnf("%s: counter variance corrected: %zu value%s of a difference of "
-                              "counters read in different passes clamped from below 0 to 0 "
-                              "(at most %.1f%% of its reference)",
-                              w[0].path, nclamp, nclamp == 1 ? "" : "s", 100 * worst);
-        }
+        if (session_analyze(&s, &o, &err))
+                goto fail;
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,
                                  .ncols = args.cols.n,
@@ -502,8 +475,6 @@ done:
                         strerror(errno ? errno : EIO));
                 rc = 2;
         }
-        for (size_t i = 0; i < nan_; i++)
-                analysis_free(&an[i]);
         session_close(&s);
         free(kernels);
         free(knames);

@@ -217,11 +217,43 @@ static void test_list_arch(void **state)
         session_close(&s);
 }
 
+/* each open workload analyzed; a filter that selects nothing names the workload */
+static void test_analyze(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30, MI300X};
+        struct analysis_opts sel = {0};
+        struct err err = {0};
+        open_or_fail(&s, NULL, paths, 2, &sel);
+        struct analysis_opts o = {.norm = s.norm, .time_unit = "ns", .kernel_verbose = 5};
+        if (session_analyze(&s, &o, &err))
+                fail_msg("%s", err.msg);
+        assert_int_equal(s.nan, 2);
+        for (size_t i = 0; i < 2; i++) {
+                assert_ptr_equal(s.an[i].arch, &s.a[i]);
+                assert_int_equal(s.an[i].nselected, s.w[i].pmc.nrows);
+                assert_true(s.an[i].ntables > 10);
+        }
+        session_close(&s);
+
+        long none[] = {999999};
+        o.dispatches = none;
+        o.ndispatches = 1;
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        o.norm = s.norm;
+        assert_int_not_equal(session_analyze(&s, &o, &err), 0);
+        assert_memory_equal(err.msg, WIDE_30 ": ", strlen(WIDE_30 ": "));
+        assert_int_equal(s.nan, 0);
+        session_close(&s);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_versions),   cmocka_unit_test(test_open_one),
             cmocka_unit_test(test_open_two),   cmocka_unit_test(test_streamed),
-            cmocka_unit_test(test_open_errors), cmocka_unit_test(test_list_arch)};
+            cmocka_unit_test(test_open_errors), cmocka_unit_test(test_list_arch),
+            cmocka_unit_test(test_analyze)};
         return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../store/formats.h"
+#include "../expr/expr.h"
 #include "../store/probe.h"
 #include "../util/task.h"
 #include "colset.h"
@@ -207,8 +208,38 @@ int session_list_arch(struct session *s, const char *target, const struct arch *
         return 0;
 }
 
+int session_analyze(struct session *s, const struct analysis_opts *o, struct err *err)
+{
+        for (; s->nan < s->n; s->nan++)
+                if (analysis_run(&s->w[s->nan], &s->a[s->nan], &s->ps, o, &s->an[s->nan], err))
+                        return err_wrap(err, "%s", s->w[s->nan].path);
+        const struct analysis *an = &s->an[0];
+        if (s->n && an->nmissing) {
+                struct strbuf sb = {0};
+                for (size_t i = 0; i < an->nmissing && i < 5; i++)
+                        sb_addf(&sb, "%s%s", i ? ", " : "", an->missing[i]);
+                warnf("%s: %zu counter%s not collected (%s%s); the metrics that need them are "
+                      "n/a",
+                      s->w[0].path, an->nmissing, an->nmissing == 1 ? " was" : "s were", sb.buf,
+                      an->nmissing > 5 ? ", ..." : "");
+                sb_free(&sb);
+        }
+        /* NOISE_CLAMP's corrections (3.10's L2 metrics), as rocprof-compute says */
+        size_t nclamp;
+        double worst;
+        expr_noise_stats(&nclamp, &worst, 1);
+        if (nclamp)
+                warnf("%s: counter variance corrected: %zu value%s of a difference of counters "
+                      "read in different passes clamped from below 0 to 0 (at most %.1f%% of its "
+                      "reference)",
+                      s->w[0].path, nclamp, nclamp == 1 ? "" : "s", 100 * worst);
+        return 0;
+}
+
 void session_close(struct session *s)
 {
+        for (size_t i = 0; i < s->nan; i++)
+                analysis_free(&s->an[i]);
         for (size_t i = 0; i < s->n; i++) {
                 workload_close(&s->w[i]);
                 arch_free(&s->a[i]);

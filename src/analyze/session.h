@@ -21,6 +21,8 @@ struct session {
         struct workload w[2];
         struct arch a[2];
         size_t n;                  /* workloads open (w and a both loaded) */
+        struct analysis an[2];     /* session_analyze's, one per workload open */
+        size_t nan;
         struct arch list;          /* --list-metrics TARGET's architecture (has_list) */
         int has_list;
 };
@@ -48,6 +50,13 @@ int session_open(struct session *s, char *const *paths, size_t n,
  * unknown target is arch_load's error. */
 int session_list_arch(struct session *s, const char *target, const struct arch **a,
                       struct err *err);
+
+/* Analyze each open workload with o into s->an (the roofline, o->roof, is the first one's
+ * alone: set it only with one workload). Then what the report must say once: the counters
+ * the first workload was not collected with (the metrics that need them are n/a), and the
+ * values a difference of counters read in different passes had clamped to 0. Errors name
+ * the workload. */
+int session_analyze(struct session *s, const struct analysis_opts *o, struct err *err);
 
 void session_close(struct session *s);
 
