@@ -169,6 +169,13 @@ static void test_open_errors(void **state)
         assert_int_equal(s.n, 1); /* the first is open, closed by session_close */
         session_close(&s);
 
+        char *three[] = {WIDE_30, WIDE_30, WIDE_30};
+        assert_int_equal(session_data(&s, NULL, NULL, &err), 0);
+        assert_int_not_equal(session_open(&s, three, 3, &sel, &err), 0);
+        assert_string_equal(err.msg, "analyze compares at most two workloads");
+        assert_int_equal(s.n, 0);
+        session_close(&s);
+
         /* an architecture prism does not know: the error names sysinfo.csv */
         put(d, "sysinfo.csv", "gpu_model,gpu_arch\nMI0,gfx001\n");
         put(d, "pmc_perf.csv", "Dispatch_ID,Kernel_Name\n0,k\n");

@@ -140,6 +140,8 @@ int session_open(struct session *s, char *const *paths, size_t n,
         struct task pt;
         struct strbuf held = {0};
         int rc = 0, sys = 0, arch = 0; /* w[0] has its sysinfo, a[0] is loaded */
+        if (n > 2)
+                return err_set(err, ERR_USAGE, "analyze compares at most two workloads");
         memset(p, 0, sizeof p);
         /* the first workload's sysinfo and architecture while the panels load */
         struct strbuf *outer = warn_hold(&held);

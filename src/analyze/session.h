@@ -41,7 +41,7 @@ int session_data(struct session *s, const char *compat, const char *norm, struct
  * dispatches, reading only the columns of the tables sel's -b ids select. A workload of
  * $PRISM_STREAM_MB megabytes or more (default 32) is streamed (store_cols.keep). Warnings
  * come out in the order of a one-thread run. With a workload, the panels take the first
- * one's family titles. Errors name the file. */
+ * one's family titles. Errors name the file (more than two paths: a usage error). */
 int session_open(struct session *s, char *const *paths, size_t n,
                  const struct analysis_opts *sel, struct err *err);
 
