@@ -21,7 +21,6 @@
 #include "cmds.h"
 #include "render/listing.h"
 #include "render/render.h"
-#include "store/columns.h"
 #include "tui/tui.h"
 #include "util/task.h"
 
@@ -342,7 +341,7 @@ int cmd_analyze(int argc, char **argv)
         if (session_open(&s, args.paths.v, args.paths.n, &sel, &err))
                 goto fail;
         size_t nopen = s.n;
-        if (args.rank && nopen && table_col(&w[0].pmc, COL_RANK) < 0) {
+        if (args.rank && nopen && !session_multi_rank(&s)) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
         }

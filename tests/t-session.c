@@ -255,12 +255,45 @@ static void test_analyze(void **state)
         session_close(&s);
 }
 
+/* --rank needs a multi-rank tree: the session says whether the first workload is one */
+static void test_multi_rank(void **state)
+{
+        (void)state;
+        struct session s;
+        struct analysis_opts sel = {0};
+        char *one[] = {WIDE_30};
+        open_or_fail(&s, NULL, one, 1, &sel);
+        assert_false(session_multi_rank(&s));
+        session_close(&s);
+        char *d = tmpdir_new("prism-session");
+        char *cmd = xasprintf("mkdir -p '%s/n1' && cp -r " WIDE_30 " '%s/n1/rank0' && "
+                              "cp -r " WIDE_30 " '%s/n1/rank1'", d, d, d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        char *tree[] = {d};
+        open_or_fail(&s, NULL, tree, 1, &sel);
+        assert_true(session_multi_rank(&s));
+        struct workload w;
+        struct err err = {0};
+        assert_int_equal(workload_open(WIDE_30, &w, &err), 0);
+        assert_int_equal(s.w[0].pmc.nrows, 2 * w.pmc.nrows); /* both ranks' dispatches */
+        workload_close(&w);
+        session_close(&s);
+        open_or_fail(&s, NULL, NULL, 0, &sel);
+        assert_false(session_multi_rank(&s)); /* no workload */
+        session_close(&s);
+        cmd = xasprintf("rm -rf '%s'", d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        free(d);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_versions),   cmocka_unit_test(test_open_one),
             cmocka_unit_test(test_open_two),   cmocka_unit_test(test_streamed),
             cmocka_unit_test(test_open_errors), cmocka_unit_test(test_list_arch),
-            cmocka_unit_test(test_analyze)};
+            cmocka_unit_test(test_analyze),    cmocka_unit_test(test_multi_rank)};
         return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/columns.h"
 #include "../store/formats.h"
 #include "../expr/expr.h"
 #include "../store/probe.h"
@@ -208,6 +209,11 @@ int session_list_arch(struct session *s, const char *target, const struct arch *
         }
         *a = &s->list;
         return 0;
+}
+
+int session_multi_rank(const struct session *s)
+{
+        return s->n && table_col(&s->w[0].pmc, COL_RANK) >= 0;
 }
 
 int session_analyze(struct session *s, const struct analysis_opts *o, struct err *err)

@@ -51,6 +51,9 @@ int session_open(struct session *s, char *const *paths, size_t n,
 int session_list_arch(struct session *s, const char *target, const struct arch **a,
                       struct err *err);
 
+/* 1 if the first workload is a multi-rank tree's (its dispatches have a Rank column) */
+int session_multi_rank(const struct session *s);
+
 /* Analyze each open workload with o into s->an (the roofline, o->roof, is the first one's
  * alone: set it only with one workload). Then what the report must say once: the counters
  * the first workload was not collected with (the metrics that need them are n/a), and the
