@@ -1,10 +1,10 @@
-/* prism analyze: parse options, load workloads and data, call the analysis and renderers. */
+/* prism analyze: parse options, open the workloads (analyze/session.h), call the analysis
+ * and the renderers. */
 #include <errno.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,18 +14,13 @@
 
 #include "analyze/analysis.h"
 #include "util/esc.h"
-#include "analyze/colset.h"
 #include "analyze/findings.h"
-#include "arch/versions.h"
 #include "analyze/roofline.h"
-#include "analyze/sysinfo.h"
+#include "analyze/session.h"
 #include "arch/arch.h"
 #include "cmds.h"
-#include "expr/expr.h"
 #include "render/listing.h"
 #include "render/render.h"
-#include "store/columns.h"
-#include "store/formats.h"
 #include "tui/tui.h"
 #include "util/task.h"
 
@@ -83,7 +78,6 @@ struct analyze_args {
         struct list mem_levels; /* --mem-level */
         const char *plot_dir;   /* --plot-dir */
         const char *compat;     /* --compat VERSION */
-        int ratio_avg;          /* that version averages ratios as SUM(A) / SUM(B) */
         long device;            /* --device, -1: mean of all */
         long max_stat_num;
         long width;             /* --width, -1: not given */
@@ -244,15 +238,7 @@ static int parse_args(int argc, char **argv, struct analyze_args *a)
                         break;
                 }
         }
-        static const char *const norms[] = {"per_wave", "per_cycle", "per_second",
-                                            "per_kernel", NULL};
-        size_t k;
-        for (k = 0; a->norm && norms[k] && strcmp(norms[k], a->norm); k++)
-                ;
-        if (a->norm && !norms[k])
-                return fail("unknown normalization '%s' (per_wave, per_cycle, per_second, "
-                            "per_kernel)",
-                            a->norm);
+        /* -n: the session checks it against panels/versions' normalizations */
         if (strcmp(a->time_unit, "s") && strcmp(a->time_unit, "ms") &&
             strcmp(a->time_unit, "us") && strcmp(a->time_unit, "ns"))
                 return fail("unknown time unit '%s' (s, ms, us, ns)", a->time_unit);
@@ -271,194 +257,6 @@ static void free_args(struct analyze_args *a)
         free(a->dispatches.v);
         free(a->cols.v);
         free(a->mem_levels.v);
-}
-
-/* data directories (metrics/, panels/), in the rocprof-compute version --compat names
- * (default: the newest of panels/versions), whose normalization is the default one; the
- * panels are read by panels_job */
-static int load_data(struct analyze_args *a, char **mdir, char **pdir, struct err *err)
-{
-        *mdir = data_path("metrics");
-        *pdir = data_path("panels");
-        if (!*mdir || !*pdir)
-                return err_set(err, ERR_INPUT,
-                               "cannot find prism's metrics/ and panels/ (set PRISM_DATA_DIR)");
-        struct data_version *v;
-        size_t nv;
-        int rc = data_versions_load(*pdir, &v, &nv, err);
-        if (rc)
-                return rc;
-        size_t k = data_version_default(v, nv);
-        if (a->compat) {
-                struct strbuf sb = {0};
-                for (k = 0; k < nv && strcmp(v[k].name, a->compat); k++)
-                        sb_addf(&sb, "%s%s", k ? ", " : "", v[k].name);
-                if (k == nv) {
-                        rc = err_set(err, ERR_INPUT, "unknown --compat version '%s' (%s)",
-                                     a->compat, sb.len ? sb.buf : "none");
-                        sb_free(&sb);
-                        free(v);
-                        return rc;
-                }
-                sb_free(&sb);
-        }
-        data_version_set(a->compat);
-        /* how that version groups the long layouts' rows (src/store/formats.h) */
-        struct pass_rules pr = {.first_times = v[k].first_times,
-                                .dispatch_base = v[k].dispatch_base,
-                                .new_sysinfo_names = v[k].new_sysinfo_names};
-        formats_rules_set(&pr);
-        a->ratio_avg = v[k].ratio_avg;
-        if (!a->norm)
-                a->norm = !strcmp(v[k].norm, "per_cycle") ? "per_cycle"
-                          : !strcmp(v[k].norm, "per_second") ? "per_second"
-                          : !strcmp(v[k].norm, "per_kernel") ? "per_kernel" : "per_wave";
-        free(v);
-        return 0;
-}
-
-/* On the second thread, while the first reads the workload's architecture: the panels,
- * then (target known) the rules of target's family chain for the findings. Warnings are
- * held in two parts, printed where a one-thread run prints them: the panels' before the
- * architecture's, the rules' after. */
-struct panels_job {
-        const char *dir, *mdir, *target;
-        const struct analysis_opts *sel;
-        struct panel_set *ps;
-        struct err err;
-        struct strbuf rules_warnings;
-};
-
-static int panels_job(void *p)
-{
-        struct panels_job *j = p;
-        int rc = panels_load(j->dir, j->ps, &j->err);
-        if (rc || !j->target)
-                return rc;
-        struct strbuf *panels_warnings = warn_hold(&j->rules_warnings);
-        char *chain = NULL;
-        struct err cerr = {0}; /* arch_load reports it */
-        if (arch_chain(j->mdir, j->target, &chain, &cerr) == 0)
-                findings_preload(chain, j->sel);
-        free(chain);
-        warn_hold(panels_warnings);
-        return 0;
-}
-
-/* Stream a workload directory whose pmc_perf.csv, or a database (FILE.db, DIR/prism.db)
- * of at least $PRISM_STREAM_MB megabytes (default 32, about 7,000 dispatches of 400
- * counters): its columns then go to a temporary file and only those of selection and the
- * built-in tables stay in memory. */
-static int big_file(const char *path, double bytes)
-{
-        struct stat st;
-        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size >= bytes;
-}
-
-static int stream_it(const char *path)
-{
-        const char *v = getenv("PRISM_STREAM_MB");
-        double mb = 32;
-        if (v && parse_double(v, &mb))
-                mb = 32;
-        double bytes = mb * 1024 * 1024;
-        char *pmc = xasprintf("%s/pmc_perf.csv", path), *db = xasprintf("%s/prism.db", path);
-        struct stat st;
-        /* a pmc_perf.csv there decides (a directory in its place is no big file) */
-        int big = stat(pmc, &st) == 0 ? S_ISREG(st.st_mode) && (double)st.st_size >= bytes
-                                      : big_file(db, bytes) || big_file(path, bytes);
-        free(pmc);
-        free(db);
-        return big;
-}
-
-/* A workload's architecture (its target read from sysinfo.csv: workload_arch) loaded */
-static int load_arch(const char *path, const char *mdir, const char *target, struct arch *a,
-                     struct err *err)
-{
-        int rc = arch_load(mdir, target, a, err);
-        if (rc) {
-                char *sys = xasprintf("%s/sysinfo.csv", path);
-                err_wrap(err, "%s", is_file(sys) ? sys : path);
-                free(sys);
-        }
-        return rc;
-}
-
-static int open_arch(const char *path, const char *mdir, struct arch *a, struct err *err)
-{
-        char *target = NULL;
-        int rc = workload_arch(path, &target, err);
-        if (!rc)
-                rc = load_arch(path, mdir, target, a, err);
-        free(target);
-        return rc;
-}
-
-/* Open a workload (directory, database or multi-rank tree) whose architecture a is loaded,
- * reading only the columns that the tables sel's -b ids select read (column projection). */
-static int open_data(const char *path, const struct panel_set *ps,
-                     const struct analysis_opts *sel, struct workload *w, struct arch *a,
-                     struct err *err)
-{
-        int rc;
-        struct colset cs;
-        colset_build(&cs, a, ps, sel);
-        if (stream_it(path))
-                rc = workload_open_streamed(path, colset_always, NULL, colset_want, &cs, w, err);
-        else
-                rc = workload_open_cols(path, colset_want, &cs, w, err);
-        colset_free(&cs);
-        if (rc) {
-                arch_free(a);
-        } else {
-                workload_accum_value(w, a->accum_value);
-                workload_check_sysinfo(w, a); /* missing or damaged fields warn once */
-        }
-        return rc;
-}
-
-/* The panels (read on a second thread: pj, pt) and the workloads. The first workload's
- * architecture is read while the panels are; warnings come out in the order of a
- * one-thread run. */
-static int open_all(const struct analyze_args *args, const char *mdir, struct panels_job *pj,
-                    struct task *pt, const struct analysis_opts *sel, struct workload *w,
-                    struct arch *a, size_t *nopen, struct err *err)
-{
-        struct strbuf held = {0};
-        char *target = NULL;
-        int arc = 0;
-        struct strbuf *outer = warn_hold(&held);
-        if (args->paths.n)
-                arc = workload_arch(args->paths.v[0], &target, err);
-        pj->target = arc ? NULL : target;
-        task_start(pt, panels_job, pj);
-        if (args->paths.n && !arc)
-                arc = load_arch(args->paths.v[0], mdir, target, &a[0], err);
-        warn_hold(outer);
-        int prc = task_join(pt);
-        free(target); /* read by panels_job */
-        task_warnings(pt);
-        if (prc) {
-                if (!arc && args->paths.n)
-                        arch_free(&a[0]);
-                sb_free(&held);
-                sb_free(&pj->rules_warnings);
-                *err = pj->err;
-                return prc;
-        }
-        warn_release(&held);
-        warn_release(&pj->rules_warnings);
-        if (arc)
-                return arc;
-        for (size_t i = 0; i < args->paths.n; i++) {
-                if (i && open_arch(args->paths.v[i], mdir, &a[i], err))
-                        return 1;
-                if (open_data(args->paths.v[i], pj->ps, sel, &w[i], &a[i], err))
-                        return 1;
-                (*nopen)++;
-        }
-        return 0;
 }
 
 /* The terminal's columns: of out when it is one, else $COLUMNS; 0 when neither says */
@@ -496,10 +294,10 @@ static int figure_width(const struct render_opts *ro, FILE *out)
 }
 
 /* The figures' options; the roofline (analysis.roof) is plotted after its panel. */
-static void prepare_figures(const struct analyze_args *args, const struct analysis *an,
+static void prepare_figures(const struct session *s, const struct analysis *an,
                             struct render_opts *ro, FILE *out)
 {
-        ro->norm = args->norm;
+        ro->norm = s->norm;
         ro->width = figure_width(ro, out);
         ro->roof = an->roof;
 }
@@ -524,57 +322,39 @@ int cmd_analyze(int argc, char **argv)
                 return prc == 1 ? 0 : prc;
         }
         struct err err = {0};
-        char *mdir = NULL, *pdir = NULL;
-        struct panel_set ps = {0};
+        struct session s;
         tune_malloc();
-        struct workload w[2];
-        struct arch a[2];
-        struct analysis an[2];
-        size_t nopen = 0, nan_ = 0;
+        struct workload *w = s.w;
+        struct arch *a = s.a;
+        struct analysis *an = s.an;
         long *kernels = NULL, *dispatches = NULL, *cols = NULL;
         const char **knames = NULL;
         FILE *out = stdout, *raw = stdout;
         int rc = 2;
-        memset(w, 0, sizeof w);
-        memset(an, 0, sizeof an);
 
-        if (load_data(&args, &mdir, &pdir, &err))
+        if (session_data(&s, args.compat, args.norm, &err))
                 goto fail;
         /* the TUI changes the selection later: it gets every panel's columns */
         struct analysis_opts sel = {.blocks = (const char *const *)args.blocks.v,
                                     .nblocks = args.tui ? 0 : args.blocks.n,
                                     .no_findings = args.no_findings};
-        struct panels_job pj = {.dir = pdir, .mdir = mdir, .sel = &sel, .ps = &ps};
-        struct task pt;
-        if (open_all(&args, mdir, &pj, &pt, &sel, w, a, &nopen, &err))
+        if (session_open(&s, args.paths.v, args.paths.n, &sel, &err))
                 goto fail;
-        if (args.list_metrics && args.list_arch && !args.paths.n) {
-                struct arch la;
-                struct err lerr = {0}; /* an unknown target: list_metrics says so */
-                if (arch_load(mdir, args.list_arch, &la, &lerr) == 0) {
-                        panels_use_titles(&ps, &la); /* the family's titles */
-                        arch_free(&la);
-                }
-                rc = list_metrics(stdout, mdir, &ps, args.list_arch, NULL, args.all_rows, &err) ? 2 : 0;
-                if (rc)
-                        goto fail;
-                goto done;
-        }
-        if (args.paths.n)
-                panels_use_titles(&ps, &a[0]);
-        if (args.rank && table_col(&w[0].pmc, COL_RANK) < 0) {
+        size_t nopen = s.n;
+        if (args.rank && nopen && !session_multi_rank(&s)) {
                 err_set(&err, ERR_USAGE, "--rank: '%s' is not a multi-rank workload", w[0].path);
                 goto fail;
         }
         if (args.list_metrics) {
-                if (list_metrics(stdout, mdir, &ps, args.list_arch ? args.list_arch : w[0].arch,
-                                 args.list_arch ? NULL : &w[0], args.all_rows, &err))
+                const struct arch *la;
+                if (session_list_arch(&s, args.list_arch, &la, &err))
                         goto fail;
+                list_metrics(stdout, la, &s.ps, args.list_arch ? NULL : &w[0], args.all_rows);
                 rc = 0;
                 goto done;
         }
 
-        struct analysis_opts o = {.norm = args.norm,
+        struct analysis_opts o = {.norm = s.norm,
                                   .time_unit = args.time_unit,
                                   .blocks = (const char *const *)args.blocks.v,
                                   .nblocks = args.blocks.n,
@@ -585,7 +365,7 @@ int cmd_analyze(int argc, char **argv)
                                   .no_findings = args.no_findings,
                                   .pc_by_count = args.pc_by_count,
                                   .all_rows = args.all_rows,
-                                  .ratio_avg = args.ratio_avg,
+                                  .ratio_avg = s.ratio_avg,
                                   .include_desc = args.include_desc,
                                   .threads = task_workers()};
         kernels = xcalloc(args.kernels.n + 1, sizeof *kernels);
@@ -635,32 +415,8 @@ int cmd_analyze(int argc, char **argv)
                 goto fail;
         if (nopen == 1)
                 o.roof = &rop;
-        for (size_t i = 0; i < nopen; i++, nan_++)
-                if (analysis_run(&w[i], &a[i], &ps, &o, &an[i], &err)) {
-                        err_wrap(&err, "%s", w[i].path);
-                        goto fail;
-                }
-        if (an[0].nmissing) {
-                struct strbuf sb = {0};
-                for (size_t i = 0; i < an[0].nmissing && i < 5; i++)
-                        sb_addf(&sb, "%s%s", i ? ", " : "", an[0].missing[i]);
-                warnf("%s: %zu counter%s not collected (%s%s); the metrics that need them are "
-                      "n/a",
-                      w[0].path, an[0].nmissing, an[0].nmissing == 1 ? " was" : "s were",
-                      sb.buf, an[0].nmissing > 5 ? ", ..." : "");
-                sb_free(&sb);
-        }
-        {
-                /* NOISE_CLAMP's corrections (3.10's L2 metrics), as rocprof-compute says */
-                size_t nclamp;
-                double worst;
-                expr_noise_stats(&nclamp, &worst, 1);
-                if (nclamp)
-                        warnf("%s: counter variance corrected: %zu value%s of a difference of "
-                              "counters read in different passes clamped from below 0 to 0 "
-                              "(at most %.1f%% of its reference)",
-                              w[0].path, nclamp, nclamp == 1 ? "" : "s", 100 * worst);
-        }
+        if (session_analyze(&s, &o, &err))
+                goto fail;
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,
                                  .ncols = args.cols.n,
@@ -668,7 +424,7 @@ int cmd_analyze(int argc, char **argv)
                                  .table_width = table_width(&args, raw)};
         if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
-                                       .ps = &ps, .opts = &o, .ro = &ro};
+                                       .ps = &s.ps, .opts = &o, .ro = &ro};
                 int trc = tui_run(&ti, &err);
                 if (trc < 0)
                         goto fail;
@@ -688,7 +444,7 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                prepare_figures(&args, &an[0], &ro, raw); /* its width: the terminal's */
+                prepare_figures(&s, &an[0], &ro, raw); /* its width: the terminal's */
                 /* the CSV files are written while the report is */
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
@@ -718,15 +474,7 @@ done:
                         strerror(errno ? errno : EIO));
                 rc = 2;
         }
-        for (size_t i = 0; i < nan_; i++)
-                analysis_free(&an[i]);
-        for (size_t i = 0; i < nopen; i++) {
-                workload_close(&w[i]);
-                arch_free(&a[i]);
-        }
-        panels_free(&ps);
-        free(mdir);
-        free(pdir);
+        session_close(&s);
         free(kernels);
         free(knames);
         free(dispatches);

@@ -7,7 +7,33 @@
 
 #include "analyze/rules.h"
 #include "arch/arch.h"
+#include "arch/versions.h"
 #include "cmds.h"
+
+/* The family's normalizations (`normalizations:`) are the ones -n takes (panels/versions'
+ * line): each name of one is in the other; 1 if not (said on stderr). */
+static int check_norms(const struct arch *a, const struct data_norms *dn)
+{
+        int bad = 0;
+        for (size_t i = 0; i < dn->n; i++) {
+                size_t k = 0;
+                while (k < a->nnorms && strcmp(a->norms[k].name, dn->names[i]))
+                        k++;
+                if (k == a->nnorms) {
+                        fprintf(stderr, "prism: %s: no formula for normalization '%s' (%s)\n",
+                                a->target, dn->names[i], a->chain);
+                        bad = 1;
+                }
+        }
+        for (size_t k = 0; k < a->nnorms; k++)
+                if (data_norm_find(dn, a->norms[k].name) < 0) {
+                        fprintf(stderr, "prism: %s: normalization '%s' is not in "
+                                "panels/versions' normalizations line\n",
+                                a->target, a->norms[k].name);
+                        bad = 1;
+                }
+        return bad;
+}
 
 /* sysinfo fields a formula may read as $name */
 static const char *const sys_fields[] = {
@@ -125,12 +151,21 @@ int cmd_check_data(int argc, char **argv)
         char **targets = NULL;
         size_t nt = 0;
         int bad = 0;
+        struct data_version *vers = NULL;
+        size_t nvers = 0;
+        struct data_norms dn = {0};
         if (!mdir || !pdir) {
                 fprintf(stderr, "prism: cannot find metrics/ and panels/\n");
                 bad = 2;
                 goto out;
         }
-        if (panels_load(pdir, &ps, &err) || arch_list(mdir, &targets, &nt, &err)) {
+        /* panels/versions' normalizations, checked against each family's (a data directory
+         * without the file has none to check) */
+        char *vpath = xasprintf("%s/versions", pdir);
+        int have_versions = file_kind(vpath) != 0;
+        free(vpath);
+        if ((have_versions && data_versions_load(pdir, &vers, &nvers, &dn, &err)) ||
+            panels_load(pdir, &ps, &err) || arch_list(mdir, &targets, &nt, &err)) {
                 fprintf(stderr, "prism: %s\n", err.msg);
                 bad = 2;
                 goto out;
@@ -157,7 +192,7 @@ int cmd_check_data(int argc, char **argv)
                         c.what = a.builtins[i].name;
                         expr_names(a.builtins[i].expr, check_name, &c);
                 }
-                if (c.bad)
+                if (c.bad || (have_versions && check_norms(&a, &dn)))
                         bad = 2;
                 /* each metric must be shown by some panel table, or read by the findings
                  * rules (a measure only they need stays out of the tables) */
@@ -220,6 +255,7 @@ int cmd_check_data(int argc, char **argv)
                "formulas\n",
                bad ? "FAILED" : "ok", nt, ps.npanels, nmetrics, nrepeats);
 out:
+        free(vers);
         for (size_t i = 0; i < nt; i++)
                 free(targets[i]);
         free(targets);

@@ -85,6 +85,13 @@ def main():
         r = subprocess.run(["zsh", "-n", os.path.join(ROOT, "completion", "_prism")],
                            capture_output=True, text=True)
         check("completion/_prism parses (zsh -n)", r.returncode == 0, r.stderr)
+    # -n's words in the option table (here as completion gives them) are the normalizations
+    # of the data (panels/versions), which analyze checks -n against
+    line = [l.split()[1:] for l in open(os.path.join(ROOT, "panels", "versions"))
+            if l.split()[:1] == ["normalizations"]]
+    m = re.search(r'--normal-unit\) COMPREPLY=\(\$\(compgen -W "([^"]*)"', bash)
+    check("-n's documented words are panels/versions' normalizations",
+          line and m and m.group(1).split() == line[0], (line, m and m.group(1)))
     # the generated files are up to date: regenerating them changes nothing
     gen = os.path.join(BUILD, "gen", "optdoc")
     check("build/gen/optdoc is built (make)", os.access(gen, os.X_OK), gen)

@@ -35,6 +35,20 @@ declare -A allowed=(
 # the per-GPU lock and the CSV field writer)
 leaves=" src/store/columns.h src/store/columns.c src/util/gpulock.h src/util/gpulock.c src/util/csvfield.h src/util/csvfield.c "
 
+# Narrow edges, stated: the files (a folder ends in /) that alone may include a header.
+# Opening a workload is store's probe then its loads (store/probe.h: store_probe, then
+# workload.h's store_open_sysinfo, store_detect, store_load), used above store by
+# analyze/session.c alone; the analyze command opens workloads only through the session
+# (analyze/session.h) and includes no store header, not even the column names (a leaf). The
+# roofline plots' shared geometry and label placement (render/roofplot_int.h) is the
+# roofplot files' own.
+declare -A only=(
+        [src/store/probe.h]="src/store/ src/analyze/session.c"
+        [src/analyze/session.h]="src/analyze/session.c src/cmd_analyze.c"
+        [src/render/roofplot_int.h]="src/render/roofplot.c src/render/roofplot_text.c src/render/roofplot_svg.c"
+)
+no_store=" src/cmd_analyze.c "
+
 module_of() { # src/x/... -> x; src/profile/backend/... -> backend; src/main.c, src/cmd_*.c -> cmd
         local rel=${1#src/}
         case $rel in profile/backend/*) echo backend ;; */*) echo "${rel%%/*}" ;; *) echo cmd ;; esac
@@ -50,6 +64,18 @@ check() { # file included-name
         case $target in src/*) ;; *) echo "FAIL $f: #include \"$inc\" leaves src/"; fail=$((fail + 1)); return ;; esac
         if [[ "$leaves" == *" $f "* ]] && [ "${target%.h}" != "${f%.[ch]}" ]; then
                 echo "FAIL $f: a leaf file includes $target"; fail=$((fail + 1)); return
+        fi
+        if [ -n "${only[$target]+x}" ]; then
+                local ok=0 w
+                for w in ${only[$target]}; do
+                        case $w in */) [[ $f == "$w"* ]] && ok=1 ;; *) [ "$f" = "$w" ] && ok=1 ;; esac
+                done
+                if [ $ok -eq 0 ]; then
+                        echo "FAIL $f: includes $target, which only ${only[$target]} may"; fail=$((fail + 1)); return
+                fi
+        fi
+        if [[ "$no_store" == *" $f "* ]] && [[ $target == src/store/* ]]; then
+                echo "FAIL $f: includes $target: it opens workloads through analyze/session.h"; fail=$((fail + 1)); return
         fi
         m=$(module_of "$f"); t=$(module_of "$target")
         if [ -z "${allowed[$m]+x}" ]; then

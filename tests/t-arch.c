@@ -333,13 +333,104 @@ static void test_overlay_row_edits(void **state)
         }
 }
 
+/* panels/versions: the normalizations line and each version's rules; each bad file is
+ * one error naming it (and the line) */
+static void test_versions_file(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *text, *want; /* want: "" ok, else the error after "DIR/versions" */
+        } cases[] = {
+            {"normalizations per_a per_b\n1.0 per_a\n2.0 per_b default avg=ratio\n", ""},
+            {"1.0 per_a\n", ": no 'normalizations NAME...' line"},
+            {"normalizations per_a\n1.0 per_b\n", ":1: version 1.0's normalization 'per_b' is not "
+                                                   "on this normalizations line"},
+            {"normalizations per_a\nnormalizations per_b\n1.0 per_a\n",
+             ":2: a second normalizations line"},
+            {"normalizations\n1.0 per_a\n", ":1: expected 'normalizations NAME...'"},
+            {"normalizations per_a per_a\n1.0 per_a\n",
+             ":1: normalization 'per_a': too many, too long or given twice"},
+            {"normalizations per_a\n", ": no versions"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+                char *d = tmpdir_new("prism-versions");
+                put(d, "versions", cases[i].text);
+                struct data_version *v = NULL;
+                size_t n = 0;
+                struct data_norms dn = {0};
+                struct err err = {0};
+                int rc = data_versions_load(d, &v, &n, &dn, &err);
+                if (!*cases[i].want) {
+                        assert_int_equal(rc, 0);
+                        assert_int_equal(dn.n, 2);
+                        assert_string_equal(dn.names[0], "per_a");
+                        assert_string_equal(dn.names[1], "per_b");
+                        assert_int_equal(n, 2);
+                        assert_int_equal(data_version_default(v, n), 1);
+                        assert_string_equal(v[1].norm, "per_b");
+                        assert_int_equal(v[1].ratio_avg, 1);
+                        assert_int_equal(data_norm_find(&dn, "per_b"), 1);
+                        assert_int_equal(data_norm_find(&dn, "per_c"), -1);
+                        assert_int_equal(data_norm_check(&dn, "per_a", &err), 0);
+                        assert_int_not_equal(data_norm_check(&dn, "per_c", &err), 0);
+                        assert_string_equal(err.msg, "unknown normalization 'per_c' (per_a, per_b)");
+                        free(v);
+                } else {
+                        assert_int_not_equal(rc, 0);
+                        char *want = xasprintf("%s/versions%s", d, cases[i].want);
+                        if (strcmp(err.msg, want))
+                                fail_msg("case %zu: '%s', want '%s'", i, err.msg, want);
+                        free(want);
+                }
+                char *cmd = xasprintf("rm -rf '%s'", d);
+                assert_int_equal(system(cmd), 0);
+                free(cmd);
+                free(d);
+        }
+        /* no file at all: an error naming it */
+        struct data_version *v;
+        size_t n;
+        struct err err = {0};
+        assert_int_not_equal(data_versions_load("/nonexistent", &v, &n, NULL, &err), 0);
+        assert_string_equal(err.msg, "cannot open '/nonexistent/versions': No such file or "
+                                     "directory");
+}
+
+/* the shipped data: every family has a formula for each normalization of panels/versions */
+static void test_shipped_norms(void **state)
+{
+        (void)state;
+        struct data_version *v;
+        size_t n;
+        struct data_norms dn;
+        struct err err = {0};
+        assert_int_equal(data_versions_load("panels", &v, &n, &dn, &err), 0);
+        free(v);
+        assert_true(dn.n >= 1);
+        char **targets;
+        size_t nt;
+        assert_int_equal(arch_list("metrics", &targets, &nt, &err), 0);
+        for (size_t t = 0; t < nt; t++) {
+                struct arch a;
+                if (arch_load("metrics", targets[t], &a, &err))
+                        fail_msg("%s", err.msg);
+                assert_int_equal(a.nnorms, dn.n);
+                for (size_t i = 0; i < a.nnorms; i++)
+                        assert_true(data_norm_find(&dn, a.norms[i].name) >= 0);
+                arch_free(&a);
+                free(targets[t]);
+        }
+        free(targets);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_inheritance), cmocka_unit_test(test_fields_and_limits),
             cmocka_unit_test(test_errors), cmocka_unit_test(test_models),      cmocka_unit_test(test_same_as),
             cmocka_unit_test(test_list),        cmocka_unit_test(test_shipped_data), cmocka_unit_test(test_overlay_row_edits),
-            cmocka_unit_test(test_counters),
+            cmocka_unit_test(test_counters), cmocka_unit_test(test_versions_file),
+            cmocka_unit_test(test_shipped_norms),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* Workload layouts (src/store/formats.c, rocpd.c; docs/FORMATS.md): detection of each layout
- * and of mixed or unknown ones, rocpd's grouping into dispatches, csv_stream, and the
- * recorded 3.1+ directories of ../shared/rocprof-workloads-3.3 when present. */
+ * and of mixed or unknown ones, rocpd's grouping into dispatches, csv_stream, the recorded
+ * 3.1+ directories of ../shared/rocprof-workloads-3.3 when present, and the probe of a
+ * workload path with the loads that follow it (src/store/probe.c, workload.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "store/workload.h"
+#include "store/db.h"
 #include "store/formats.h"
+#include "store/probe.h"
 #include "tmpfiles.h"
 
 static void rmdir_all(char *dir)
@@ -535,6 +538,203 @@ static void test_rocpd_recording(void **state)
         free(p);
 }
 
+/* ---- the probe (probe.h) and the steps after it ---- */
+
+/* the 3.0 recording bundled with the tree (tests/data/shared) */
+#define WIDE_30 "tests/data/shared/rocprof-workloads/dispatch_0/MI200"
+
+static long long file_size(const char *path)
+{
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        return (long long)st.st_size;
+}
+
+/* probe, sysinfo, detect: the layout path is in (the kind must be a directory) */
+static enum wl_layout dir_layout(const char *path)
+{
+        struct store_probe p;
+        struct workload w;
+        struct err err = {0};
+        warn_quiet = 1;
+        if (store_probe(path, &p, &err) || store_open_sysinfo(&p, &w, &err) ||
+            store_detect(&p, &w, 1, &err))
+                fail_msg("%s: %s", path, err.msg);
+        warn_quiet = 0;
+        assert_int_equal(p.kind, STORE_DIR);
+        assert_true(p.detected);
+        enum wl_layout l = p.layout;
+        workload_close(&w);
+        store_probe_free(&p);
+        return l;
+}
+
+/* each kind of directory: 3.0's wide one, rocpd's long one (3.3), 3.6+'s results files */
+static void test_probe_layouts(void **state)
+{
+        (void)state;
+        assert_int_equal(dir_layout(WIDE_30), WL_LAYOUT_WIDE);
+        assert_int_equal(dir_layout("tests/data/rocpd-vcopy"), WL_LAYOUT_ROCPD);
+        char *d = tmpdir_new("prism-probe");
+        put(d, "sysinfo.csv", SYSINFO);
+        put(d, "results_pmc_perf_0.csv", LONG);
+        assert_int_equal(dir_layout(d), WL_LAYOUT_PASSES);
+        rmdir_all(d);
+}
+
+/* what the probe records of a directory, and the sysinfo step after it */
+static void test_probe_dir(void **state)
+{
+        (void)state;
+        struct store_probe p;
+        struct err err = {0};
+        assert_int_equal(store_probe(WIDE_30, &p, &err), 0);
+        assert_int_equal(p.kind, STORE_DIR);
+        assert_string_equal(p.sys, WIDE_30 "/sysinfo.csv");
+        assert_true(p.sys_file);
+        assert_true(p.pmc_there);
+        assert_null(p.db);
+        assert_false(p.detected);
+        /* streaming keys on pmc_perf.csv's size */
+        assert_true(p.data_bytes == file_size(WIDE_30 "/pmc_perf.csv"));
+        struct workload w;
+        assert_int_equal(store_open_sysinfo(&p, &w, &err), 0);
+        assert_string_equal(w.arch, "gfx90a");
+        assert_string_equal(w.model, "MI200");
+        assert_string_equal(w.sysinfo_file, WIDE_30 "/sysinfo.csv");
+        assert_int_equal(w.sysinfo.nrows, 1);
+        assert_int_equal(w.pmc.nrows, 0); /* nothing but sysinfo yet */
+        struct store_cols c = {0};
+        warn_quiet = 1;
+        int rc = store_load(&p, &c, &w, &err);
+        warn_quiet = 0;
+        if (rc)
+                fail_msg("%s", err.msg);
+        assert_true(p.detected);
+        assert_int_equal(p.layout, WL_LAYOUT_WIDE);
+        /* the same workload workload_open gives */
+        struct workload w2;
+        warn_quiet = 1;
+        assert_int_equal(workload_open(WIDE_30, &w2, &err), 0);
+        warn_quiet = 0;
+        assert_int_equal(w.pmc.nrows, w2.pmc.nrows);
+        assert_int_equal(w.pmc.ncols, w2.pmc.ncols);
+        assert_int_equal(w.nacc, w2.nacc);
+        assert_true(w.pmc.nrows > 0);
+        workload_close(&w);
+        workload_close(&w2);
+        store_probe_free(&p);
+}
+
+/* a database (a file, or a directory holding only prism.db) and a rank tree */
+static void test_probe_stores(void **state)
+{
+        (void)state;
+        char *d = tmpdir_new("prism-probe");
+        struct workload w;
+        struct err err = {0};
+        warn_quiet = 1;
+        assert_int_equal(workload_open(WIDE_30, &w, &err), 0);
+        warn_quiet = 0;
+        char *db = xasprintf("%s/run.db", d), *sub = xasprintf("%s/only", d),
+             *subdb = xasprintf("%s/only/prism.db", d);
+        assert_int_equal(mkdir(sub, 0700), 0);
+        assert_int_equal(db_write(db, &w, NULL, NULL, 0, 0, &err), 0);
+        assert_int_equal(db_write(subdb, &w, NULL, NULL, 0, 0, &err), 0);
+        size_t nrows = w.pmc.nrows;
+        workload_close(&w);
+
+        struct store_probe p;
+        assert_int_equal(store_probe(db, &p, &err), 0);
+        assert_int_equal(p.kind, STORE_DB);
+        assert_string_equal(p.db, db);
+        assert_true(p.data_bytes == file_size(db));
+        assert_int_equal(store_open_sysinfo(&p, &w, &err), 0);
+        assert_string_equal(w.arch, "gfx90a");
+        assert_null(w.sysinfo_file);
+        struct store_cols c = {0};
+        assert_int_equal(store_load(&p, &c, &w, &err), 0);
+        assert_int_equal(w.pmc.nrows, nrows);
+        assert_int_equal(store_detect(&p, &w, 1, &err), 0); /* nothing for a database */
+        assert_false(p.detected);
+        workload_close(&w);
+        store_probe_free(&p);
+
+        assert_int_equal(store_probe(sub, &p, &err), 0);
+        assert_int_equal(p.kind, STORE_DB);
+        assert_string_equal(p.db, subdb);
+        store_probe_free(&p);
+
+        /* NAME/<node>/rank<N>/: a copy of the 3.0 recording as rank 0 */
+        char *cmd = xasprintf("mkdir -p '%s/tree/n1' && cp -r " WIDE_30 " '%s/tree/n1/rank0'", d,
+                              d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        char *tree = xasprintf("%s/tree", d);
+        assert_int_equal(store_probe(tree, &p, &err), 0);
+        assert_int_equal(p.kind, STORE_RANKS);
+        assert_true(p.data_bytes < 0); /* a tree is never streamed */
+        assert_int_equal(store_open_sysinfo(&p, &w, &err), 0);
+        assert_string_equal(w.arch, "gfx90a");
+        warn_quiet = 1;
+        assert_int_equal(store_load(&p, &c, &w, &err), 0);
+        warn_quiet = 0;
+        assert_int_equal(w.pmc.nrows, nrows);
+        assert_true(table_col(&w.pmc, "Rank") >= 0);
+        workload_close(&w);
+        store_probe_free(&p);
+        free(tree);
+        free(db);
+        free(sub);
+        free(subdb);
+        rmdir_all(d);
+}
+
+/* what is no workload: one line naming the path */
+static void expect_probe_error(const char *path, const char *msg)
+{
+        struct store_probe p;
+        struct err err = {0};
+        assert_int_not_equal(store_probe(path, &p, &err), 0);
+        char *want = xasprintf("cannot open workload '%s': %s", path, msg);
+        assert_string_equal(err.msg, want);
+        free(want);
+        store_probe_free(&p);
+}
+
+static void test_probe_errors(void **state)
+{
+        (void)state;
+        char *d = tmpdir_new("prism-probe");
+        char *none = xasprintf("%s/none", d), *file = xasprintf("%s/notes.txt", d);
+        expect_probe_error(none, "not a directory");
+        put(d, "notes.txt", "hello\n");
+        expect_probe_error(file, "not a directory");
+        expect_probe_error(d, "no pmc_perf.csv or sysinfo.csv found");
+        put(d, "pmc_perf.csv", WIDE);
+        expect_probe_error(d, "no sysinfo.csv");
+        /* sysinfo.csv there but no dispatch file: the load says so, after the sysinfo */
+        char *d2 = tmpdir_new("prism-probe");
+        put(d2, "sysinfo.csv", SYSINFO);
+        struct store_probe p;
+        struct workload w;
+        struct err err = {0};
+        assert_int_equal(store_probe(d2, &p, &err), 0);
+        assert_false(p.pmc_there);
+        assert_int_equal(store_open_sysinfo(&p, &w, &err), 0);
+        assert_string_equal(w.arch, "gfx942");
+        struct store_cols c = {0};
+        assert_int_not_equal(store_load(&p, &c, &w, &err), 0);
+        char *want = xasprintf("cannot open workload '%s': no pmc_perf.csv", d2);
+        assert_string_equal(err.msg, want);
+        free(want);
+        store_probe_free(&p);
+        free(none);
+        free(file);
+        rmdir_all(d);
+        rmdir_all(d2);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -544,6 +744,8 @@ int main(void)
             cmocka_unit_test(test_csv_stream), cmocka_unit_test(test_zero_clocks),
             cmocka_unit_test(test_kernel_symbols),
             cmocka_unit_test(test_mi350_loads),
-            cmocka_unit_test(test_rocpd_recording)};
+            cmocka_unit_test(test_rocpd_recording), cmocka_unit_test(test_probe_layouts),
+            cmocka_unit_test(test_probe_dir), cmocka_unit_test(test_probe_stores),
+            cmocka_unit_test(test_probe_errors)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

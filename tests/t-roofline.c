@@ -19,6 +19,7 @@
 
 #include "analyze/roofline.h"
 #include "render/roofplot.h"
+#include "render/roofplot_int.h"
 #include "tmpfiles.h"
 
 #define WL "tests/data/roofline/wl"
@@ -514,10 +515,75 @@ static void test_bad_sections(void **state)
         free(dir);
 }
 
+/* ---- where the plots' labels go (render/roofplot.c) ---- */
+
+static void test_label_placement(void **state)
+{
+        (void)state;
+        /* ceilings by peak, highest first, ties in spec order, unmeasured left out */
+        struct roof_ceiling_def defs[4] = {{.name = "A"}, {.name = "B"}, {.name = "C"},
+                                           {.name = "D"}};
+        struct roof_spec spec = {.ceilings = defs, .nceilings = 4};
+        struct roofline r = {.spec = &spec};
+        double peaks[4] = {10, NAN, 40, 10};
+        memcpy(r.c.peak, peaks, sizeof peaks);
+        int order[4];
+        assert_int_equal(roof_ceilings_by_peak(&r, order), 3);
+        assert_int_equal(order[0], 2);
+        assert_int_equal(order[1], 0);
+        assert_int_equal(order[2], 3);
+
+        /* stacked from the top: at least gap apart, the first where it was */
+        double y[] = {100, 105, 130, 131, 200};
+        roof_stack_down(y, 5, 14);
+        static const double want[] = {100, 114, 130, 144, 200};
+        for (int i = 0; i < 5; i++)
+                near(want[i], y[i], "stacked label");
+
+        /* a marker moves right past those it would cover (2r + 1 apart), chain by chain */
+        double pos[3][2] = {{100, 50}, {114, 50}, {300, 50}};
+        near(128, roof_place_point(pos, 3, 100, 50, 6), "marker on two others");
+        near(100, roof_place_point(pos, 3, 100, 64, 6), "marker a row below");
+        near(150, roof_place_point(pos, 3, 150, 50, 6), "marker between");
+
+        /* labels along a horizontal line (ux 1): a second one in the first's band moves
+         * past its end (+10), one a band away stays */
+        struct roof_span placed[2];
+        int n = 0;
+        double px = 10, py = 20;
+        roof_place_along(placed, &n, 2, 15, 1, 0, 50, &px, &py);
+        near(10, px, "first label");
+        px = 20, py = 25;
+        roof_place_along(placed, &n, 2, 15, 1, 0, 30, &px, &py);
+        near(70, px, "second label moved past the first");
+        near(25, py, "along x only");
+        assert_int_equal(n, 2);
+        px = 10, py = 60;
+        roof_place_along(placed, &n, 2, 15, 1, 0, 30, &px, &py);
+        near(10, px, "a label a band away");
+        assert_int_equal(n, 2); /* full: not added */
+
+        /* ceilings on one text row: vector ones first, a unit's types after its name */
+        struct roof_ceiling_def cd[3] = {
+            {.unit = "MFMA", .type = "F16", .name = "MFMA F16", .matrix = 1},
+            {.unit = "VALU", .type = "FP32", .name = "VALU FP32"},
+            {.unit = "MFMA", .type = "BF16", .name = "MFMA BF16", .matrix = 1}};
+        struct roof_spec s3 = {.ceilings = cd, .nceilings = 3};
+        struct roofline r3 = {.spec = &s3};
+        int row[3] = {4, 4, 4};
+        char buf[64];
+        roof_ceiling_names(&r3, row, 4, buf, sizeof buf);
+        assert_string_equal(buf, "VALU FP32, MFMA F16/BF16");
+        row[1] = 5;
+        roof_ceiling_names(&r3, row, 5, buf, sizeof buf);
+        assert_string_equal(buf, "VALU FP32");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_helpers),
+            cmocka_unit_test(test_label_placement),
             cmocka_unit_test(test_ceilings),
             cmocka_unit_test_setup_teardown(test_kernels, setup, teardown),
             cmocka_unit_test_setup_teardown(test_dispatches, setup, teardown),

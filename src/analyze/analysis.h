@@ -11,7 +11,7 @@ struct roof_opts;
 struct roofline;
 
 struct analysis_opts {
-        const char *norm;        /* per_wave (default), per_cycle, per_second, per_kernel */
+        const char *norm;        /* one of panels/versions' normalizations (-n) */
         const char *time_unit;   /* s ms us ns (default ns) */
         const char *const *blocks; size_t nblocks;   /* -b ids */
         const long *kernels; size_t nkernels;        /* -k indices into top kernels */

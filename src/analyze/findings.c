@@ -148,7 +148,8 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         struct panel_set sps = {.panels = &sp, .npanels = 1};
         struct analysis_opts o2 = *o;
         const char *names[] = {kernel};
-        o2.norm = rs->norm;
+        if (rs->norm)
+                o2.norm = rs->norm;
         o2.blocks = NULL;
         o2.nblocks = 0;
         o2.kernels = NULL;

@@ -533,7 +533,7 @@ static int load_chain(const char *dir, const struct rfile *f, size_t nf, const c
         }
         rs->chain = sb_detach(&chain);
         rs->top_kernels = 10;
-        rs->norm = xstrdup("per_wave");
+        rs->norm = NULL; /* none stated: the analysis's own */
         for (size_t i = rs->nfiles; i-- > 0 && !rc;)
                 rc = merge_file(rs, rs->files[i], &cf[i]->src, err);
         if (!rc)

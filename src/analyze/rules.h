@@ -56,7 +56,8 @@ struct ruleset {
         char *chain; /* "cdna < base" for messages */
         char **files; size_t nfiles; /* leaf first; owned paths (expr locations point here) */
         long top_kernels;            /* kernels given findings (default 10) */
-        char *norm;                  /* normalization the values are read under */
+        char *norm;                  /* normalization the values are read under; NULL:
+                                      * the analysis's own (-n) */
         struct rule *rules; size_t nrules;
         struct rule_value *values; size_t nvalues;
         struct rule_ceiling *ceilings; size_t nceilings;

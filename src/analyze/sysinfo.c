@@ -59,8 +59,7 @@ void workload_check_sysinfo(struct workload *w, const struct arch *a)
                 for (size_t j = 0; j < m->noverrides; j++)
                         sys_names_field(&sn, &m->overrides[j]);
         }
-        char *file = xasprintf("%s/sysinfo.csv", w->path);
-        const char *where = is_file(file) ? file : w->path;
+        const char *where = w->sysinfo_file ? w->sysinfo_file : w->path;
         struct strbuf missing = {0};
         size_t nmissing = 0;
         char desc[100];
@@ -84,7 +83,6 @@ void workload_check_sysinfo(struct workload *w, const struct arch *a)
                 warnf("%s: no field%s %s; the metrics that use %s are n/a", where,
                       nmissing == 1 ? "" : "s", missing.buf, nmissing == 1 ? "it" : "them");
         sb_free(&missing);
-        free(file);
         for (size_t i = 0; i < sn.n; i++)
                 free(sn.v[i]);
         free(sn.v);

@@ -124,7 +124,7 @@ struct arch {
         struct metric *metrics; size_t nmetrics, capmetrics;
         struct smap index;  /* key -> metric index */
         struct named_expr *builtins; size_t nbuiltins;  /* in evaluation order */
-        struct named_expr *norms; size_t nnorms;        /* per_wave, per_cycle, ... */
+        struct named_expr *norms; size_t nnorms;        /* `normalizations:` ($denom) */
         struct block_limit *limits; size_t nlimits;
         struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
         struct named_expr *descs; size_t ndescs;        /* `descriptions:` while loading */

@@ -2,6 +2,7 @@
 #include "versions.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static const char *in_force(void)
                 struct data_version *v;
                 size_t n;
                 struct err e = {0};
-                if (pdir && !data_versions_load(pdir, &v, &n, &e)) {
+                if (pdir && !data_versions_load(pdir, &v, &n, NULL, &e)) {
                         size_t k = data_version_default(v, n);
                         /* the newest unmarked: every overlay, as without the file */
                         if (v[k].is_default)
@@ -110,6 +111,28 @@ int data_dir_list(const char *dir, char ***yaml, size_t *nyaml, char ***paths, s
         return 0;
 }
 
+/* the names after `normalizations` on line ln of path */
+static int norms_parse(char *rest, struct data_norms *dn, const char *path, int ln,
+                       struct err *err)
+{
+        char *save = NULL;
+        if (dn->n)
+                return err_set(err, ERR_INPUT, "%s:%d: a second normalizations line", path, ln);
+        for (char *t = strtok_r(rest, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+                if (dn->n == DATA_MAX_NORMS || strlen(t) >= sizeof dn->names[0] ||
+                    data_norm_find(dn, t) >= 0)
+                        return err_set(err, ERR_INPUT,
+                                       "%s:%d: normalization '%.40s': too many, too long or "
+                                       "given twice",
+                                       path, ln, t);
+                strcpy(dn->names[dn->n++], t);
+        }
+        if (!dn->n)
+                return err_set(err, ERR_INPUT, "%s:%d: expected 'normalizations NAME...'", path,
+                               ln);
+        return 0;
+}
+
 size_t data_version_default(const struct data_version *v, size_t n)
 {
         for (size_t i = 0; i < n; i++)
@@ -118,17 +141,18 @@ size_t data_version_default(const struct data_version *v, size_t n)
         return n - 1;
 }
 
-int data_versions_load(const char *pdir, struct data_version **v, size_t *n, struct err *err)
+int data_versions_load(const char *pdir, struct data_version **v, size_t *n,
+                       struct data_norms *norms, struct err *err)
 {
         char *path = xasprintf("%s/versions", pdir);
         FILE *f = fopen(path, "r");
         struct data_version *out = NULL;
         size_t no = 0, cap = 0;
         int rc = 0;
+        struct data_norms dn = {0};
+        int norms_line = 0;
         if (!f) {
-                out = xcalloc(1, sizeof *out);
-                strcpy(out->norm, "per_wave");
-                no = 1;
+                rc = err_set(err, ERR_INPUT, "cannot open '%s': %s", path, strerror(errno));
                 goto done;
         }
         char line[256];
@@ -142,6 +166,12 @@ int data_versions_load(const char *pdir, struct data_version **v, size_t *n, str
                         *hash = 0; /* a comment after the fields */
                 if (strspn(line, " \t\r\n") == strlen(line))
                         continue;
+                if (sscanf(line, "%63s%n", a, &used) == 1 && !strcmp(a, "normalizations")) {
+                        if ((rc = norms_parse(line + used, &dn, path, ln, err)))
+                                break;
+                        norms_line = ln;
+                        continue;
+                }
                 if (sscanf(line, "%63s %63s%n", a, b, &used) != 2 || !is_version(a) ||
                     strlen(a) >= sizeof out->name || strlen(b) >= sizeof out->norm) {
                         rc = err_set(err, ERR_INPUT, "%s:%d: expected 'VERSION NORMALIZATION'",
@@ -191,6 +221,15 @@ int data_versions_load(const char *pdir, struct data_version **v, size_t *n, str
         fclose(f);
         if (!rc && !no)
                 rc = err_set(err, ERR_INPUT, "%s: no versions", path);
+        if (!rc && !norms_line)
+                rc = err_set(err, ERR_INPUT, "%s: no 'normalizations NAME...' line", path);
+        /* each version's default is one of them */
+        for (size_t i = 0; i < no && !rc; i++)
+                if (data_norm_find(&dn, out[i].norm) < 0)
+                        rc = err_set(err, ERR_INPUT,
+                                     "%s:%d: version %s's normalization '%s' is not on "
+                                     "this normalizations line",
+                                     path, norms_line, out[i].name, out[i].norm);
 done:
         free(path);
         if (rc) {
@@ -199,5 +238,28 @@ done:
         }
         *v = out;
         *n = no;
+        if (norms)
+                *norms = dn;
         return 0;
+}
+
+int data_norm_find(const struct data_norms *dn, const char *name)
+{
+        for (size_t i = 0; i < dn->n; i++)
+                if (!strcmp(dn->names[i], name))
+                        return (int)i;
+        return -1;
+}
+
+int data_norm_check(const struct data_norms *dn, const char *name, struct err *err)
+{
+        if (data_norm_find(dn, name) >= 0)
+                return 0;
+        struct strbuf sb = {0};
+        for (size_t i = 0; i < dn->n; i++)
+                sb_addf(&sb, "%s%s", i ? ", " : "", dn->names[i]);
+        int rc = err_set(err, ERR_USAGE, "unknown normalization '%s' (%s)", name,
+                         sb.buf ? sb.buf : "");
+        sb_free(&sb);
+        return rc;
 }

@@ -30,10 +30,26 @@ struct data_version {
         int ratio_avg; /* avg=ratio: a ratio's mean is SUM(A) / SUM(B) (avg=mean: AVG) */
 };
 
+/* The normalizations -n takes (panels/versions' `normalizations` line), in that order;
+ * each family's metric file gives each a formula under `normalizations:`. */
+#define DATA_MAX_NORMS 16
+struct data_norms {
+        char names[DATA_MAX_NORMS][16];
+        size_t n;
+};
+
 /* Read <pdir>/versions: lines `VERSION NORMALIZATION [default] [KEY=VALUE...]` with the keys
- * timestamps=median|first, dispatch_base=N, sysinfo_names=old|new and avg=mean|ratio. A missing file gives
- * one unnamed version (per_wave). At most one version is the default. */
-int data_versions_load(const char *pdir, struct data_version **v, size_t *n, struct err *err);
+ * timestamps=median|first, dispatch_base=N, sysinfo_names=old|new and avg=mean|ratio, and
+ * one line `normalizations NAME...` (norms, when not NULL, receives it), which names every
+ * version's NORMALIZATION. At most one version is the default. A missing or malformed file
+ * is an error naming it (and the line). */
+int data_versions_load(const char *pdir, struct data_version **v, size_t *n,
+                       struct data_norms *norms, struct err *err);
+
+/* The index of name in dn, or -1. */
+int data_norm_find(const struct data_norms *dn, const char *name);
+/* 0 when name is one of dn, else the error "unknown normalization 'NAME' (the names)". */
+int data_norm_check(const struct data_norms *dn, const char *name, struct err *err);
 
 /* The index in v of the default version: the one marked, else the newest (n - 1). */
 size_t data_version_default(const struct data_version *v, size_t n);

@@ -27,13 +27,10 @@ static void list_findings(FILE *f, const struct arch *a, const struct panel_tabl
         free(dir);
 }
 
-int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
-                 const struct workload *w, int all_rows, struct err *err)
+void list_metrics(FILE *f, const struct arch *a, const struct panel_set *ps,
+                  const struct workload *w, int all_rows)
 {
-        struct arch a;
-        int rc = arch_load(metrics_dir, target, &a, err);
-        if (rc)
-                return rc;
+        const char *target = a->target;
         for (size_t i = 0; i < ps->npanels; i++) {
                 const struct panel *p = &ps->panels[i];
                 int any = 0;
@@ -46,25 +43,25 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                         const struct panel_table *pt = &p->tables[j];
                         if (pt->source && findings_is_source(pt->source) &&
                             panel_table_for(pt, target))
-                                list_findings(f, &a, pt);
+                                list_findings(f, a, pt);
                         if (pt->source || !panel_table_for(pt, target))
                                 continue;
                         fprintf(f, "\t%s -> %s\n", pt->id, pt->title ? pt->title : "");
                         long pos = 0;
                         for (size_t r = 0; r < pt->nrows; r++) {
-                                const struct metric *m = arch_metric(&a, pt->rows[r]);
+                                const struct metric *m = arch_metric(a, pt->rows[r]);
                                 if (!m)
                                         continue;
                                 long reps = 1;
                                 if (pt->repeat) {
                                         double n = w ? workload_sys_num(w, pt->repeat) : NAN;
                                         if (!isfinite(n))
-                                                n = arch_default(&a, pt->repeat);
+                                                n = arch_default(a, pt->repeat);
                                         reps = isfinite(n) && n > 0 ? (long)n : 0;
                                 }
                                 /* a row the family hides (no counterpart on it: -b refuses
                                  * its id) is not offered; its id stays taken */
-                                int hidden = a.hide_empty_rows && !m->expr.src && !all_rows;
+                                int hidden = a->hide_empty_rows && !m->expr.src && !all_rows;
                                 for (long k = 0; k < reps; k++) {
                                         if (hidden) {
                                                 pos++;
@@ -86,8 +83,6 @@ int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, c
                         }
                 }
         }
-        arch_free(&a);
-        return 0;
 }
 
 void list_stats(FILE *f, const struct workload *w, const struct analysis_opts *o, int width)

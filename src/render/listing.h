@@ -6,11 +6,11 @@
 
 #include "../analyze/analysis.h"
 
-/* Every panel, table and metric id with its name for target (not the rows its family
- * hides, unless all_rows). With a workload, per-channel
- * tables have as many rows as its sysinfo says, else the metric files' default. */
-int list_metrics(FILE *f, const char *metrics_dir, const struct panel_set *ps, const char *target,
-                 const struct workload *w, int all_rows, struct err *err);
+/* Every panel, table and metric id with its name for a's target (not the rows its family
+ * hides, unless all_rows). With a workload, per-channel tables have as many rows as its
+ * sysinfo says, else the metric files' default. */
+void list_metrics(FILE *f, const struct arch *a, const struct panel_set *ps,
+                  const struct workload *w, int all_rows);
 
 /* The kernels (index: name, as -k takes them) and the dispatches, in width columns (0: no
  * limit). */

@@ -537,23 +537,26 @@ void memchart_draw(struct canvas *cv, const struct rtable *t, int width)
 }
 
 /* A normalization's name as words ("per_cycle" -> "per cycle"): the default text, which the
- * family's words may replace (W); none given: per_wave, analyze's default. */
-static const char *norm_text(const char *norm, char *buf, size_t len)
+ * family's words may replace (W); NULL when none is given. */
+static const char *norm_text(const struct rtable *t, const char *norm, char *buf, size_t len)
 {
-        snprintf(buf, len, "%s", norm ? norm : "per_wave");
+        if (!norm)
+                return NULL;
+        snprintf(buf, len, "%s", norm);
         for (char *p = buf; *p; p++)
                 if (*p == '_')
                         *p = ' ';
-        return buf;
+        return W(t, buf);
 }
 
 void memchart_text(FILE *f, const struct rtable *t, const char *norm, int width)
 {
         struct canvas cv;
         char nb[64];
+        const char *n = norm_text(t, norm, nb, sizeof nb);
         memchart_draw(&cv, t, width);
-        fprintf(f, "Memory chart (table %s; %s, latencies in cycles)\n", t->id,
-                W(t, norm_text(norm, nb, sizeof nb)));
+        fprintf(f, "Memory chart (table %s; %s%slatencies in cycles)\n", t->id, n ? n : "",
+                n ? ", " : "");
         canvas_print(&cv, f);
         canvas_free(&cv);
 }
@@ -574,8 +577,9 @@ int memchart_svg(const char *path, const struct rtable *t, const char *norm, str
         struct strbuf sb = {0};
         svg_begin(&sb, w * cw + 2 * pad, h * ch + 2 * pad + 28, 14);
         char cap[160], nb[64];
-        snprintf(cap, sizeof cap, "Memory chart: requests and instructions %s, latencies in cycles",
-                 W(t, norm_text(norm, nb, sizeof nb)));
+        const char *n = norm_text(t, norm, nb, sizeof nb);
+        snprintf(cap, sizeof cap, "Memory chart: requests and instructions%s%s, latencies in cycles",
+                 n ? " " : "", n ? n : "");
         svg_text(&sb, pad, pad + 14, "start", "font-weight=\"bold\"", cap);
         canvas_svg(&cv, &sb, pad, pad + 28, cw, ch);
         svg_end(&sb);

@@ -16,7 +16,7 @@ const struct rtable *memchart_table(const struct analysis *an);
  * can: the hierarchy left to right at 120 columns, in two bands below about 100. */
 void memchart_draw(struct canvas *cv, const struct rtable *t, int width);
 
-/* The chart as text, with a caption naming the normalization. */
+/* The chart as text, with a caption naming the normalization (NULL: none named). */
 void memchart_text(FILE *f, const struct rtable *t, const char *norm, int width);
 
 /* The chart as an SVG file (the 120-column layout drawn with strokes). */

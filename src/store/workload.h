@@ -23,12 +23,45 @@ struct workload {
         struct table ksyms;
         char *arch;  /* gpu_arch from sysinfo.csv */
         char *model; /* gpu_model */
+        char *sysinfo_file; /* the sysinfo.csv sysinfo was read from; NULL: a database or a
+                             * rank tree (path names where it came from) */
         /* streamed (workload_open_streamed): the per-dispatch columns analysis reads, in a
          * temporary file read a chunk at a time (src/store/wstream.h); pmc and acc then
          * hold only the columns selection and the built-in tables read. NULL: every
          * loaded column is in pmc and acc. */
         struct wspill *spill;
 };
+
+struct store_probe;
+
+/* A workload is opened in three steps after store_probe (probe.h): its sysinfo, whose
+ * gpu_arch says which architecture to load, then (with the columns that architecture's
+ * tables read) the rest. w->path is set from the first step on; on error w is closed. */
+
+/* A directory's sysinfo.csv, loaded once into w->sysinfo (with w->arch, w->model and
+ * w->sysinfo_file); of a database or rank tree only its gpu_arch (w->arch). Errors name
+ * the file: malformed, no data row, no gpu_arch field. */
+int store_open_sysinfo(const struct store_probe *p, struct workload *w, struct err *err);
+
+/* A directory's layout, given its sysinfo in w (formats_detect): p->layout and the
+ * accumulate files; keep_texts keeps the small CSV files' bytes in p for the load. Nothing
+ * for a database or rank tree, or once done. Errors are formats_detect's. */
+int store_detect(struct store_probe *p, const struct workload *w, int keep_texts,
+                 struct err *err);
+
+/* Which columns store_load keeps: want/want_ctx project the per-dispatch tables (want NULL:
+ * all; Kernel_Name always kept); keep non-NULL streams them as workload_open_streamed. */
+struct store_cols {
+        table_col_fn want;
+        void *want_ctx;
+        table_col_fn keep;
+        void *keep_ctx;
+};
+
+/* The rest of the workload whose sysinfo store_open_sysinfo loaded into w (detecting a
+ * directory's layout first where store_detect has not). Errors: workload_open's. */
+int store_load(struct store_probe *p, const struct store_cols *c, struct workload *w,
+               struct err *err);
 
 /* Load a workload directory. No directory, no pmc_perf.csv or sysinfo.csv, or a malformed
  * file: a one-line error naming the file. Optional files that are missing only warn. */

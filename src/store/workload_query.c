@@ -28,6 +28,7 @@ void workload_close(struct workload *w)
         free(w->path);
         free(w->arch);
         free(w->model);
+        free(w->sysinfo_file);
         memset(w, 0, sizeof *w);
 }
 

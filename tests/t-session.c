@@ -1,0 +1,299 @@
+/* The workload session (src/analyze/session.c) on the recordings bundled with the tree
+ * (tests/data/shared): the version rules of panels/versions, one and two workloads opened
+ * (architecture, column projection, streaming), the errors of each step, and the
+ * architecture --list-metrics lists. Run from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "analyze/session.h"
+#include "arch/versions.h"
+#include "store/formats.h"
+#include "tmpfiles.h"
+
+#define WIDE_30 "tests/data/shared/rocprof-workloads/dispatch_0/MI200"
+#define MI300X "tests/data/shared/rocprof-workloads/vcopy/MI300X_A1"
+
+static int setup(void **state)
+{
+        (void)state;
+        setenv("PRISM_DATA_DIR", ".", 1);
+        unsetenv("PRISM_STREAM_MB");
+        warn_quiet = 1;
+        return 0;
+}
+
+static void open_or_fail(struct session *s, const char *compat, char *const *paths, size_t n,
+                         const struct analysis_opts *sel)
+{
+        struct err err = {0};
+        if (session_data(s, compat, NULL, &err) || session_open(s, paths, n, sel, &err))
+                fail_msg("%s", err.msg);
+}
+
+/* panels/versions: 3.3 by default, 3.0's and 3.10's rules on request */
+static void test_versions(void **state)
+{
+        (void)state;
+        struct session s;
+        struct err err = {0};
+        assert_int_equal(session_data(&s, NULL, NULL, &err), 0);
+        assert_string_equal(s.ver.name, "3.3");
+        assert_string_equal(s.norm, "per_kernel");
+        assert_string_equal(data_version(), "3.3");
+        assert_int_equal(s.ratio_avg, 0);
+        assert_int_equal(formats_rules().dispatch_base, 0);
+        session_close(&s);
+
+        assert_int_equal(session_data(&s, "3.0", NULL, &err), 0);
+        assert_string_equal(s.norm, "per_wave");
+        assert_string_equal(data_version(), "3.0");
+        session_close(&s);
+
+        /* -n wins over the version's default; 3.10 groups passes and averages ratios anew */
+        assert_int_equal(session_data(&s, "3.10", "per_cycle", &err), 0);
+        assert_string_equal(s.norm, "per_cycle");
+        assert_int_equal(s.ratio_avg, 1);
+        assert_int_equal(formats_rules().dispatch_base, 1);
+        assert_int_equal(formats_rules().first_times, 1);
+        assert_int_equal(formats_rules().new_sysinfo_names, 1);
+        session_close(&s);
+
+        /* -n is checked against panels/versions' normalizations before --compat */
+        assert_int_not_equal(session_data(&s, "2.9", "per_fortnight", &err), 0);
+        assert_string_equal(err.msg, "unknown normalization 'per_fortnight' (per_wave, "
+                                     "per_cycle, per_second, per_kernel)");
+        session_close(&s);
+        assert_int_equal(session_data(&s, NULL, "per_second", &err), 0);
+        assert_string_equal(s.norm, "per_second");
+        assert_int_equal(s.norms.n, 4);
+        session_close(&s);
+
+        assert_int_not_equal(session_data(&s, "2.9", NULL, &err), 0);
+        assert_string_equal(err.msg, "unknown --compat version '2.9' (3.0, 3.3, 3.10)");
+        session_close(&s);
+        session_data(&s, NULL, NULL, &err); /* back to the default for the other tests */
+        session_close(&s);
+}
+
+/* one workload: its architecture from its sysinfo, the family's titles, every dispatch */
+static void test_open_one(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30};
+        struct analysis_opts sel = {0};
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        assert_int_equal(s.n, 1);
+        assert_string_equal(s.a[0].target, "gfx90a");
+        assert_string_equal(s.w[0].arch, "gfx90a");
+        assert_string_equal(s.w[0].sysinfo_file, WIDE_30 "/sysinfo.csv");
+        assert_true(s.ps.npanels > 10);
+        struct workload w;
+        struct err err = {0};
+        assert_int_equal(workload_open(WIDE_30, &w, &err), 0);
+        assert_int_equal(s.w[0].pmc.nrows, w.pmc.nrows);
+        assert_null(s.w[0].spill);
+        /* the whole selection reads fewer columns than the file has */
+        assert_true(s.w[0].pmc.ncols <= w.pmc.ncols);
+        size_t all = s.w[0].pmc.ncols;
+        session_close(&s);
+
+        /* -b 2: the columns of the speed-of-light table and the built-in ones only */
+        const char *blocks[] = {"2"};
+        sel.blocks = blocks;
+        sel.nblocks = 1;
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        assert_int_equal(s.w[0].pmc.nrows, w.pmc.nrows);
+        assert_true(s.w[0].pmc.ncols < all);
+        session_close(&s);
+        workload_close(&w);
+}
+
+/* two workloads of two architectures */
+static void test_open_two(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30, MI300X};
+        struct analysis_opts sel = {0};
+        open_or_fail(&s, NULL, paths, 2, &sel);
+        assert_int_equal(s.n, 2);
+        assert_string_equal(s.a[0].target, "gfx90a");
+        assert_string_equal(s.a[1].target, "gfx942");
+        assert_true(s.w[1].pmc.nrows > 0);
+        session_close(&s);
+}
+
+/* streamed from 0 MB on: the same dispatches through the temporary file */
+static void test_streamed(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30};
+        struct analysis_opts sel = {0};
+        setenv("PRISM_STREAM_MB", "0", 1);
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        unsetenv("PRISM_STREAM_MB");
+        assert_non_null(s.w[0].spill);
+        struct workload w;
+        struct err err = {0};
+        assert_int_equal(workload_open(WIDE_30, &w, &err), 0);
+        assert_int_equal(s.w[0].pmc.nrows, w.pmc.nrows);
+        workload_close(&w);
+        session_close(&s);
+}
+
+/* each step's error, and nothing left open after it */
+static void test_open_errors(void **state)
+{
+        (void)state;
+        struct session s;
+        struct err err = {0};
+        struct analysis_opts sel = {0};
+        char *d = tmpdir_new("prism-session");
+        char *none = xasprintf("%s/none", d);
+        char *paths[] = {WIDE_30, none};
+        assert_int_equal(session_data(&s, NULL, NULL, &err), 0);
+        assert_int_not_equal(session_open(&s, paths, 2, &sel, &err), 0);
+        char *want = xasprintf("cannot open workload '%s': not a directory", none);
+        assert_string_equal(err.msg, want);
+        free(want);
+        assert_int_equal(s.n, 1); /* the first is open, closed by session_close */
+        session_close(&s);
+
+        char *three[] = {WIDE_30, WIDE_30, WIDE_30};
+        assert_int_equal(session_data(&s, NULL, NULL, &err), 0);
+        assert_int_not_equal(session_open(&s, three, 3, &sel, &err), 0);
+        assert_string_equal(err.msg, "analyze compares at most two workloads");
+        assert_int_equal(s.n, 0);
+        session_close(&s);
+
+        /* an architecture prism does not know: the error names sysinfo.csv */
+        put(d, "sysinfo.csv", "gpu_model,gpu_arch\nMI0,gfx001\n");
+        put(d, "pmc_perf.csv", "Dispatch_ID,Kernel_Name\n0,k\n");
+        char *bad[] = {d};
+        assert_int_equal(session_data(&s, NULL, NULL, &err), 0);
+        assert_int_not_equal(session_open(&s, bad, 1, &sel, &err), 0);
+        char *sys = xasprintf("%s/sysinfo.csv: ", d);
+        assert_memory_equal(err.msg, sys, strlen(sys));
+        assert_non_null(strstr(err.msg, "gfx001"));
+        assert_int_equal(s.n, 0);
+        session_close(&s);
+        free(sys);
+        free(none);
+        char *cmd = xasprintf("rm -rf '%s'", d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        free(d);
+}
+
+/* --list-metrics: a target's architecture loaded once, else the workload's */
+static void test_list_arch(void **state)
+{
+        (void)state;
+        struct session s;
+        struct analysis_opts sel = {0};
+        struct err err = {0};
+        open_or_fail(&s, NULL, NULL, 0, &sel);
+        assert_int_equal(s.n, 0);
+        const struct arch *a, *again;
+        assert_int_equal(session_list_arch(&s, "gfx942", &a, &err), 0);
+        assert_string_equal(a->target, "gfx942");
+        assert_int_equal(session_list_arch(&s, "gfx942", &again, &err), 0);
+        assert_ptr_equal(a, again);
+        session_close(&s);
+
+        open_or_fail(&s, NULL, NULL, 0, &sel);
+        assert_int_not_equal(session_list_arch(&s, "gfx001", &a, &err), 0);
+        assert_non_null(strstr(err.msg, "gfx001"));
+        session_close(&s);
+
+        char *paths[] = {WIDE_30};
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        assert_int_equal(session_list_arch(&s, NULL, &a, &err), 0);
+        assert_ptr_equal(a, &s.a[0]);
+        assert_false(s.has_list);
+        session_close(&s);
+}
+
+/* each open workload analyzed; a filter that selects nothing names the workload */
+static void test_analyze(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30, MI300X};
+        struct analysis_opts sel = {0};
+        struct err err = {0};
+        open_or_fail(&s, NULL, paths, 2, &sel);
+        struct analysis_opts o = {.norm = s.norm, .time_unit = "ns", .kernel_verbose = 5};
+        if (session_analyze(&s, &o, &err))
+                fail_msg("%s", err.msg);
+        assert_int_equal(s.nan, 2);
+        for (size_t i = 0; i < 2; i++) {
+                assert_ptr_equal(s.an[i].arch, &s.a[i]);
+                assert_int_equal(s.an[i].nselected, s.w[i].pmc.nrows);
+                assert_true(s.an[i].ntables > 10);
+        }
+        session_close(&s);
+
+        long none[] = {999999};
+        o.dispatches = none;
+        o.ndispatches = 1;
+        open_or_fail(&s, NULL, paths, 1, &sel);
+        o.norm = s.norm;
+        assert_int_not_equal(session_analyze(&s, &o, &err), 0);
+        assert_memory_equal(err.msg, WIDE_30 ": ", strlen(WIDE_30 ": "));
+        assert_int_equal(s.nan, 0);
+        session_close(&s);
+}
+
+/* --rank needs a multi-rank tree: the session says whether the first workload is one */
+static void test_multi_rank(void **state)
+{
+        (void)state;
+        struct session s;
+        struct analysis_opts sel = {0};
+        char *one[] = {WIDE_30};
+        open_or_fail(&s, NULL, one, 1, &sel);
+        assert_false(session_multi_rank(&s));
+        session_close(&s);
+        char *d = tmpdir_new("prism-session");
+        char *cmd = xasprintf("mkdir -p '%s/n1' && cp -r " WIDE_30 " '%s/n1/rank0' && "
+                              "cp -r " WIDE_30 " '%s/n1/rank1'", d, d, d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        char *tree[] = {d};
+        open_or_fail(&s, NULL, tree, 1, &sel);
+        assert_true(session_multi_rank(&s));
+        struct workload w;
+        struct err err = {0};
+        assert_int_equal(workload_open(WIDE_30, &w, &err), 0);
+        assert_int_equal(s.w[0].pmc.nrows, 2 * w.pmc.nrows); /* both ranks' dispatches */
+        workload_close(&w);
+        session_close(&s);
+        open_or_fail(&s, NULL, NULL, 0, &sel);
+        assert_false(session_multi_rank(&s)); /* no workload */
+        session_close(&s);
+        cmd = xasprintf("rm -rf '%s'", d);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        free(d);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+            cmocka_unit_test(test_versions),   cmocka_unit_test(test_open_one),
+            cmocka_unit_test(test_open_two),   cmocka_unit_test(test_streamed),
+            cmocka_unit_test(test_open_errors), cmocka_unit_test(test_list_arch),
+            cmocka_unit_test(test_analyze),    cmocka_unit_test(test_multi_rank)};
+        return cmocka_run_group_tests(tests, setup, NULL);
+}
