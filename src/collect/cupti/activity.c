@@ -15,6 +15,7 @@
 struct span {
         uint32_t correlation;
         uint64_t start, end;
+        double la[PC_LA_N]; /* the launch attributes the record gives */
 };
 
 static struct span *spans;
@@ -28,7 +29,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
         *max_records = 0;
 }
 
-static void add_span(uint32_t corr, uint64_t start, uint64_t end)
+static void add_span(const CUpti_ActivityKernel10 *k)
 {
         if (nspans == cap_spans) {
                 size_t cap = cap_spans ? 2 * cap_spans : 1024;
@@ -38,7 +39,10 @@ static void add_span(uint32_t corr, uint64_t start, uint64_t end)
                 spans = n;
                 cap_spans = cap;
         }
-        spans[nspans++] = (struct span){corr, start, end};
+        struct span *sp = &spans[nspans++];
+        *sp = (struct span){k->correlationId, k->start, k->end, {0}};
+        pc_la_clear(sp->la);
+        pc_la_from_record(sp->la, k);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
@@ -58,7 +62,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
                         pc_debug("activity record: correlation %u start %llu end %llu",
                                  k->correlationId, (unsigned long long)k->start,
                                  (unsigned long long)k->end);
-                add_span(k->correlationId, k->start, k->end);
+                add_span(k);
         }
         pthread_mutex_unlock(&spans_lock);
         free(buffer);
@@ -112,6 +116,7 @@ void pc_activity_finish(void)
                 if (s < nspans && spans[s].correlation == l->correlation) {
                         l->start = spans[s].start;
                         l->end = spans[s].end;
+                        pc_la_merge(l->la, spans[s].la);
                         nrec++;
                         while (s + 1 < nspans && spans[s + 1].correlation == l->correlation) {
                                 s++;
