@@ -116,12 +116,17 @@ void pc_activity_finish(void)
                 if (s < nspans && spans[s].correlation == l->correlation) {
                         l->start = spans[s].start;
                         l->end = spans[s].end;
-                        pc_la_merge(l->la, spans[s].la);
+                        /* launch attributes from a record of a kernel that ran (a start
+                         * time), the first record's otherwise */
+                        size_t a = s;
                         nrec++;
                         while (s + 1 < nspans && spans[s + 1].correlation == l->correlation) {
                                 s++;
                                 extra++;
+                                if (!spans[a].start && spans[s].start)
+                                        a = s;
                         }
+                        pc_la_merge(l->la, spans[a].la);
                 }
         }
         pc_debug("activity: %zu records, %zu launches matched, %zu extra records (replays)", nspans,

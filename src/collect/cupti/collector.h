@@ -23,13 +23,13 @@
         }
 
 /* launchattr.c: the launch attributes the collector writes as metrics (ncu's launch__ names):
- * the first four from the launch call, the others from the kernel's activity record. */
+ * from the launch call (shared memory, limits, the largest cluster) or from the kernel's
+ * activity record (cache config, cluster size and policy, clusters resident at once). */
 enum {
         PC_LA_SMEM_STATIC,
         PC_LA_SMEM_DYNAMIC,
         PC_LA_STACK,
         PC_LA_PERSIST_L2,
-        PC_LA_SMEM_CONFIG,
         PC_LA_CACHE_CONFIG,
         PC_LA_CLUSTER_SIZE,
         PC_LA_CLUSTER_POLICY,
@@ -42,7 +42,8 @@ int pc_la_index(const char *name);
 /* every attribute unknown (NaN) */
 void pc_la_clear(double *la);
 /* from the launch call (current context): static shared memory (-1 unknown), dynamic */
-void pc_la_from_call(double *la, int static_shared, unsigned dyn_shared);
+void pc_la_from_call(double *la, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                     int static_shared, unsigned dyn_shared);
 void pc_la_from_record(double *la, const CUpti_ActivityKernel10 *k);
 /* copy the known attributes of src into dst */
 void pc_la_merge(double *dst, const double *src);
@@ -147,6 +148,7 @@ struct pc_cuda {
                            unsigned, unsigned, CUstream, void **, void **);
         CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
         CUresult (*ctx_get_limit)(size_t *, CUlimit);
+        CUresult (*max_cluster_size)(int *, CUfunction, const CUlaunchConfig *);
 };
 extern struct pc_cuda pc_cu;
 int pc_cuda_load(void);

@@ -190,7 +190,8 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         int local = func_attr(g.f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
         l->regs = func_attr(g.f, CU_FUNC_ATTRIBUTE_NUM_REGS);
         l->lds = (uint64_t)(stat_shared > 0 ? stat_shared : 0) + g.dyn_shared;
-        pc_la_from_call(l->la, stat_shared, g.dyn_shared);
+        if (pc.nlmetrics) /* only when asked for: no extra driver calls otherwise */
+                pc_la_from_call(l->la, g.f, g.grid, g.block, stat_shared, g.dyn_shared);
         l->scratch = local > 0 ? (uint64_t)local : 0;
         pc_debug("launch %zu (cbid %u, correlation %u): %s grid %ux%ux%u block %ux%ux%u", id,
                  (unsigned)cbid, cb->correlationId, l->name, g.grid[0], g.grid[1], g.grid[2],

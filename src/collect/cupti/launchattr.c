@@ -13,7 +13,6 @@ static const char *const names[PC_LA_N] = {
     [PC_LA_SMEM_DYNAMIC] = "launch__shared_mem_per_block_dynamic",
     [PC_LA_STACK] = "launch__stack_size",
     [PC_LA_PERSIST_L2] = "launch__persisting_l2_cache_size",
-    [PC_LA_SMEM_CONFIG] = "launch__shared_mem_config_size",
     [PC_LA_CACHE_CONFIG] = "launch__func_cache_config",
     [PC_LA_CLUSTER_SIZE] = "launch__cluster_size",
     [PC_LA_CLUSTER_POLICY] = "launch__cluster_scheduling_policy",
@@ -35,7 +34,8 @@ void pc_la_clear(double *la)
                 la[i] = NAN;
 }
 
-void pc_la_from_call(double *la, int static_shared, unsigned dyn_shared)
+void pc_la_from_call(double *la, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                     int static_shared, unsigned dyn_shared)
 {
         if (static_shared >= 0)
                 la[PC_LA_SMEM_STATIC] = static_shared;
@@ -46,15 +46,21 @@ void pc_la_from_call(double *la, int static_shared, unsigned dyn_shared)
         if (pc_cu.ctx_get_limit &&
             pc_cu.ctx_get_limit(&v, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS)
                 la[PC_LA_PERSIST_L2] = (double)v;
+        /* the largest cluster the kernel could run with (8 blocks, the portable size, for a
+         * kernel that asks for no more), as ncu's launch__cluster_max_potential_size */
+        int n = 0;
+        CUlaunchConfig cfg = {.gridDimX = grid[0], .gridDimY = grid[1], .gridDimZ = grid[2],
+                              .blockDimX = block[0], .blockDimY = block[1],
+                              .blockDimZ = block[2], .sharedMemBytes = dyn_shared};
+        if (pc_cu.max_cluster_size && pc_cu.max_cluster_size(&n, f, &cfg) == CUDA_SUCCESS)
+                la[PC_LA_CLUSTER_MAX_SIZE] = n;
 }
 
 void pc_la_from_record(double *la, const CUpti_ActivityKernel10 *k)
 {
-        la[PC_LA_SMEM_CONFIG] = k->sharedMemoryExecuted;
         la[PC_LA_CACHE_CONFIG] = k->cacheConfig.config.executed;
         la[PC_LA_CLUSTER_SIZE] = (double)k->clusterX * k->clusterY * k->clusterZ;
         la[PC_LA_CLUSTER_POLICY] = k->clusterSchedulingPolicy;
-        la[PC_LA_CLUSTER_MAX_SIZE] = k->maxPotentialClusterSize;
         la[PC_LA_CLUSTER_MAX_ACTIVE] = k->maxActiveClusters;
 }
 

@@ -92,6 +92,7 @@ int pc_cuda_load(void)
         *(void **)(&pc_cu.launch) = dlsym(h, "cuLaunchKernel");
         LOAD(h, device_attribute, cuDeviceGetAttribute);
         LOAD(h, ctx_get_limit, cuCtxGetLimit);
+        LOAD(h, max_cluster_size, cuOccupancyMaxPotentialClusterSize);
         return 0;
 }
 
