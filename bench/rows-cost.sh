@@ -7,11 +7,17 @@
 #   passes  the collector alone (kernel replay, PRISM_CUPTI_TIMING=2: each launch call's
 #           time) with the metrics of the first K groups of the application-replay plan,
 #           K in $KS: what one more hardware pass costs per kernel
-#   prism   prism profile (kernel replay, clock base, cache all) of the same three programs
+#   prism   prism profile (kernel replay, clock base, cache all) of the same three programs,
+#           REPS times (rep-N/prism-SAMPLE)
+#   cost    wall times: plain run (twice), prism full profile with an empty pass-count cache
+#           then again, ncu --set full of host_phase (kinds/stream/compute: part ncu)
+#   own     the collector's own replay (PRISM_CUPTI_CHECKPOINT=1) against CUPTI's on kinds
+#           with SASS and hardware metrics (PRISM_CUPTI_DEBUG=1): are SASS values 0?
+#   rec     a small recording for tests/data: samples compute, panels 6 and 7
 cd "$(dirname "$0")/.." || exit 1
 R=$PWD
 O=${1:?usage: rows-cost.sh OUTDIR [PARTS]}
-PARTS=${2:-ncu passes prism}
+PARTS=${2:-ncu passes prism cost own rec}
 REPS=${REPS:-2}
 KS=${KS:-0 1 2 4 8 16 30}
 mkdir -p "$O/work"
@@ -68,10 +74,42 @@ if has passes; then
         done
 fi
 if has prism; then
-        for s in kinds stream compute; do
-                read -r -a p <<<"$(prog "$s")"
-                step "prism/$s" 150 env PRISM_CUPTI_TIMING=1 "$R/prism" profile -n "$s" -p "prism/$s" \
-                        --backend cupti --no-roof --force --clock-control base --cache-control all -- "${p[@]}"
+        for r in $(seq "$REPS"); do
+                for s in kinds stream compute; do
+                        read -r -a p <<<"$(prog "$s")"
+                        step "rep-$r/prism-$s" 150 env PRISM_CUPTI_TIMING=1 "$R/prism" profile -n "$s" \
+                                -p "rep-$r/prism-$s" --backend cupti --no-roof --force --clock-control base \
+                                --cache-control all -- "${p[@]}"
+                done
         done
+fi
+if has cost; then
+        for s in kinds stream compute host; do
+                read -r -a p <<<"$(prog "$s")"
+                step "cost/plain0-$s" 60 "${p[@]}"
+                step "cost/plain-$s" 60 "${p[@]}"
+                for c in cold warm; do
+                        [ $c = cold ] && rm -rf "$O/passcache-cost"
+                        step "cost/prism-$c-$s" 150 env PRISM_CACHE_DIR="$O/passcache-cost" PRISM_CUPTI_TIMING=1 \
+                                "$R/prism" profile -n "$c-$s" -p "cost/$c-$s" --backend cupti --no-roof --force \
+                                --clock-control base --cache-control none -- "${p[@]}"
+                done
+        done
+        read -r -a p <<<"$(prog host)"
+        step cost/ncu-host 150 ncu --set full --clock-control base --cache-control all -f -o cost/ncu-host "${p[@]}"
+        rm -f cost/ncu-host.ncu-rep
+fi
+if has own; then
+        read -r -a p <<<"$(prog kinds)"
+        MS=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,smsp__sass_inst_executed_op_global_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+        for m in own:1 cupti:0; do
+                step "own/${m%%:*}" 120 env CUDA_INJECTION64_PATH="$R/libprism-cupti.so" PRISM_CUPTI_METRICS="$MS" \
+                        PRISM_CUPTI_OUT="$O/work/own/${m%%:*}.csv" PRISM_CUPTI_REPLAY=kernel PRISM_CUPTI_FLUSH=1 \
+                        PRISM_CUPTI_CHECKPOINT=${m#*:} PRISM_CUPTI_DEBUG=1 PRISM_CUPTI_TIMING=2 "${p[@]}"
+        done
+fi
+if has rec; then
+        step rec/compute 120 "$R/prism" profile -n launch -p rec/launch-compute --backend cupti --no-roof --force \
+                -b 6 7 -- "$R/tests/bin/samples" compute
 fi
 cd "$O" && tar czf "${OUT_TAR:-$O/rows-cost.tgz}" --exclude='*.ncu-rep' work steps.txt 2>/dev/null; ls -la "${OUT_TAR:-$O/rows-cost.tgz}"

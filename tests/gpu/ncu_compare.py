@@ -27,7 +27,7 @@ PAIRS = [
     ("GPU Speed Of Light Throughput", "Elapsed Cycles", "7.2", "Elapsed Cycles", 1),
     ("GPU Speed Of Light Throughput", "Memory Throughput", "2.1", "Memory Throughput", 1),
     ("GPU Speed Of Light Throughput", "DRAM Throughput", "2.1", "DRAM Throughput", 1),
-    ("GPU Speed Of Light Throughput", "Duration", "7.2", "Kernel Time (Nanosec)", 1),
+    ("GPU Speed Of Light Throughput", "Duration", "7.2", "Kernel Time", 1),
     ("GPU Speed Of Light Throughput", "L1/TEX Cache Throughput", "2.1", "L1/TEX Cache Throughput", 1),
     ("GPU Speed Of Light Throughput", "L2 Cache Throughput", "2.1", "L2 Cache Throughput", 1),
     ("GPU Speed Of Light Throughput", "SM Active Cycles", "7.2", "SM Active Cycles", 1),
