@@ -58,7 +58,10 @@ void pc_la_from_call(double *la, CUfunction f, const unsigned grid[3], const uns
 
 void pc_la_from_record(double *la, const CUpti_ActivityKernel10 *k)
 {
-        la[PC_LA_CACHE_CONFIG] = k->cacheConfig.config.executed;
+        /* the function's preferred configuration, as ncu's launch__func_cache_config (the
+         * driver's executed one read 0 in full profiles and 2 in a profile of panels 6-7 of
+         * the same program on the H200) */
+        la[PC_LA_CACHE_CONFIG] = k->cacheConfig.config.requested;
         la[PC_LA_CLUSTER_SIZE] = (double)k->clusterX * k->clusterY * k->clusterZ;
         la[PC_LA_CLUSTER_POLICY] = k->clusterSchedulingPolicy;
         la[PC_LA_CLUSTER_MAX_ACTIVE] = k->maxActiveClusters;
