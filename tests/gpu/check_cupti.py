@@ -154,7 +154,7 @@ def ncu(csv_path, ncu_path, metrics):
 
 
 def launch(csv_path):
-    """The launch attributes the collector writes (launchattr.c) against what vec_kernels.cu
+    """The launch attributes the collector writes (activity.c) against what vec_kernels.cu
     declares: smem_rev has 1 KiB static and 2 KiB dynamic shared memory, the others none; no
     clusters; a name the collector does not know is a column of empty cells."""
     rows = load(csv_path)

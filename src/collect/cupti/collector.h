@@ -1,6 +1,7 @@
 /* libprism-cupti.so: the CUPTI collector injected into a CUDA program (CUDA_INJECTION64_PATH).
  * Internal interface between its parts: inject.c (callbacks, launch records, CSV output),
- * range.c (Range Profiler per context), host.c (Profiler Host API), activity.c (timestamps). */
+ * range.c (Range Profiler per context), host.c (Profiler Host API), activity.c (timestamps,
+ * launch attributes). */
 #ifndef PRISM_CUPTI_COLLECTOR_H
 #define PRISM_CUPTI_COLLECTOR_H
 
@@ -22,7 +23,7 @@
                 .structSize = type##_STRUCT_SIZE                                                   \
         }
 
-/* launchattr.c: the launch attributes the collector writes as metrics (ncu's launch__ names):
+/* activity.c: the launch attributes the collector writes as metrics (ncu's launch__ names):
  * from the launch call (shared memory, limits, the largest cluster) or from the kernel's
  * activity record (cache config, cluster size and policy, clusters resident at once). */
 enum {

@@ -4,7 +4,7 @@
  *
  * Environment:
  *   PRISM_CUPTI_METRICS     comma-separated CUPTI metrics (none: launch records only); the
- *                           launch__ names of launchattr.c are written from the launch
+ *                           launch__ names of activity.c are written from the launch
  *   PRISM_CUPTI_OUT         the CSV (default prism-cupti.csv); errors go to it + ".err"
  *   PRISM_CUPTI_MAX_RANGES  launches per counter data image before it is decoded (256)
  *   PRISM_CUPTI_TIMESTAMPS  activity (default: CONCURRENT_KERNEL records), kernel (KERNEL
