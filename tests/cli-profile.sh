@@ -148,6 +148,11 @@ expect "sm_90: the SASS metrics keep a pass of their own" \
 PRISM_CACHE_DIR=none PRISM_CUPTI_LIB= "$T/nolib/prism" profile -n dry -p "$T/dry-sm90b" --dry-run \
         --arch sm_90 -b 7 >"$T/out" 2>"$T/err"
 expect "sm_90 -b 7 plans from the data too (rc $?)" grep -q '^pass 0: gpu__time_duration.sum' "$T/out"
+# the launch attributes (hopper.yaml launch:) go to the first run only, no pass counted for them
+expect "sm_90 -b 7: launch__ metrics in pass 0" \
+        grep -q '^pass 0: .*launch__shared_mem_per_block_dynamic' "$T/out"
+expect "sm_90 -b 7: launch__ metrics in no other pass" \
+        bash -c "! grep -v '^pass 0: ' '$T/out' | grep -q 'launch__'"
 # without the data the same plan needs the profiler library: one line saying so
 mkdir -p "$T/data/metrics"
 cp -r panels rules "$T/data/"

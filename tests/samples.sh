@@ -57,6 +57,14 @@ kinds/H100|-d 3|6.3.1|Avg|6|smem_s1: 32 KiB + 1 KiB per block in 228 KiB
 kinds/H100|-d 3|6.3.5|Avg|75|smem_s1: 6 blocks of 8 warps of 64
 kinds/H100|-d 5|6.3.1|Avg|4|smem_lowocc: 48 KiB + 1 KiB per block
 kinds/H100|-d 5|6.3.5|Avg|12.5|smem_lowocc: 4 blocks of 2 warps of 64
+../tests/data/launch-h200|-d 0|7.1.16|Avg|32768|copy: ncu's shared memory configuration size (32 blocks of the 1 KiB the driver reserves)
+../tests/data/launch-h200|-d 3|7.1.16|Avg|233472|smem_s1: ncu's 228 KiB carveout (6 blocks of 33 KiB)
+../tests/data/launch-h200|-d 5|7.1.16|Avg|200704|smem_lowocc: ncu's 196 KiB carveout (4 blocks of 49 KiB)
+../tests/data/launch-h200|-d 5|7.1.15|Avg|49152|smem_lowocc: 48 KiB of dynamic shared memory (recorded from the launch)
+../tests/data/launch-h200|-d 5|7.1.14|Avg|0|smem_lowocc: no static shared memory
+../tests/data/launch-h200|-d 0|6.3.9|Avg|8|copy: ncu's max cluster size (the portable 8)
+../tests/data/launch-h200|-d 0|7.1.19|Avg|66|132 SMs, two per TPC
+../tests/data/launch-h200|-d 0|7.1.18|Avg|1024|the default stack size per thread, as ncu
 EOF
 }
 

@@ -151,7 +151,7 @@ static void test_groups_fit(void **state)
         struct err err = {0};
         req_of(&r, formulas, NF);
         assert_int_equal(plan_req_norm(&r, "smsp__warps_launched.sum", NULL, &err), 0);
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p, &err), 0);
         check_plan(&p, 17);
         /* the normalization's metric is collected too */
         int found = 0;
@@ -194,8 +194,8 @@ static void test_deterministic(void **state)
         struct err err = {0};
         req_of(&r1, formulas, NF);
         req_of(&r2, rev, NF);
-        assert_int_equal(plan_make_groups(&r1, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p1, &err), 0);
-        assert_int_equal(plan_make_groups(&r2, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p2, &err), 0);
+        assert_int_equal(plan_make_groups(&r1, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p1, &err), 0);
+        assert_int_equal(plan_make_groups(&r2, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p2, &err), 0);
         assert_int_equal(p1.npasses, p2.npasses);
         char **l1 = lines_of(&p1), **l2 = lines_of(&p2);
         for (size_t i = 0; i < p1.npasses; i++)
@@ -217,7 +217,7 @@ static void test_no_per_pass(void **state)
         struct plan p;
         struct err err = {0};
         req_of(&r, formulas, NF);
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, NULL, &p, &err), 0);
         for (size_t i = 0; i < p.npasses; i++) {
                 size_t n;
                 char **names = plan_pass_names(&p, i, 16, &n);
@@ -241,7 +241,7 @@ static void test_limits(void **state)
         struct err err = {0};
         req_of(&r, f, 2);
         calls = 0;
-        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, NULL, 0, instr, 2, NULL, &p, &err), 0);
         assert_int_equal(p.npasses, 3);
         assert_int_equal(p.lower_bound, 3);
         char *l = plan_pass_line(&p, 0);
@@ -263,20 +263,89 @@ static void test_errors(void **state)
         struct err err = {0};
         const char *bad[] = {"dram__bytes_read.sum + bad__nothing.sum"};
         req_of(&r, bad, 1);
-        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p, &err) < 0);
         assert_non_null(strstr(err.msg, "unknown metric 'bad__nothing.sum'"));
         plan_req_free(&r);
 
         memset(&err, 0, sizeof err);
         const char *amd[] = {"SQ_WAVES + dram__bytes_read.sum"};
         req_of(&r, amd, 1);
-        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p, &err) < 0);
         assert_non_null(strstr(err.msg, "'SQ_WAVES' is not a metric name of the profiler"));
 
         memset(&err, 0, sizeof err);
-        assert_true(plan_make_groups(&r, "FAKE1", NULL, per_pass, 1, instr, 2, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "FAKE1", NULL, per_pass, 1, instr, 2, NULL, &p, &err) < 0);
         memset(&err, 0, sizeof err);
-        assert_true(plan_make_groups(&r, "OTHER", fake_passes, NULL, 0, instr, 2, &p, &err) < 0);
+        assert_true(plan_make_groups(&r, "OTHER", fake_passes, NULL, 0, instr, 2, NULL, &p, &err) < 0);
+        plan_req_free(&r);
+}
+
+/* Launch metrics (the family's `launch:` prefixes): never counted by the profiler (the fake
+ * counter would call them unknown: "bad__" prefix), in the first run only, block "launch";
+ * the hardware plan is the same as without them; alone they still get one run. */
+static void test_launch_metrics(void **state)
+{
+        (void)state;
+        static const char *const lp[] = {"bad__launch_"};
+        const struct plan_launch la = {lp, 1};
+        struct plan_req r, r0;
+        struct plan p, p0;
+        struct err err = {0};
+        const char *f[] = {"dram__bytes_read.sum + bad__launch_smem_static",
+                           "lts__t_bytes.sum / bad__launch_stack if bad__launch_stack else 0",
+                           "sm__cycles_active.sum + dram__bytes_write.sum + lts__t_requests.sum"};
+        const char *f0[] = {"dram__bytes_read.sum", "lts__t_bytes.sum",
+                            "sm__cycles_active.sum + dram__bytes_write.sum + lts__t_requests.sum"};
+        req_of(&r, f, 3);
+        req_of(&r0, f0, 3);
+        calls = 0;
+        /* without the prefixes they are metrics the profiler does not know */
+        assert_true(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL, &p,
+                                     &err) < 0);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &la,
+                                          &p, &err), 0);
+        assert_int_equal(plan_make_groups(&r0, "FAKE1", fake_passes, per_pass, 1, instr, 2, NULL,
+                                          &p0, &err), 0);
+        assert_int_equal(p.npasses, p0.npasses);
+        assert_int_equal(p.lower_bound, p0.lower_bound);
+        assert_int_equal(p.ncounters, p0.ncounters + 2);
+        for (size_t i = 0; i < p.npasses; i++) {
+                size_t n, n0;
+                char **names = plan_pass_names(&p, i, 16, &n);
+                char **names0 = plan_pass_names(&p0, i, 16, &n0);
+                size_t nl = 0;
+                for (size_t k = 0; k < n; k++)
+                        nl += !strncmp(names[k], "bad__launch_", 12);
+                assert_int_equal(nl, i == 0 ? 2 : 0);
+                assert_int_equal(n, n0 + nl);
+                plan_names_free(names, n);
+                plan_names_free(names0, n0);
+        }
+        for (size_t i = 0; i < p.ncounters; i++)
+                assert_string_equal(p.counters[i].block,
+                                    !strncmp(p.counters[i].name, "bad__launch_", 12) ? "launch"
+                                    : plan_is_instrumented(p.counters[i].name, instr, 2)
+                                        ? "instrumented"
+                                        : "hw");
+        plan_free(&p);
+        plan_free(&p0);
+        plan_req_free(&r);
+        plan_req_free(&r0);
+
+        /* launch metrics alone: one run, the per-pass metric and them */
+        const char *only[] = {"bad__launch_smem_static * 2"};
+        req_of(&r, only, 1);
+        assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, per_pass, 1, instr, 2, &la,
+                                          &p, &err), 0);
+        assert_int_equal(p.npasses, 1);
+        size_t n;
+        char **names = plan_pass_names(&p, 0, 16, &n);
+        assert_int_equal(n, 2);
+        assert_string_equal(names[0], "gpu__time_duration.sum");
+        assert_string_equal(names[1], "bad__launch_smem_static");
+        plan_names_free(names, n);
+        plan_free(&p);
         plan_req_free(&r);
 }
 
@@ -378,7 +447,7 @@ static void test_hopper(void **state)
         assert_int_equal(a.ninstrumented, 2);
         assert_int_equal(plan_make_groups(&r, "FAKE1", fake_passes, (const char *const *)a.per_pass,
                                           a.nper_pass, (const char *const *)a.instrumented,
-                                          a.ninstrumented, &p, &err),
+                                          a.ninstrumented, NULL, &p, &err),
                          0);
         assert_true(p.npasses >= 2);
         int has_sass = 0, has_dram = 0;
@@ -428,6 +497,7 @@ int main(void)
             cmocka_unit_test(test_groups_fit),  cmocka_unit_test(test_deterministic),
             cmocka_unit_test(test_no_per_pass), cmocka_unit_test(test_limits),
             cmocka_unit_test(test_errors),      cmocka_unit_test(test_hopper),
+            cmocka_unit_test(test_launch_metrics),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -334,7 +334,8 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 size_t *n;
         } lists[] = {{"per_pass", &a->per_pass, &a->nper_pass},
                      {"ip_blocks", &a->ip_blocks, &a->nip_blocks},
-                     {"instrumented", &a->instrumented, &a->ninstrumented}};
+                     {"instrumented", &a->instrumented, &a->ninstrumented},
+                     {"launch", &a->launch, &a->nlaunch}};
         for (size_t j = 0; j < sizeof lists / sizeof *lists; j++) {
                 if (!(sec = ydoc_get(&y, root, lists[j].sec)))
                         continue;
@@ -657,7 +658,8 @@ void arch_free(struct arch *a)
                         expr_free(lists[l][i].expr);
                 free(lists[l]);
         }
-        FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented, a->descs);
+        FREE_ALL(a->limits, a->files, a->per_pass, a->ip_blocks, a->instrumented, a->launch,
+                 a->descs);
         FREE_ALL(a->pass_keys, a->pass_vals);
         arena_free(&a->ar); /* every text */
         memset(a, 0, sizeof *a);

@@ -144,6 +144,9 @@ struct arch {
         /* name prefixes of metrics the profiler collects by instrumenting the kernel's code
          * (`instrumented:`): they never share a hardware pass with counters */
         char **instrumented; size_t ninstrumented;
+        /* name prefixes of metrics the collector writes from the kernel launch itself
+         * (`launch:`, e.g. shared memory per block): they need no hardware pass */
+        char **launch; size_t nlaunch;
         /* the GPU models of the chain's families (all targets) and the family's facts that
          * a model's own replace (models.c) */
         struct arch_model *models; size_t nmodels;

@@ -191,9 +191,16 @@ int plan_is_instrumented(const char *name, const char *const *prefixes, size_t n
  * same set of names in any order of formulas gives the same plan. p->lower_bound receives
  * the hardware passes all the metrics need at once; p->naccum is 0; counters have block
  * "instrumented" or "hw". num_passes errors (an unknown metric) are returned as they are. */
+struct plan_launch {
+        const char *const *prefixes; /* the family's `launch:` */
+        size_t n;
+};
+/* Metrics whose names start with one of la's prefixes (NULL: none) are launch attributes
+ * that the collector writes from the launch itself: no hardware pass is counted for them,
+ * they are counters of block "launch" and go into the first run only. */
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
                      const char *const *per_pass, size_t nper_pass,
-                     const char *const *prefixes, size_t nprefixes, struct plan *p,
-                     struct err *err);
+                     const char *const *prefixes, size_t nprefixes,
+                     const struct plan_launch *la, struct plan *p, struct err *err);
 
 #endif

@@ -61,12 +61,14 @@ static int count(plan_passes_fn fn, const char *chip, const char *const *per_pas
         return r < 0 ? r : (r < 1 ? 1 : r);
 }
 
-/* The metric names of the request, deduplicated (per-pass metrics left out). */
+/* The metric names of the request, deduplicated (per-pass metrics left out; launch metrics,
+ * which need no hardware pass, to *lout). */
 static int collect(const struct plan_req *r, const char *const *per_pass, size_t nper,
-                   const char *const *pfx, size_t npfx,
-                   struct smap *seen, struct gmetric **out, size_t *nout, struct err *err)
+                   const char *const *pfx, size_t npfx, const struct plan_launch *la,
+                   struct smap *seen, struct gmetric **out, size_t *nout, char ***lout,
+                   size_t *nlout, struct err *err)
 {
-        size_t cap = 0;
+        size_t cap = 0, lcap = 0;
         for (size_t i = 0; i < nper; i++)
                 smap_put(seen, per_pass[i], -1);
         for (size_t s = 0; s < r->nsrcs; s++) {
@@ -77,6 +79,12 @@ static int collect(const struct plan_req *r, const char *const *per_pass, size_t
                         int idx;
                         if (nm[0] == '$' || col_is_dispatch(nm) || smap_get(seen, nm, &idx))
                                 continue;
+                        if (la && plan_is_instrumented(nm, la->prefixes, la->n)) {
+                                xgrow(lout, &lcap, *nlout + 1, sizeof **lout);
+                                (*lout)[(*nlout)++] = xstrdup(nm);
+                                smap_put(seen, nm, -1);
+                                continue;
+                        }
                         if (!strstr(nm, "__") || strchr(nm, '['))
                                 return err_set(err, ERR_INPUT,
                                                "'%s' is not a metric name of the "
@@ -234,9 +242,12 @@ static int unit_count(plan_passes_fn fn, const char *chip, const char *const *pe
 
 int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn num_passes,
                      const char *const *per_pass, size_t nper_pass, const char *const *pfx,
-                     size_t npfx, struct plan *p, struct err *err)
+                     size_t npfx, const struct plan_launch *la, struct plan *p,
+                     struct err *err)
 {
         struct smap seen = {0};
+        char **lnames = NULL;
+        size_t nl = 0;
         struct gmetric *ms = NULL;
         struct ggroup *gs = NULL;
         size_t nm = 0, ng = 0, cap_g = 0;
@@ -249,7 +260,8 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         memset(p, 0, sizeof *p);
         if (!num_passes || !chip || !*chip)
                 return err_set(err, ERR_SYS, "no way to count hardware passes here");
-        if ((rc = collect(r, per_pass, nper_pass, pfx, npfx, &seen, &ms, &nm, err)))
+        if ((rc = collect(r, per_pass, nper_pass, pfx, npfx, la, &seen, &ms, &nm, &lnames, &nl,
+                          err)))
                 goto out;
         buf = xcalloc(nm + nper_pass + 1, sizeof *buf);
         list = xcalloc(nm + 1, sizeof *list);
@@ -343,13 +355,21 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 }
         }
 
-        /* the plan: counters in name order, per-pass metrics included */
-        size_t nc = nm + nper_pass;
+        /* launch metrics alone still need a run to be written in */
+        if (ng == 0 && nl) {
+                xgrow(&gs, &cap_g, 1, sizeof *gs);
+                memset(&gs[0], 0, sizeof *gs);
+                ng = 1;
+        }
+        /* the plan: counters in name order, per-pass and launch metrics included */
+        size_t nc = nm + nper_pass + nl;
         char **names = xcalloc(nc + 1, sizeof *names);
         for (size_t i = 0; i < nper_pass; i++)
                 names[i] = (char *)per_pass[i];
         for (size_t i = 0; i < nm; i++)
                 names[nper_pass + i] = ms[i].name;
+        for (size_t i = 0; i < nl; i++)
+                names[nper_pass + nm + i] = lnames[i];
         if (nc > 1)
                 qsort(names, nc, sizeof *names, cmp_name);
         struct smap index = {0};
@@ -361,7 +381,9 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 struct plan_counter *c = &p->counters[p->ncounters];
                 c->name = xstrdup(names[i]);
                 c->block = xstrdup(plan_is_instrumented(names[i], pfx, npfx) ? "instrumented"
-                                                                        : "hw");
+                                   : la && plan_is_instrumented(names[i], la->prefixes, la->n)
+                                       ? "launch"
+                                       : "hw");
                 c->forms = PLAN_FORM_PLAIN;
                 smap_put(&index, names[i], (int)p->ncounters++);
         }
@@ -370,7 +392,7 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
         p->passes = xcalloc(ng ? ng : 1, sizeof *p->passes);
         for (size_t g = 0; g < ng; g++) {
                 struct plan_pass *ps = &p->passes[g];
-                ps->counters = xcalloc(gs[g].n + nper_pass + 1, sizeof *ps->counters);
+                ps->counters = xcalloc(gs[g].n + nper_pass + nl + 1, sizeof *ps->counters);
                 for (size_t k = 0; k < nper_pass; k++) {
                         int idx;
                         smap_get(&index, per_pass[k], &idx);
@@ -387,6 +409,13 @@ int plan_make_groups(const struct plan_req *r, const char *chip, plan_passes_fn 
                 for (size_t k = 0; k < gs[g].n; k++) {
                         int idx;
                         smap_get(&index, list[k], &idx);
+                        ps->counters[ps->n++] = (size_t)idx;
+                }
+                /* launch metrics: in the first run (the collector writes them from the
+                 * launch, whatever the counters) */
+                for (size_t k = 0; g == 0 && k < nl; k++) {
+                        int idx;
+                        smap_get(&index, lnames[k], &idx);
                         ps->counters[ps->n++] = (size_t)idx;
                 }
         }
@@ -428,7 +457,9 @@ out:
                 free(gs[g].members);
         for (size_t t = 0; t < nties; t++)
                 free(ties[t].m);
-        FREE_ALL(gs, buf, list, pass_of, ties, parent, unit, placed);
+        for (size_t i = 0; i < nl; i++)
+                free(lnames[i]);
+        FREE_ALL(gs, buf, list, pass_of, ties, parent, unit, placed, lnames);
         smap_free(&seen);
         if (rc)
                 plan_free(p);

@@ -422,10 +422,11 @@ int profile_run(const struct profile_opts *o, struct profile_result *res, struct
                         goto out;
                 }
                 passcache_data(a.pass_keys, a.pass_vals, a.npass_counts);
+                struct plan_launch la = {(const char *const *)a.launch, a.nlaunch};
                 rc = plan_make_groups(&req, a.chip, pb->num_passes,
                                       (const char *const *)a.per_pass, a.nper_pass,
                                       (const char *const *)a.instrumented, a.ninstrumented,
-                                      &plan, err);
+                                      &la, &plan, err);
                 res->grouped = 1;
         } else {
                 rc = plan_make(&req, &plan, err);

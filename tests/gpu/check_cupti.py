@@ -6,6 +6,7 @@
   check_cupti.py pairs CSV NROWS           every row's counters belong to its launch
   check_cupti.py clock CSV UPTIME          timestamps are ns on CLOCK_MONOTONIC
   check_cupti.py ncu CSV NCU_CSV METRIC... our values against ncu --csv --print-units base
+  check_cupti.py launch CSV                launch__ attributes of vec_copy, fma_loop, smem_rev
   check_cupti.py show CSV [COLUMN...]      print a few columns
 Prints one PASS/FAIL line per check; exit status 1 if any failed."""
 import csv
@@ -152,6 +153,31 @@ def ncu(csv_path, ncu_path, metrics):
             check(theirs == ours or (theirs > 0 and abs(ours / theirs - 1) <= t), line)
 
 
+def launch(csv_path):
+    """The launch attributes the collector writes (activity.c) against what vec_kernels.cu
+    declares: smem_rev has 1 KiB static and 2 KiB dynamic shared memory, the others none; no
+    clusters; a name the collector does not know is a column of empty cells."""
+    rows = load(csv_path)
+    want = {"vec_copy": (0, 0), "fma_loop": (0, 0), "smem_rev": (1024, 2048)}
+    for name, (st, dyn) in want.items():
+        rs = rows_of(rows, name)
+        if not rs:
+            check(False, "a %s row" % name)
+            continue
+        r = rs[0]
+        check(num(r["launch__shared_mem_per_block_static"]) == st,
+              "%s static shared memory %s, want %d" % (name, r["launch__shared_mem_per_block_static"], st))
+        check(num(r["launch__shared_mem_per_block_dynamic"]) == dyn,
+              "%s dynamic shared memory %s, want %d" % (name, r["launch__shared_mem_per_block_dynamic"], dyn))
+        check(num(r["launch__shared_mem_per_block_static"]) + num(r["launch__shared_mem_per_block_dynamic"])
+              == num(r["LDS_Per_Workgroup"]), "%s static + dynamic = LDS_Per_Workgroup" % name)
+        check(num(r["launch__cluster_size"]) == 0, "%s cluster size 0 (no clusters)" % name)
+        check(num(r["launch__cluster_max_potential_size"]) >= 1,
+              "%s max cluster size %s >= 1" % (name, r["launch__cluster_max_potential_size"]))
+        check(num(r["launch__stack_size"]) > 0, "%s stack size %s > 0" % (name, r["launch__stack_size"]))
+        check(r.get("launch__no_such_thing") == "", "%s unknown launch metric: empty cell" % name)
+
+
 def show(csv_path, cols):
     rows = load(csv_path)
     cols = cols or list(rows[0].keys()) if rows else []
@@ -172,6 +198,8 @@ if __name__ == "__main__":
         clock(sys.argv[2], float(sys.argv[3]))
     elif mode == "ncu":
         ncu(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif mode == "launch":
+        launch(sys.argv[2])
     elif mode == "show":
         show(sys.argv[2], sys.argv[3:])
     sys.exit(1 if fails else 0)

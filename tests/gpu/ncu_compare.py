@@ -14,14 +14,20 @@ import subprocess
 import sys
 import tempfile
 
-# ncu row (section, name) -> (prism table id, prism row name, factor: prism * factor = ncu)
+# ncu prints these launch attributes as words, prism as the CUDA enum's number
+CACHE_CONFIG = {"CachePreferNone": 0, "CachePreferShared": 1, "CachePreferL1": 2,
+                "CachePreferEqual": 3}
+CLUSTER_POLICY = {"PolicyDefault": 0, "PolicySpread": 1, "PolicyLoadBalancing": 2}
+
+# ncu row (section, name) -> (prism table id, prism row name, factor: prism * factor = ncu;
+# a dict: ncu's word -> prism's number)
 PAIRS = [
     ("GPU Speed Of Light Throughput", "DRAM Frequency", "7.2", "DRAM Frequency", 1e9),
     ("GPU Speed Of Light Throughput", "SM Frequency", "7.2", "SM Frequency", 1e9),
     ("GPU Speed Of Light Throughput", "Elapsed Cycles", "7.2", "Elapsed Cycles", 1),
     ("GPU Speed Of Light Throughput", "Memory Throughput", "2.1", "Memory Throughput", 1),
     ("GPU Speed Of Light Throughput", "DRAM Throughput", "2.1", "DRAM Throughput", 1),
-    ("GPU Speed Of Light Throughput", "Duration", "7.2", "Kernel Time (Nanosec)", 1),
+    ("GPU Speed Of Light Throughput", "Duration", "7.2", "Kernel Time", 1),
     ("GPU Speed Of Light Throughput", "L1/TEX Cache Throughput", "2.1", "L1/TEX Cache Throughput", 1),
     ("GPU Speed Of Light Throughput", "L2 Cache Throughput", "2.1", "L2 Cache Throughput", 1),
     ("GPU Speed Of Light Throughput", "SM Active Cycles", "7.2", "SM Active Cycles", 1),
@@ -79,6 +85,23 @@ PAIRS = [
     ("Source Counters", "Branch Instructions", "10.5", "Branch Instructions", 1),
     ("Source Counters", "Branch Efficiency", "10.5", "Branch Efficiency", 1),
     ("Source Counters", "Avg. Divergent Branches", "10.5", "Avg. Divergent Branches", 1),
+    # launch attributes the collector writes (launch__ metrics)
+    ("Launch Statistics", "Static Shared Memory Per Block", "7.1", "Static Shared Memory Per Block", 1),
+    ("Launch Statistics", "Dynamic Shared Memory Per Block", "7.1", "Dynamic Shared Memory Per Block", 1),
+    ("Launch Statistics", "Shared Memory Configuration Size", "7.1", "Shared Memory Configuration Size", 1),
+    ("Launch Statistics", "Function Cache Configuration", "7.1", "Function Cache Configuration", CACHE_CONFIG),
+    ("Launch Statistics", "Stack Size", "7.1", "Stack Size", 1),
+    ("Launch Statistics", "# TPCs", "7.1", "# TPCs", 1),
+    ("Launch Statistics", "Cluster Size", "7.1", "Cluster Size", 1),
+    ("Launch Statistics", "Cluster Scheduling Policy", "7.1", "Cluster Scheduling Policy", CLUSTER_POLICY),
+    ("Memory Workload Analysis", "L2 Persisting Size", "7.1", "L2 Persisting Size", 1),
+    ("Memory Workload Analysis", "L2 Compression Input Sectors", "17.3", "L2 Compression Input Sectors", 1),
+    ("Memory Workload Analysis", "L2 Compression Success Rate", "17.3", "L2 Compression Success Rate", 1),
+    ("Memory Workload Analysis", "L2 Compression Ratio", "17.3", "L2 Compression Ratio", 1),
+    ("Occupancy", "Max Active Clusters", "6.3", "Max Active Clusters", 1),
+    ("Occupancy", "Max Cluster Size", "6.3", "Max Cluster Size", 1),
+    ("Occupancy", "Overall GPU Occupancy", "6.3", "Overall GPU Occupancy", 1),
+    ("Occupancy", "Cluster Occupancy", "6.3", "Cluster Occupancy", 1),
 ]
 
 
@@ -148,8 +171,12 @@ def main():
         pt = prism_tables(prism, wl, disp)
         for sec, name, tid, pname, fac in PAIRS:
             raw = ncu.get((kid, sec, name), "")
-            nv = num(raw)
             pv = pt.get((tid, pname))
+            if isinstance(fac, dict):
+                nv = fac.get(raw)
+                raw, fac = "", 1
+            else:
+                nv = num(raw)
             if nv is None:
                 continue
             pvs = "n/a" if pv is None else pv * fac

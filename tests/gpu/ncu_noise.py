@@ -59,7 +59,12 @@ def main():
         p2 = prism_tables(prism, os.path.join(work, reps[1], f"{mode}-{sample}"), disp)
         for sec, name, tid, pname, fac in PAIRS:
             raw1, raw2 = n1.get((kid, sec, name), ""), n2.get((kid, sec, name), "")
-            a, b = num(raw1), num(raw2)
+            if isinstance(fac, dict):  # ncu's word for prism's number
+                a, b = fac.get(raw1), fac.get(raw2)
+                raw1 = raw2 = ""
+                fac = 1
+            else:
+                a, b = num(raw1), num(raw2)
             if a is None:
                 continue
             v1, v2 = p1.get((tid, pname)), p2.get((tid, pname))

@@ -93,6 +93,11 @@ echo "== activity records of kind KERNEL instead of CONCURRENT_KERNEL"
 inject "$W/kind.csv" "$M" PRISM_CUPTI_TIMESTAMPS=kernel PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 2 >/dev/null 2>"$W/kind.err"
 grep "activity\|wrote" "$W/kind.err" | head -5
 
+echo "== launch attributes (launch__ metrics, written by the collector) with counters"
+inject "$W/launch.csv" "launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__cluster_size,launch__cluster_max_potential_size,launch__stack_size,launch__no_such_thing,$M" -- -l 0 >/dev/null 2>"$W/launch.err"
+grep -q "unknown launch metric 'launch__no_such_thing'" "$W/launch.err" && ok "unknown launch metric reported" || bad "unknown launch metric: $(head -2 "$W/launch.err")"
+run_check launch "$W/launch.csv"
+
 echo "== no metrics: launch records only"
 inject "$W/none.csv" "" PRISM_CUPTI_DEBUG=1 -- -n 1048576 -l 3 >/dev/null 2>"$W/none.err"
 grep "activity\|wrote" "$W/none.err" | head -5

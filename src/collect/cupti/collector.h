@@ -1,6 +1,7 @@
 /* libprism-cupti.so: the CUPTI collector injected into a CUDA program (CUDA_INJECTION64_PATH).
  * Internal interface between its parts: inject.c (callbacks, launch records, CSV output),
- * range.c (Range Profiler per context), host.c (Profiler Host API), activity.c (timestamps). */
+ * range.c (Range Profiler per context), host.c (Profiler Host API), activity.c (timestamps,
+ * launch attributes). */
 #ifndef PRISM_CUPTI_COLLECTOR_H
 #define PRISM_CUPTI_COLLECTOR_H
 
@@ -9,6 +10,7 @@
 
 #include <cuda.h>
 #include <cupti.h>
+#include <cupti_activity.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -20,6 +22,32 @@
         {                                                                                          \
                 .structSize = type##_STRUCT_SIZE                                                   \
         }
+
+/* activity.c: the launch attributes the collector writes as metrics (ncu's launch__ names):
+ * from the launch call (shared memory, limits, the largest cluster) or from the kernel's
+ * activity record (cache config, cluster size and policy, clusters resident at once). */
+enum {
+        PC_LA_SMEM_STATIC,
+        PC_LA_SMEM_DYNAMIC,
+        PC_LA_STACK,
+        PC_LA_PERSIST_L2,
+        PC_LA_CACHE_CONFIG,
+        PC_LA_CLUSTER_SIZE,
+        PC_LA_CLUSTER_POLICY,
+        PC_LA_CLUSTER_MAX_SIZE,
+        PC_LA_CLUSTER_MAX_ACTIVE,
+        PC_LA_N
+};
+/* the attribute of a metric name, -1 when it is none the collector knows */
+int pc_la_index(const char *name);
+/* every attribute unknown (NaN) */
+void pc_la_clear(double *la);
+/* from the launch call (current context): static shared memory (-1 unknown), dynamic */
+void pc_la_from_call(double *la, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                     int static_shared, unsigned dyn_shared);
+void pc_la_from_record(double *la, const CUpti_ActivityKernel10 *k);
+/* copy the known attributes of src into dst */
+void pc_la_merge(double *dst, const double *src);
 
 /* One kernel launch, in launch order (its index is the Dispatch_ID). */
 struct pc_launch {
@@ -33,6 +61,7 @@ struct pc_launch {
         uint64_t start, end;         /* ns, from the activity record; 0 unknown */
         uint64_t api_start, api_end; /* ns, cuptiGetTimestamp around the launch call */
         double *vals;                /* nmetrics values, NaN until decoded */
+        double la[PC_LA_N];          /* launch attributes, NaN unknown */
         int ranged;                  /* a range was decoded into vals */
 };
 
@@ -59,8 +88,11 @@ struct pc_timing {
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
 struct pc_state {
-        const char **metrics; /* from PRISM_CUPTI_METRICS */
+        const char **metrics; /* from PRISM_CUPTI_METRICS: CUPTI's (range profiler) metrics */
         size_t nmetrics;
+        int *lmetrics;        /* ... and the launch attributes asked for (PC_LA_*, -1 unknown) */
+        const char **lnames;  /* ... by name, in order */
+        size_t nlmetrics;
         const char *out_path; /* PRISM_CUPTI_OUT */
         size_t max_ranges;    /* launches per counter data image before a flush */
         int debug;            /* PRISM_CUPTI_DEBUG=1: trace to stderr */
@@ -72,7 +104,7 @@ struct pc_state {
         int kernel_mode;      /* PRISM_CUPTI_REPLAY=kernel: write the Replayed column */
         int progress_fd;      /* PRISM_CUPTI_PROGRESS_FD: "dispatch\tname" lines, -1 none */
         int lock_fd;          /* PRISM_CUPTI_LOCK: the per-GPU lock file, -1 none */
-        int timing;           /* PRISM_CUPTI_TIMING=1 */
+        int timing;           /* PRISM_CUPTI_TIMING=1, 2: per launch too */
         int use_avail;        /* PRISM_CUPTI_AVAILABILITY=1: build configs with the counter
                                  availability image from the start */
         int flush_caches;     /* PRISM_CUPTI_FLUSH=1: flush the L2 before each profiled
@@ -116,6 +148,8 @@ struct pc_cuda {
         CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, CUstream, void **, void **);
         CUresult (*device_attribute)(int *, CUdevice_attribute, CUdevice);
+        CUresult (*ctx_get_limit)(size_t *, CUlimit);
+        CUresult (*max_cluster_size)(int *, CUfunction, const CUlaunchConfig *);
 };
 extern struct pc_cuda pc_cu;
 int pc_cuda_load(void);

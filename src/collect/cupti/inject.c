@@ -3,7 +3,8 @@
  * PRISM_CUPTI_OUT names, one row per kernel launch in launch order, written at exit.
  *
  * Environment:
- *   PRISM_CUPTI_METRICS     comma-separated CUPTI metrics (none: launch records only)
+ *   PRISM_CUPTI_METRICS     comma-separated CUPTI metrics (none: launch records only); the
+ *                           launch__ names of activity.c are written from the launch
  *   PRISM_CUPTI_OUT         the CSV (default prism-cupti.csv); errors go to it + ".err"
  *   PRISM_CUPTI_MAX_RANGES  launches per counter data image before it is decoded (256)
  *   PRISM_CUPTI_TIMESTAMPS  activity (default: CONCURRENT_KERNEL records), kernel (KERNEL
@@ -20,7 +21,8 @@
  *                           replays each kernel itself, restoring memory and flushing the
  *                           L2 before every pass (replay.c)
  *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
- *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit
+ *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit; 2: also
+ *                           each launch call's time (kernel replay: all its passes)
  *   PRISM_CUPTI_PCSAMPLING  a file: sample PCs instead (pcsamp.c; no counters then)
  *   PRISM_CUPTI_AVAILABILITY 1: query the counter availability image before building the
  *                           config (default: only when the GPU refuses a config without) */
@@ -155,6 +157,7 @@ static size_t launch_new(void)
                 return (size_t)-1;
         for (size_t m = 0; m < pc.nmetrics; m++)
                 l->vals[m] = NAN;
+        pc_la_clear(l->la);
         failed[pc.nlaunches] = 0;
         return pc.nlaunches++;
 }
@@ -187,6 +190,8 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         int local = func_attr(g.f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
         l->regs = func_attr(g.f, CU_FUNC_ATTRIBUTE_NUM_REGS);
         l->lds = (uint64_t)(stat_shared > 0 ? stat_shared : 0) + g.dyn_shared;
+        if (pc.nlmetrics) /* only when asked for: no extra driver calls otherwise */
+                pc_la_from_call(l->la, g.f, g.grid, g.block, stat_shared, g.dyn_shared);
         l->scratch = local > 0 ? (uint64_t)local : 0;
         pc_debug("launch %zu (cbid %u, correlation %u): %s grid %ux%ux%u block %ux%ux%u", id,
                  (unsigned)cbid, cb->correlationId, l->name, g.grid[0], g.grid[1], g.grid[2],
@@ -242,8 +247,12 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
                         if (c)
                                 pc_ctx_after_launch(c);
                 }
-                pc.t.launches += pc_now() - launch_t0;
+                double dt = pc_now() - launch_t0;
+                pc.t.launches += dt;
                 pc.t.nlaunch++;
+                if (pc.timing > 1) /* PRISM_CUPTI_TIMING=2: each launch call's time */
+                        fprintf(stderr, "prism-cupti: timing: launch %zu %.6f s %.80s\n",
+                                cur_dispatch, dt, pc.launches[cur_dispatch].name);
                 pc_samp_after_launch(cb->context); /* pcsamp.c */
                 pthread_mutex_unlock(&lock);
         }
@@ -339,6 +348,10 @@ static int write_csv(void)
                 fputc(',', f);
                 csv_put_field(f, pc.metrics[m], 0);
         }
+        for (size_t m = 0; m < pc.nlmetrics; m++) {
+                fputc(',', f);
+                csv_put_field(f, pc.lnames[m], 0);
+        }
         if (pc.kernel_mode)
                 fputs(",Replayed", f);
         fputc('\n', f);
@@ -370,6 +383,11 @@ static int write_csv(void)
                         fputc(',', f);
                         if (!isnan(l->vals[m]))
                                 fprintf(f, "%.15g", l->vals[m]);
+                }
+                for (size_t m = 0; m < pc.nlmetrics; m++) {
+                        fputc(',', f);
+                        if (pc.lmetrics[m] >= 0 && !isnan(l->la[pc.lmetrics[m]]))
+                                fprintf(f, "%.15g", l->la[pc.lmetrics[m]]);
                 }
                 if (pc.kernel_mode)
                         fprintf(f, ",%d", l->ranged || !pc.nmetrics);
@@ -454,7 +472,7 @@ static void parse_env(void)
         s = getenv("PRISM_CUPTI_USER_RANGE");
         pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
-        pc.timing = s && *s && strcmp(s, "0") != 0;
+        pc.timing = s && *s && strcmp(s, "0") != 0 ? (strcmp(s, "2") == 0 ? 2 : 1) : 0;
         pc.progress_fd = -1;
         s = getenv("PRISM_CUPTI_PROGRESS_FD");
         if (s && *s) {
@@ -478,11 +496,25 @@ static void parse_env(void)
         for (const char *p = metrics_env ? metrics_env : ""; *p; p++)
                 cap += *p == ',';
         pc.metrics = calloc(cap, sizeof *pc.metrics);
-        if (!metrics_env || !pc.metrics)
+        pc.lmetrics = calloc(cap, sizeof *pc.lmetrics);
+        pc.lnames = calloc(cap, sizeof *pc.lnames);
+        if (!metrics_env || !pc.metrics || !pc.lmetrics || !pc.lnames)
                 return;
         char *save = NULL;
         for (char *tok = strtok_r(metrics_env, ", \t\n", &save); tok;
              tok = strtok_r(NULL, ", \t\n", &save)) {
+                /* launch attributes are written by the collector, not counted by CUPTI */
+                if (!strncmp(tok, "launch__", 8)) {
+                        int a = pc_la_index(tok);
+                        if (a < 0)
+                                pc_error("unknown launch metric '%s' (its values stay empty)",
+                                         tok);
+                        if (pc.nlmetrics < cap) {
+                                pc.lnames[pc.nlmetrics] = tok;
+                                pc.lmetrics[pc.nlmetrics++] = a;
+                        }
+                        continue;
+                }
                 if (pc.nmetrics < cap)
                         pc.metrics[pc.nmetrics++] = tok;
         }

@@ -91,6 +91,8 @@ int pc_cuda_load(void)
         LOAD(h, module_get_function, cuModuleGetFunction);
         *(void **)(&pc_cu.launch) = dlsym(h, "cuLaunchKernel");
         LOAD(h, device_attribute, cuDeviceGetAttribute);
+        LOAD(h, ctx_get_limit, cuCtxGetLimit);
+        LOAD(h, max_cluster_size, cuOccupancyMaxPotentialClusterSize);
         return 0;
 }
 
