@@ -62,6 +62,25 @@ static int select_kernels(int argc, char **argv, const char *const *names, size_
         return 0;
 }
 
+// Each thread reads and writes the shared words (t * stride + j) mod 8192 of s (at least
+// 32 KiB): stride 1 spreads a warp's 32 accesses over the 32 banks, stride k > 1 puts k
+// lanes in each bank it uses (k-way conflicts, 32 at most).
+__device__ __forceinline__ void smem_stride_loop(float *s, float *out, int iters, int stride)
+{
+        const int words = 8192;
+        for (int k = threadIdx.x; k < words; k += blockDim.x)
+                s[k] = (float)k;
+        __syncthreads();
+        float acc = 0.0f;
+        int base = (threadIdx.x * stride) & (words - 1);
+        for (int j = 0; j < iters; j++) {
+                int idx = (base + j) & (words - 1);
+                acc += s[idx];
+                s[idx] = acc * 0.5f;
+        }
+        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // Eight independent FFMA chains of iters steps per thread keep the FMA pipes busy (8 * iters
 // FFMA per thread); the sum at the end is FADD.
 __device__ __forceinline__ void fma8_chains(float *x, int iters)

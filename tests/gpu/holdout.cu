@@ -141,17 +141,7 @@ __global__ void local_loop(float *x, int n)
 __global__ void bank2way(float *out, int iters)
 {
         __shared__ float s[8192];
-        for (int k = threadIdx.x; k < 8192; k += blockDim.x)
-                s[k] = (float)k;
-        __syncthreads();
-        float acc = 0.0f;
-        int base = (threadIdx.x * 2) & 8191;
-        for (int j = 0; j < iters; j++) {
-                int idx = (base + j) & 8191;
-                acc += s[idx];
-                s[idx] = acc * 0.5f;
-        }
-        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+        smem_stride_loop(s, out, iters, 2);
 }
 
 __global__ void bank8_col(float *out, int iters)

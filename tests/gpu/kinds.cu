@@ -47,19 +47,8 @@ __global__ void fma64(double *x, int iters)
 // warp's 32 accesses over the 32 banks, stride 32 puts all of them in one bank.
 __global__ void smem_loop(float *out, int iters, int stride)
 {
-        extern __shared__ float s[];
-        const int words = 8192; // 32 KiB touched, whatever the dynamic size
-        for (int k = threadIdx.x; k < words; k += blockDim.x)
-                s[k] = (float)k;
-        __syncthreads();
-        float acc = 0.0f;
-        int base = (threadIdx.x * stride) & (words - 1);
-        for (int j = 0; j < iters; j++) {
-                int idx = (base + j) & (words - 1);
-                acc += s[idx];
-                s[idx] = acc * 0.5f;
-        }
-        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+        extern __shared__ float s[]; // 32 KiB touched, whatever the dynamic size
+        smem_stride_loop(s, out, iters, stride);
 }
 
 __global__ void mma_small(const half *a, const half *b, float *c, int iters)

@@ -120,17 +120,7 @@ __global__ void fma64(double *x, int iters)
 __global__ void smem_conflict(float *out, int iters)
 {
         __shared__ float s[8192];
-        for (int k = threadIdx.x; k < 8192; k += blockDim.x)
-                s[k] = (float)k;
-        __syncthreads();
-        float acc = 0.0f;
-        int base = (threadIdx.x * 32) & 8191;
-        for (int j = 0; j < iters; j++) {
-                int idx = (base + j) & 8191;
-                acc += s[idx];
-                s[idx] = acc * 0.5f;
-        }
-        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+        smem_stride_loop(s, out, iters, 32);
 }
 
 static const char *const names[] = {"strided",  "chase", "mma_grid", "diverge",       "atomics",

@@ -134,17 +134,7 @@ __global__ void tail15(float *x, int iters)
 __global__ void smem_8way(float *out, int iters)
 {
         __shared__ float s[8192];
-        for (int k = threadIdx.x; k < 8192; k += blockDim.x)
-                s[k] = (float)k;
-        __syncthreads();
-        float acc = 0.0f;
-        int base = (threadIdx.x * 8) & 8191;
-        for (int j = 0; j < iters; j++) {
-                int idx = (base + j) & 8191;
-                acc += s[idx];
-                s[idx] = acc * 0.5f;
-        }
-        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+        smem_stride_loop(s, out, iters, 8);
 }
 
 static const char *const names[] = {"strided2",  "gather",   "scatter",   "chase_warp", "diverge_int",
