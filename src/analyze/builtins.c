@@ -265,9 +265,7 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
                 smap_get(&seen, name, &k);
                 smap_put(&seen, name, k + 1);
                 /* a comparison pairs dispatches by kernel and occurrence: "name#k" */
-                char *rkey = xasprintf("%s#%d", name, k);
-                struct cell *row = rtable_add_row(t, key, rkey);
-                free(rkey);
+                struct cell *row = rtable_add_row_occ(t, key, 1, (unsigned)k);
                 row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
                 row[1].text = rtable_pool_text(t, name); /* one copy per kernel */
                 free(name);
