@@ -128,11 +128,11 @@ static int build_panels(struct build_ctx *bc, struct at from, struct at to, stru
  * that tables and the missing list read as a one-thread run's. A half that warns or fails
  * sends the whole analysis back to one thread, for the one-thread run's messages. */
 
-/* A rough price of building table pt: its metric cells, a template row's once per
- * repetition and three times over (each repetition is a formula of its own to clone, bind
- * and evaluate); the findings (a nested analysis per top kernel) a fixed 1,500 cells for
- * both tables (built at once). Measured on recorded workloads; only the shape of the split
- * depends on it. */
+/* A rough price of building table pt: its metric cells (a field's twice), a template
+ * row's once per repetition and three times over (each repetition is a formula of its own
+ * to clone, bind and evaluate); the findings (a nested analysis per top kernel) a fixed
+ * 1,500 cells for both tables (built at once). Measured on recorded workloads; only the
+ * shape of the split depends on it. */
 static double table_price(const struct build_ctx *bc, const struct panel *p,
                           const struct panel_table *pt)
 {
@@ -142,6 +142,9 @@ static double table_price(const struct build_ctx *bc, const struct panel *p,
                 return findings_is_source(pt->source) ? 750 : 50;
         double r = pt->repeat ? workload_sys_num(bc->w, pt->repeat) : 1;
         double cells = (double)pt->nrows * (double)(pt->ncols ? pt->ncols : 1);
+        /* and a column of a field: a formula of its own over every dispatch */
+        for (size_t c = 0; c < pt->ncols; c++)
+                cells += pt->cols[c].field ? (double)pt->nrows : 0;
         return pt->repeat && r > 1 ? 3 * r * cells : cells;
 }
 
