@@ -181,7 +181,19 @@ void cellcheck_report(struct cellcheck *cc, const struct table *t, const char *d
         /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right;
          * the first row that repeats an earlier id is named */
         int id = table_col(t, COL_DISPATCH_ID);
-        if (id >= 0) {
+        /* ids that rise row by row (as recorded) repeat none: no sort */
+        int rising = id >= 0;
+        struct idrow prev = {0, 0}, x;
+        int seen = 0;
+        for (size_t r = 0; rising && r < t->nrows; r++) {
+                if (isnan(t->num[id][r]))
+                        continue;
+                x = (struct idrow){t->num[id][r], 0};
+                rising = !seen || cmp_idrow(&prev, &x) < 0;
+                prev = x;
+                seen = 1;
+        }
+        if (id >= 0 && !rising) {
                 struct idrow *v = xcalloc(t->nrows + 1, sizeof *v);
                 size_t n = 0;
                 for (size_t r = 0; r < t->nrows; r++)
