@@ -83,6 +83,10 @@ int kernels_match(const char *pat, const char *const *names, size_t n, const cha
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                         const size_t *rows, size_t n, int by_name, size_t *nk);
 void kstats_free(struct kstat *ks, size_t n);
+/* A kernel's durations' median, as agg_median over them sorted (the order shows only where
+ * the middle values are 0.0 and -0.0: those are sorted first; other equal doubles are the
+ * same bits, and a selection finds the same value in any order). */
+double kstat_median(struct kstat *k);
 /* Divisor from ns to the --time-unit. */
 double time_div(const char *unit);
 

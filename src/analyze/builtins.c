@@ -167,6 +167,16 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
         return ks;
 }
 
+double kstat_median(struct kstat *k)
+{
+        for (size_t i = 0; i < k->n; i++)
+                if (k->t[i] == 0) {
+                        qsort(k->t, k->n, sizeof(double), cmp_double);
+                        break;
+                }
+        return agg_median(k->t, k->n);
+}
+
 void kstats_free(struct kstat *ks, size_t n)
 {
         for (size_t i = 0; i < n; i++) {
@@ -228,12 +238,11 @@ int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
                 snprintf(key, sizeof key, "%zu", i);
                 /* a comparison pairs the kernels of two runs by name */
                 struct cell *row = rtable_add_row(t, key, ks[i].name);
-                qsort(ks[i].t, ks[i].n, sizeof(double), cmp_double);
                 row[0].text = xstrdup(ks[i].name);
                 row[1].v = (double)ks[i].n;
                 row[2].v = ks[i].sum / div;
                 row[3].v = ks[i].sum / (double)ks[i].n / div;
-                row[4].v = agg_median(ks[i].t, ks[i].n) / div;
+                row[4].v = kstat_median(&ks[i]) / div;
                 row[5].v = row[2].v / total * 100.0;
                 if (bc->nknames) {
                         int mark = 0;
