@@ -3,6 +3,7 @@
 #include "build.h"
 #include "findings.h"
 #include "roofline.h"
+#include "../store/columns.h"
 #include "../store/pcsamp.h"
 #include "../util/task.h"
 
@@ -302,21 +303,38 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         }
 
         size_t n = 0;
+        /* whether a kernel is selected: once per cell text (a nested analysis of each top
+         * kernel goes through every dispatch) */
+        int kc = table_col(&w->pmc, COL_KERNEL_NAME);
+        char **texts = kc >= 0 ? w->pmc.str[kc] : NULL;
+        struct kptr seen = {0};
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!row_base_selected(w, o, r))
                         continue;
                 if (nknames) {
-                        char *name = row_kname(w, o, r);
-                        size_t k;
-                        for (k = 0; k < nknames; k++)
-                                if (!strcmp(name, knames[k]))
-                                        break;
-                        free(name);
-                        if (k == nknames)
+                        const char *text = texts ? texts[r] : NULL;
+                        size_t slot;
+                        int in;
+                        if (text && seen.cap && seen.key[slot = kptr_slot(&seen, text)]) {
+                                in = seen.k[slot];
+                        } else {
+                                char *name = row_kname(w, o, r);
+                                size_t k;
+                                for (k = 0; k < nknames; k++)
+                                        if (!strcmp(name, knames[k]))
+                                                break;
+                                free(name);
+                                in = k < nknames;
+                                if (text)
+                                        kptr_put(&seen, text, in);
+                        }
+                        if (!in)
                                 continue;
                 }
                 sel[n++] = r;
         }
+        free(seen.key);
+        free(seen.k);
         if (!n) {
                 rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;

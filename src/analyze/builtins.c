@@ -83,15 +83,7 @@ int row_base_selected(const struct workload *w, const struct analysis_opts *o, s
         return 1;
 }
 
-/* kernel of a cell text (by address: a pooled text is one address for every dispatch of
- * the kernel), open addressing */
-struct kptr {
-        const char **key;
-        int *k;
-        size_t cap, n;
-};
-
-static size_t kptr_slot(const struct kptr *m, const char *key)
+size_t kptr_slot(const struct kptr *m, const char *key)
 {
         size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15u, i = h & (m->cap - 1);
         while (m->key[i] && m->key[i] != key)
@@ -99,7 +91,7 @@ static size_t kptr_slot(const struct kptr *m, const char *key)
         return i;
 }
 
-static void kptr_put(struct kptr *m, const char *key, int k)
+void kptr_put(struct kptr *m, const char *key, int k)
 {
         if (2 * (m->n + 1) > m->cap) {
                 struct kptr g = {.cap = m->cap ? 2 * m->cap : 64};
