@@ -632,6 +632,67 @@ static void test_agg_mq(void **state)
         }
 }
 
+/* MOD(x, 1) (TO_INT_ALL's test, read without fmod) gives what MOD(x, y) gives with y a
+ * column of ones (fmod and the floored sign), bit for bit: fractions of both signs, whole
+ * numbers, -0.0, tiny values, values about 2^52 and 2^63, beyond, inf and NaN */
+static int resolve_xy(void *ctx, const char *name, int dollar, struct err *err)
+{
+        (void)ctx;
+        if (!dollar && !strcmp(name, "x"))
+                return 0;
+        if (!dollar && !strcmp(name, "y"))
+                return 1;
+        return err_set(err, ERR_INPUT, "unknown counter '%s'", name);
+}
+
+static void test_mod_one(void **state)
+{
+        (void)state;
+        enum { M = 4096 };
+        static double x[M], y[M];
+        static const double fixed[] = {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1e-20, -1e-20,
+                                       2.5, -2.5, 4503599627370495.5, -4503599627370495.5,
+                                       4503599627370496.0, -4503599627370497.0,
+                                       9.2233720368547758e18, -9.2233720368547758e18, 1e300,
+                                       -1e300, INFINITY, -INFINITY, NAN, 0.9999999999999999,
+                                       -0.9999999999999999, 123456789.125, -7.75};
+        size_t nf = sizeof fixed / sizeof fixed[0];
+        unsigned long long r = 0x2545F4914F6CDD1DULL;
+        for (size_t i = 0; i < M; i++) {
+                r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                double u = (double)(r >> 11) / 9007199254740992.0; /* [0, 1) */
+                x[i] = i < nf ? fixed[i]
+                       : i % 3 ? (u - 0.5) * ldexp(1.0, (int)(r % 70) - 10)
+                               : (double)(long long)((u - 0.5) * 1e6);
+                y[i] = 1.0;
+        }
+        struct expr_slot sl[2] = {{.col = x}, {.col = y}};
+        struct expr_env env = {.n = M, .slots = sl, .nslots = 2};
+        struct err err = {0};
+        struct expr *e1 = expr_parse("MOD(x, 1)", &loc, "m", &err);
+        struct expr *e2 = expr_parse("MOD(x, y)", &loc, "m", &err);
+        assert_non_null(e1);
+        assert_non_null(e2);
+        assert_int_equal(expr_bind(e1, resolve_xy, NULL, &err), 0);
+        assert_int_equal(expr_bind(e2, resolve_xy, NULL, &err), 0);
+        struct expr_val v1 = {0}, v2 = {0};
+        assert_int_equal(expr_eval(e1, &env, &v1, &err), 0);
+        assert_int_equal(expr_eval(e2, &env, &v2, &err), 0);
+        assert_non_null(v1.col);
+        assert_non_null(v2.col);
+        for (size_t i = 0; i < M; i++)
+                if (memcmp(&v1.col[i], &v2.col[i], sizeof v1.col[i]) &&
+                    !(isnan(v1.col[i]) && isnan(v2.col[i])))
+                        fail_msg("MOD(%.17g, 1): %.17g, want %.17g", x[i], v1.col[i],
+                                 v2.col[i]);
+        assert_true(v1.col[3] == 0.5 && v1.col[7] == 1.0 && v1.col[1] == 0 &&
+                    !signbit(v1.col[1]) && isnan(v1.col[18]));
+        expr_val_free(&v1);
+        expr_val_free(&v2);
+        expr_free(e1);
+        expr_free(e2);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -648,6 +709,7 @@ int main(void)
             cmocka_unit_test(test_clone_and_ownership),
             cmocka_unit_test(test_agg_bits),
             cmocka_unit_test(test_agg_mq),
+            cmocka_unit_test(test_mod_one),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

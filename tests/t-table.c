@@ -365,6 +365,15 @@ static void test_num_fast(void **state)
                         fail_msg("num_digits8('%s') = %.17g, strtod: %.17g", d, v, w);
         }
         assert_int_equal(num_digits8("123456789", 9, &v), 0); /* nine digits: not its case */
+        /* one byte (its own path): every byte value, a digit read as strtod reads it */
+        for (int c = 0; c < 256; c++) {
+                char d[16] = {(char)c, '7', '7', '7', '7', '7', '7', '7'};
+                int ok = c >= '0' && c <= '9';
+                v = -1;
+                assert_int_equal(num_digits8(d, 1, &v), ok);
+                if (ok && (v != (double)(c - '0') || signbit(v)))
+                        fail_msg("num_digits8('%c') = %.17g", c, v);
+        }
 }
 
 /* a file of len bytes (NUL bytes too) */

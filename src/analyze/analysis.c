@@ -3,6 +3,7 @@
 #include "build.h"
 #include "findings.h"
 #include "roofline.h"
+#include "../store/columns.h"
 #include "../store/pcsamp.h"
 #include "../util/task.h"
 
@@ -81,16 +82,28 @@ static table_builder builder_of(const char *source)
 
 /* ---- the driver ---- */
 
-/* Build the tables of panels [p0, p1) into bc->an: their builders, then every metric cell
- * in one run over the selected dispatches (eval_finish). */
-static int build_panels(struct build_ctx *bc, size_t p0, size_t p1, struct err *err)
+/* A place among the panels' tables: table t of panel p ({p, 0}: where panel p begins). */
+struct at {
+        size_t p, t;
+};
+
+static int at_before(struct at a, struct at b)
+{
+        return a.p < b.p || (a.p == b.p && a.t < b.t);
+}
+
+/* Build the tables from `from` up to (not including) `to` into bc->an: their builders, then
+ * every metric cell in one run over the selected dispatches (eval_finish). */
+static int build_panels(struct build_ctx *bc, struct at from, struct at to, struct err *err)
 {
         const struct panel_set *ps = bc->ps;
         int rc = 0;
         bc->ev = eval_new(bc->w, bc->a, bc->o, bc->sel, bc->n, bc->an);
-        for (size_t i = p0; i < p1 && !rc; i++) {
+        for (size_t i = from.p; i < ps->npanels && i <= to.p && !rc; i++) {
                 const struct panel *p = &ps->panels[i];
-                for (size_t j = 0; j < p->ntables && !rc; j++) {
+                for (size_t j = i == from.p ? from.t : 0; j < p->ntables && !rc; j++) {
+                        if (!at_before((struct at){i, j}, to))
+                                break;
                         const struct panel_table *pt = &p->tables[j];
                         if (!panel_table_for(pt, bc->a->target) ||
                             !analysis_table_wanted(bc->o, p, pt))
@@ -116,62 +129,76 @@ static int build_panels(struct build_ctx *bc, size_t p0, size_t p1, struct err *
  * that tables and the missing list read as a one-thread run's. A half that warns or fails
  * sends the whole analysis back to one thread, for the one-thread run's messages. */
 
-/* A rough price of building panel p: its metric cells, a template row's once per repetition
- * and three times over (each repetition is a formula of its own to clone, bind and
- * evaluate); the findings (a nested analysis per top kernel) a fixed 1,500 cells. Measured
- * on recorded workloads; only the shape of the split depends on it. */
-static double panel_price(const struct build_ctx *bc, const struct panel *p)
+/* A rough price of building table pt: its metric cells (a field's twice), a template
+ * row's once per repetition and three times over (each repetition is a formula of its own
+ * to clone, bind and evaluate); the findings (a nested analysis per top kernel) a fixed
+ * 1,500 cells for both tables (built at once). Measured on recorded workloads; only the
+ * shape of the split depends on it. */
+static double table_price(const struct build_ctx *bc, const struct panel *p,
+                          const struct panel_table *pt)
 {
-        double price = 0;
-        for (size_t j = 0; j < p->ntables; j++) {
-                const struct panel_table *pt = &p->tables[j];
-                if (!panel_table_for(pt, bc->a->target) || !analysis_table_wanted(bc->o, p, pt))
-                        continue;
-                if (pt->source) {
-                        /* both findings tables are built at once */
-                        price += findings_is_source(pt->source) ? 750 : 50;
-                        continue;
-                }
-                double r = pt->repeat ? workload_sys_num(bc->w, pt->repeat) : 1;
-                double cells = (double)pt->nrows * (double)(pt->ncols ? pt->ncols : 1);
-                price += pt->repeat && r > 1 ? 3 * r * cells : cells;
-        }
-        return price;
+        if (!panel_table_for(pt, bc->a->target) || !analysis_table_wanted(bc->o, p, pt))
+                return 0;
+        if (pt->source)
+                return findings_is_source(pt->source) ? 750 : 50;
+        double r = pt->repeat ? workload_sys_num(bc->w, pt->repeat) : 1;
+        double cells = (double)pt->nrows * (double)(pt->ncols ? pt->ncols : 1);
+        /* and a column of a field: a formula of its own over every dispatch */
+        for (size_t c = 0; c < pt->ncols; c++)
+                cells += pt->cols[c].field ? (double)pt->nrows : 0;
+        return pt->repeat && r > 1 ? 3 * r * cells : cells;
 }
 
-/* Where the second half starts: the split whose halves cost most alike; 0 when the whole
- * is too small to be worth a thread (about a millisecond of work). */
-static size_t split_at(const struct build_ctx *bc)
+/* A panel whose tables may go to different halves: metric tables only (a built-in source
+ * may build more than its own table, as the findings do) */
+static int splittable(const struct panel *p)
+{
+        for (size_t j = 0; j < p->ntables; j++)
+                if (p->tables[j].source)
+                        return 0;
+        return 1;
+}
+
+/* Where the second half starts: the place (a panel's start, or a table's inside a panel of
+ * metric tables) whose halves cost most alike; {0, 0} when the whole is too small to be
+ * worth a thread (about a millisecond of work). */
+static struct at split_at(const struct build_ctx *bc)
 {
         const struct panel_set *ps = bc->ps;
-        double total = 0, *price = xcalloc(ps->npanels + 1, sizeof *price);
+        double total = 0;
         for (size_t i = 0; i < ps->npanels; i++)
-                total += price[i] = panel_price(bc, &ps->panels[i]);
-        size_t best = 0;
+                for (size_t j = 0; j < ps->panels[i].ntables; j++)
+                        total += table_price(bc, &ps->panels[i], &ps->panels[i].tables[j]);
+        struct at best = {0, 0};
         double run = 0, best_gap = total;
-        for (size_t i = 0; i + 1 < ps->npanels; i++) {
-                run += price[i];
-                double gap = fabs(total - 2 * run);
-                if (gap < best_gap) {
-                        best_gap = gap;
-                        best = i + 1;
+        for (size_t i = 0; i < ps->npanels; i++) {
+                const struct panel *p = &ps->panels[i];
+                int inside = splittable(p);
+                for (size_t j = 0; j < p->ntables; j++) {
+                        if ((i > 0 || j > 0) && (j == 0 || inside)) {
+                                double gap = fabs(total - 2 * run);
+                                if (gap < best_gap) {
+                                        best_gap = gap;
+                                        best = (struct at){i, j};
+                                }
+                        }
+                        run += table_price(bc, p, &p->tables[j]);
                 }
         }
-        free(price);
-        return total >= 2000 ? best : 0;
+        return total >= 2000 ? best : (struct at){0, 0};
 }
 
 struct half {
         struct build_ctx bc;
         struct analysis an;
-        size_t p0, p1;
+        struct at from, to;
         struct err err;
 };
 
 static int half_job(void *p)
 {
         struct half *h = p;
-        return build_panels(&h->bc, h->p0, h->p1, &h->err);
+        return build_panels(&h->bc, h->from, h->to, &h->err);
 }
 
 /* h's tables and missing counters after an's own (h is left empty) */
@@ -207,15 +234,15 @@ static void append_half(struct analysis *an, struct half *h)
 /* 1: built on two threads; 0: not tried or sent back (an is then as analysis_run began) */
 static int build_two(struct build_ctx *bc, struct err *err)
 {
-        size_t k = bc->o->threads > 1 ? split_at(bc) : 0;
-        if (!k)
+        struct at k = bc->o->threads > 1 ? split_at(bc) : (struct at){0, 0};
+        if (!k.p && !k.t)
                 return 0;
         struct analysis *an = bc->an;
         /* binding writes into a formula: the first half (and its findings' nested analyses)
          * binds the architecture's formulas, the second half copies of them */
         struct analysis_opts po = *bc->o;
         po.private_formulas = 1;
-        struct half h = {.bc = *bc, .p0 = k, .p1 = bc->ps->npanels};
+        struct half h = {.bc = *bc, .from = k, .to = {bc->ps->npanels, 0}};
         h.bc.o = &po;
         h.an.arch = an->arch;
         h.an.nselected = an->nselected;
@@ -224,7 +251,7 @@ static int build_two(struct build_ctx *bc, struct err *err)
         struct strbuf held = {0};
         task_start(&t, half_job, &h);
         struct strbuf *outer = warn_hold(&held);
-        int rc = build_panels(bc, 0, k, err);
+        int rc = build_panels(bc, (struct at){0, 0}, k, err);
         warn_hold(outer);
         int hrc = task_join(&t);
         int ok = !rc && !hrc && !held.len && !t.warnings.len;
@@ -276,21 +303,38 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         }
 
         size_t n = 0;
+        /* whether a kernel is selected: once per cell text (a nested analysis of each top
+         * kernel goes through every dispatch) */
+        int kc = table_col(&w->pmc, COL_KERNEL_NAME);
+        char **texts = kc >= 0 ? w->pmc.str[kc] : NULL;
+        struct kptr seen = {0};
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!row_base_selected(w, o, r))
                         continue;
                 if (nknames) {
-                        char *name = row_kname(w, o, r);
-                        size_t k;
-                        for (k = 0; k < nknames; k++)
-                                if (!strcmp(name, knames[k]))
-                                        break;
-                        free(name);
-                        if (k == nknames)
+                        const char *text = texts ? texts[r] : NULL;
+                        size_t slot;
+                        int in;
+                        if (text && seen.cap && seen.key[slot = kptr_slot(&seen, text)]) {
+                                in = seen.k[slot];
+                        } else {
+                                char *name = row_kname(w, o, r);
+                                size_t k;
+                                for (k = 0; k < nknames; k++)
+                                        if (!strcmp(name, knames[k]))
+                                                break;
+                                free(name);
+                                in = k < nknames;
+                                if (text)
+                                        kptr_put(&seen, text, in);
+                        }
+                        if (!in)
                                 continue;
                 }
                 sel[n++] = r;
         }
+        free(seen.key);
+        free(seen.k);
         if (!n) {
                 rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;
@@ -300,7 +344,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         bc.n = n;
         bc.knames = knames;
         bc.nknames = nknames;
-        if (!build_two(&bc, err) && (rc = build_panels(&bc, 0, ps->npanels, err)))
+        if (!build_two(&bc, err) &&
+            (rc = build_panels(&bc, (struct at){0, 0}, (struct at){ps->npanels, 0}, err)))
                 goto out;
         if (o->nblocks) {
                 /* every -b id must name something */

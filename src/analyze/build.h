@@ -62,6 +62,16 @@ int build_roofline_csv(const struct build_ctx *bc, const struct panel *p,
 int row_base_selected(const struct workload *w, const struct analysis_opts *o, size_t r);
 /* Row r's kernel name as shown (shortened by --kernel-verbose), malloc'd. */
 char *row_kname(const struct workload *w, const struct analysis_opts *o, size_t r);
+/* A number per cell text, by the text's address (a pooled kernel name is one address for
+ * every dispatch of the kernel: what row_kname makes of it is worked out once), open
+ * addressing: kptr_slot is key's slot, or the empty one where it would go (key NULL). */
+struct kptr {
+        const char **key;
+        int *k;
+        size_t cap, n;
+};
+size_t kptr_slot(const struct kptr *m, const char *key); /* m->cap > 0 */
+void kptr_put(struct kptr *m, const char *key, int k);
 /* Row r's duration (End_Timestamp - Start_Timestamp), NaN when absent. */
 double row_duration(const struct workload *w, size_t r);
 
@@ -85,6 +95,10 @@ int kernels_match(const char *pat, const char *const *names, size_t n,
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                         const size_t *rows, size_t n, int by_name, size_t *nk);
 void kstats_free(struct kstat *ks, size_t n);
+/* A kernel's durations' median, as agg_median over them sorted (the order shows only where
+ * the middle values are 0.0 and -0.0: those are sorted first; other equal doubles are the
+ * same bits, and a selection finds the same value in any order). */
+double kstat_median(struct kstat *k);
 /* Divisor from ns to the --time-unit. */
 double time_div(const char *unit);
 

@@ -83,15 +83,7 @@ int row_base_selected(const struct workload *w, const struct analysis_opts *o, s
         return 1;
 }
 
-/* kernel of a cell text (by address: a pooled text is one address for every dispatch of
- * the kernel), open addressing */
-struct kptr {
-        const char **key;
-        int *k;
-        size_t cap, n;
-};
-
-static size_t kptr_slot(const struct kptr *m, const char *key)
+size_t kptr_slot(const struct kptr *m, const char *key)
 {
         size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15u, i = h & (m->cap - 1);
         while (m->key[i] && m->key[i] != key)
@@ -99,7 +91,7 @@ static size_t kptr_slot(const struct kptr *m, const char *key)
         return i;
 }
 
-static void kptr_put(struct kptr *m, const char *key, int k)
+void kptr_put(struct kptr *m, const char *key, int k)
 {
         if (2 * (m->n + 1) > m->cap) {
                 struct kptr g = {.cap = m->cap ? 2 * m->cap : 64};
@@ -167,6 +159,16 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
         return ks;
 }
 
+double kstat_median(struct kstat *k)
+{
+        for (size_t i = 0; i < k->n; i++)
+                if (k->t[i] == 0) {
+                        qsort(k->t, k->n, sizeof(double), cmp_double);
+                        break;
+                }
+        return agg_median(k->t, k->n);
+}
+
 void kstats_free(struct kstat *ks, size_t n)
 {
         for (size_t i = 0; i < n; i++) {
@@ -228,12 +230,11 @@ int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
                 snprintf(key, sizeof key, "%zu", i);
                 /* a comparison pairs the kernels of two runs by name */
                 struct cell *row = rtable_add_row(t, key, ks[i].name);
-                qsort(ks[i].t, ks[i].n, sizeof(double), cmp_double);
                 row[0].text = xstrdup(ks[i].name);
                 row[1].v = (double)ks[i].n;
                 row[2].v = ks[i].sum / div;
                 row[3].v = ks[i].sum / (double)ks[i].n / div;
-                row[4].v = agg_median(ks[i].t, ks[i].n) / div;
+                row[4].v = kstat_median(&ks[i]) / div;
                 row[5].v = row[2].v / total * 100.0;
                 if (bc->nknames) {
                         int mark = 0;
@@ -254,26 +255,50 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
         const char *cols[] = {COL_DISPATCH_ID, COL_KERNEL_NAME, COL_GPU_ID};
         struct rtable *t = analysis_add_table(bc->an, p, pt, "index", 3, rtable_titles(cols, 3));
         int cd = table_col(&w->pmc, COL_DISPATCH_ID), cg = table_col(&w->pmc, COL_GPU_ID);
-        struct smap seen = {0}; /* dispatches of each kernel so far */
+        int kc = table_col(&w->pmc, COL_KERNEL_NAME);
+        char **texts = kc >= 0 ? w->pmc.str[kc] : NULL;
+        /* per kernel (its name as shown): its text in the table and its dispatches so far;
+         * a cell text's kernel looked up once (bytext) */
+        struct smap idx = {0};
+        struct kptr bytext = {0};
+        char **pooled = NULL;
+        unsigned *count = NULL;
+        size_t nk = 0, capk = 0, capc = 0;
         for (size_t r = 0; r < w->pmc.nrows; r++) {
                 if (!row_base_selected(w, bc->o, r))
                         continue;
                 char key[32];
                 snprintf(key, sizeof key, "%zu", r);
-                char *name = row_kname(w, bc->o, r);
-                int k = 0;
-                smap_get(&seen, name, &k);
-                smap_put(&seen, name, k + 1);
+                const char *text = texts ? texts[r] : NULL;
+                size_t slot;
+                int k;
+                if (text && bytext.cap && bytext.key[slot = kptr_slot(&bytext, text)]) {
+                        k = bytext.k[slot];
+                } else {
+                        char *name = row_kname(w, bc->o, r);
+                        if (!smap_get(&idx, name, &k)) {
+                                xgrow(&pooled, &capk, nk + 1, sizeof *pooled);
+                                xgrow(&count, &capc, nk + 1, sizeof *count);
+                                pooled[nk] = rtable_pool_text(t, name); /* one copy */
+                                count[nk] = 0;
+                                k = (int)nk++;
+                                smap_put(&idx, name, k);
+                        }
+                        free(name);
+                        if (text)
+                                kptr_put(&bytext, text, k);
+                }
                 /* a comparison pairs dispatches by kernel and occurrence: "name#k" */
-                char *rkey = xasprintf("%s#%d", name, k);
-                struct cell *row = rtable_add_row(t, key, rkey);
-                free(rkey);
+                struct cell *row = rtable_add_row_occ(t, key, 1, count[k]++);
                 row[0].v = cd >= 0 ? w->pmc.num[cd][r] : (double)r;
-                row[1].text = rtable_pool_text(t, name); /* one copy per kernel */
-                free(name);
+                row[1].text = pooled[k];
                 row[2].v = cg >= 0 ? w->pmc.num[cg][r] : NAN;
         }
-        smap_free(&seen);
+        smap_free(&idx);
+        free(bytext.key);
+        free(bytext.k);
+        free(pooled);
+        free(count);
         return 0;
 }
 

@@ -85,12 +85,6 @@ static size_t slowest(const struct rank *v, size_t n)
         return s;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-        return (x > y) - (x < y);
-}
-
 /* rank r's text in column name of the workload's rank table ("" when not recorded) */
 static const char *rank_gpu(const struct workload *w, long r, const char *name, char *buf,
                             size_t len)
@@ -170,13 +164,12 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
                         char key[32];
                         snprintf(key, sizeof key, "%zu", row_no++);
                         struct cell *row = rtable_add_row(t, key, NULL);
-                        qsort(ks[k].t, ks[k].n, sizeof(double), cmp_double);
                         row[0].v = (double)rk[i].rank;
                         row[1].text = xstrdup(ks[k].name);
                         row[2].v = (double)ks[k].n;
                         row[3].v = ks[k].sum / div;
                         row[4].v = ks[k].sum / (double)ks[k].n / div;
-                        row[5].v = agg_median(ks[k].t, ks[k].n) / div;
+                        row[5].v = kstat_median(&ks[k]) / div;
                         row[6].v = 100.0 * ks[k].sum / rk[i].sum;
                 }
                 kstats_free(ks, nk);

@@ -236,12 +236,25 @@ static int build_kernels(const struct build_ctx *bc, const struct panel *p,
                 smap_put(&idx, ks[k].name, (int)k);
         /* each selected row's kernel among the top ones (-1: none) */
         int *kof = xcalloc(bc->n + 1, sizeof *kof);
+        int kc = table_col(&bc->w->pmc, COL_KERNEL_NAME);
+        char **texts = kc >= 0 ? bc->w->pmc.str[kc] : NULL;
+        struct kptr bytext = {0}; /* a cell text's kernel, found once */
         for (size_t i = 0; i < bc->n; i++) {
+                const char *text = texts ? texts[bc->sel[i]] : NULL;
+                size_t slot;
+                if (text && bytext.cap && bytext.key[slot = kptr_slot(&bytext, text)]) {
+                        kof[i] = bytext.k[slot];
+                        continue;
+                }
                 char *name = row_kname(bc->w, bc->o, bc->sel[i]);
                 if (!smap_get(&idx, name, &kof[i]))
                         kof[i] = -1;
                 free(name);
+                if (text)
+                        kptr_put(&bytext, text, kof[i]);
         }
+        free(bytext.key);
+        free(bytext.k);
         size_t *rows = xcalloc(bc->n + 1, sizeof *rows);
         int rc = 0;
         for (size_t k = 0; !rc && k < nk && k < top; k++) {

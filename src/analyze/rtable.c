@@ -47,25 +47,69 @@ static char *key_copy(struct rtable *t, const char *s)
         return p;
 }
 
-struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
+/* room for one more row (keys and cells; rkeys or rocc, whichever the table has) */
+static void room(struct rtable *t)
 {
-        if (t->nrows == t->caprows) {
-                /* geometric: a table of a million dispatches is not copied row by row */
-                t->caprows = t->caprows ? t->caprows * 2 : 16;
-                t->keys = xrealloc(t->keys, t->caprows * sizeof *t->keys);
+        if (t->nrows < t->caprows)
+                return;
+        /* geometric: a table of a million dispatches is not copied row by row */
+        t->caprows = t->caprows ? t->caprows * 2 : 16;
+        t->keys = xrealloc(t->keys, t->caprows * sizeof *t->keys);
+        if (t->rocc)
+                t->rocc = xrealloc(t->rocc, t->caprows * sizeof *t->rocc);
+        else
                 t->rkeys = xrealloc(t->rkeys, t->caprows * sizeof *t->rkeys);
-                t->cells = xrealloc(t->cells, t->caprows * (t->ncols ? t->ncols : 1) *
-                                                  sizeof *t->cells);
-        }
+        t->cells = xrealloc(t->cells, t->caprows * (t->ncols ? t->ncols : 1) * sizeof *t->cells);
+}
+
+static struct cell *new_row(struct rtable *t, const char *key)
+{
         t->keys[t->nrows] = key_copy(t, key);
-        t->rkeys[t->nrows] = rkey ? key_copy(t, rkey) : t->keys[t->nrows];
         struct cell *row = &t->cells[t->nrows * t->ncols];
         for (size_t i = 0; i < t->ncols; i++) {
                 row[i].v = NAN;
                 row[i].text = NULL;
         }
+        return row;
+}
+
+struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey)
+{
+        room(t);
+        struct cell *row = new_row(t, key);
+        t->rkeys[t->nrows] = rkey ? key_copy(t, rkey) : t->keys[t->nrows];
         t->nrows++;
         return row;
+}
+
+struct cell *rtable_add_row_occ(struct rtable *t, const char *key, size_t rkey_col,
+                                unsigned occ)
+{
+        if (!t->rocc && !t->nrows) {
+                free(t->rkeys);
+                t->rkeys = NULL;
+                t->caprows = 16;
+                t->rocc = xmalloc(t->caprows * sizeof *t->rocc);
+                t->keys = xrealloc(t->keys, t->caprows * sizeof *t->keys);
+                t->cells = xrealloc(t->cells,
+                                    t->caprows * (t->ncols ? t->ncols : 1) * sizeof *t->cells);
+        }
+        room(t);
+        struct cell *row = new_row(t, key);
+        t->rocc[t->nrows] = occ;
+        t->rkey_col = rkey_col;
+        t->nrows++;
+        return row;
+}
+
+const char *rtable_rkey(const struct rtable *t, size_t r, struct strbuf *sb)
+{
+        if (t->rkeys)
+                return t->rkeys[r];
+        const char *s = t->rkey_col < t->ncols ? t->cells[r * t->ncols + t->rkey_col].text : NULL;
+        sb_reset(sb);
+        sb_addf(sb, "%s#%u", s ? s : "", t->rocc[r]);
+        return sb->buf;
 }
 
 void rtable_free(struct rtable *t)
@@ -85,6 +129,7 @@ void rtable_free(struct rtable *t)
         smap_free(&t->pool_idx);
         free(t->keys);
         free(t->rkeys);
+        free(t->rocc);
         free(t->cells);
         free(t->id);
         free(t->key_title);

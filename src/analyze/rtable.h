@@ -22,7 +22,10 @@ struct rtable {
         char **cols;         /* column titles (the key column excluded) */
         size_t nrows;
         char **keys;         /* row keys: metric ids "2.1.3", field names, row numbers */
-        char **rkeys;        /* stable row identities across architectures (metric keys) */
+        char **rkeys;        /* stable row identities across architectures (metric keys);
+                              * NULL for a table of rtable_add_row_occ rows (rtable_rkey) */
+        unsigned *rocc;      /* those rows' occurrences (rtable_add_row_occ) */
+        size_t rkey_col;     /* and the column whose text leads their identity */
         struct cell *cells;  /* nrows * ncols */
         int metric_table;    /* rows are metrics (comparable by id) */
         const struct arch *arch; /* the architecture evaluated (its words label charts) */
@@ -42,6 +45,14 @@ void rtable_init(struct rtable *t, const struct panel *p, const struct panel_tab
 /* Append a row of n/a cells; rkey NULL means key (then rkeys[r] is keys[r] itself).
  * Returns the row's cells. */
 struct cell *rtable_add_row(struct rtable *t, const char *key, const char *rkey);
+/* Append a row whose identity is "TEXT#occ", TEXT its cell rkey_col's text (set by the
+ * caller): a million dispatches' identities cost a number each, not a text (each row of
+ * such a table comes from here). */
+struct cell *rtable_add_row_occ(struct rtable *t, const char *key, size_t rkey_col,
+                                unsigned occ);
+/* Row r's identity: rkeys[r], or for a table of rtable_add_row_occ rows that text written
+ * into sb (valid until sb changes). */
+const char *rtable_rkey(const struct rtable *t, size_t r, struct strbuf *sb);
 void rtable_free(struct rtable *t);
 /* A cell text kept once per table (a kernel name on every row of a long table): the
  * pointer to store in cell.text. A table whose texts come from here gets all of them from

@@ -30,6 +30,20 @@ static double mod_floor(double a, double b)
         return m;
 }
 
+/* mod_floor(x, 1) without fmod (TO_INT_ALL's MOD(x, 1) on every dispatch): below 2^52,
+ * x less its truncation is fmod(x, 1) exactly (a whole number's zero has the sign
+ * mod_floor gives it anyway); from 2^52 on a finite x is whole; NaN and inf as before */
+static double mod_floor1(double x)
+{
+        if (fabs(x) < 4503599627370496.0) {
+                double m = x - (double)(long long)x;
+                if (m == 0)
+                        return 0.0;
+                return m < 0 ? m + 1.0 : m;
+        }
+        return isfinite(x) ? 0.0 : mod_floor(x, 1.0);
+}
+
 /* numpy.round: rint(x * 10^n) / 10^n, or rint(x / 10^-n) * 10^-n for n < 0; rint
  * rounds half to even, and 2.675 at 2 decimals gives 2.68 because 2.675 * 100 is
  * exactly 267.5 in binary. */
@@ -142,6 +156,11 @@ static void bin_apply(int op, const struct ev *a, const struct ev *b, double *ou
                 expr_arith(op, pa, sa, pb, sb, out, n);
                 break;
         case EOP_MOD:
+                if (sa && !sb && *pb == 1.0) {
+                        for (i = 0; i < n; i++)
+                                out[i] = mod_floor1(pa[i]);
+                        break;
+                }
                 BIN_LOOP(mod_floor(x, y));
         case EOP_POW:
                 BIN_LOOP(pow(x, y));

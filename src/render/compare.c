@@ -61,14 +61,16 @@ void compare_pairs(const struct rtable *b, const struct rtable *n, struct cmp_pa
         struct cmp_pair *p = xcalloc(cap, sizeof *p);
         struct smap nidx = {0};
         char *used = n ? xcalloc(n->nrows + 1, 1) : NULL;
+        struct strbuf sb = {0};
         for (size_t r = 0; n && r < n->nrows; r++) {
                 int x;
-                if (!smap_get(&nidx, n->rkeys[r], &x)) /* the first row of a repeated key */
-                        smap_put(&nidx, n->rkeys[r], (int)r);
+                const char *rk = rtable_rkey(n, r, &sb);
+                if (!smap_get(&nidx, rk, &x)) /* the first row of a repeated key */
+                        smap_put(&nidx, rk, (int)r);
         }
         for (size_t r = 0; r < b->nrows; r++) {
                 int x = -1;
-                if (n && smap_get(&nidx, b->rkeys[r], &x) && !used[x])
+                if (n && smap_get(&nidx, rtable_rkey(b, r, &sb), &x) && !used[x])
                         used[x] = 1;
                 else
                         x = -1;
@@ -78,6 +80,7 @@ void compare_pairs(const struct rtable *b, const struct rtable *n, struct cmp_pa
                 if (!used[r])
                         p[k++] = (struct cmp_pair){-1, (long)r};
         smap_free(&nidx);
+        sb_free(&sb);
         free(used);
         *out = p;
         *np = k;

@@ -51,6 +51,18 @@ static size_t next_bad(const double *v, size_t r, size_t n)
 {
 #if defined(__SSE2__)
         const __m128d zero = _mm_setzero_pd(), inf = _mm_set1_pd(INFINITY);
+        /* eight at a time while all are good, then the pair that is not */
+        for (; r + 8 <= n; r += 8) {
+                __m128d a = _mm_loadu_pd(v + r), b = _mm_loadu_pd(v + r + 2),
+                        c = _mm_loadu_pd(v + r + 4), d = _mm_loadu_pd(v + r + 6);
+                __m128d ok = _mm_and_pd(
+                    _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(a, zero), _mm_cmplt_pd(a, inf)),
+                               _mm_and_pd(_mm_cmpge_pd(b, zero), _mm_cmplt_pd(b, inf))),
+                    _mm_and_pd(_mm_and_pd(_mm_cmpge_pd(c, zero), _mm_cmplt_pd(c, inf)),
+                               _mm_and_pd(_mm_cmpge_pd(d, zero), _mm_cmplt_pd(d, inf))));
+                if (_mm_movemask_pd(ok) != 3)
+                        break;
+        }
         for (; r + 2 <= n; r += 2) {
                 __m128d x = _mm_loadu_pd(v + r);
                 if (_mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(x, zero), _mm_cmplt_pd(x, inf))) != 3)
@@ -169,7 +181,19 @@ void cellcheck_report(struct cellcheck *cc, const struct table *t, const char *d
         /* two rows under one Dispatch_ID: -d selects both, and nothing says which is right;
          * the first row that repeats an earlier id is named */
         int id = table_col(t, COL_DISPATCH_ID);
-        if (id >= 0) {
+        /* ids that rise row by row (as recorded) repeat none: no sort */
+        int rising = id >= 0;
+        struct idrow prev = {0, 0}, x;
+        int seen = 0;
+        for (size_t r = 0; rising && r < t->nrows; r++) {
+                if (isnan(t->num[id][r]))
+                        continue;
+                x = (struct idrow){t->num[id][r], 0};
+                rising = !seen || cmp_idrow(&prev, &x) < 0;
+                prev = x;
+                seen = 1;
+        }
+        if (id >= 0 && !rising) {
                 struct idrow *v = xcalloc(t->nrows + 1, sizeof *v);
                 size_t n = 0;
                 for (size_t r = 0; r < t->nrows; r++)

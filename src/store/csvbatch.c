@@ -60,8 +60,9 @@ static int take(struct csv_batch *b, size_t *j, size_t *pos)
 /* kept value k of a line from the field f (l bytes): the number as table.c's fast_row
  * reads it (digits, digits and ".0" as rocprof writes some counters, the rest), else a slow
  * field; 0 when the line has no room for another slow field */
-static inline int put_field(const struct csv_job *jb, size_t k, const char *f, size_t l,
-                            uint32_t at, double *v, uint32_t *sl, size_t *ns)
+static inline __attribute__((always_inline)) int
+put_field(const struct csv_job *jb, size_t k, const char *f, size_t l, uint32_t at, double *v,
+          uint32_t *sl, size_t *ns)
 {
         if (!jb->text[k] &&
             (num_digits8(f, l, &v[k]) ||

@@ -9,6 +9,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +60,76 @@ static int spill_flush(struct wspill *s)
         return ok ? 0 : -1;
 }
 
+/* Whether v[0..n) are all whole numbers 0 .. 2^32 - 1 (not -0.0), each then in u, their
+ * bits ORed in *bits; 0 at the first that is not (u and *bits then say nothing). Four at a
+ * time: x + 2^52 is 2^52 + x exactly, its upper word 0x43300000 and its lower word x, just
+ * when x is such a number (a fraction rounds: less 2^52 it is no longer x, bit for bit; a
+ * negative, a larger value, NaN and inf change the upper word). */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static int whole32_avx2(const double *v, size_t n, uint32_t *u,
+                                                        uint32_t *bits)
+{
+        const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+        const __m256i hi = _mm256_set1_epi64x(0x43300000);
+        const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        __m256i acc = _mm256_setzero_si256();
+        size_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+                __m256d x = _mm256_loadu_pd(v + i);
+                __m256d y = _mm256_add_pd(x, two52);
+                __m256i yb = _mm256_castpd_si256(y);
+                __m256i back = _mm256_castpd_si256(_mm256_sub_pd(y, two52));
+                __m256i ok = _mm256_and_si256(
+                    _mm256_cmpeq_epi64(back, _mm256_castpd_si256(x)),
+                    _mm256_cmpeq_epi64(_mm256_srli_epi64(yb, 32), hi));
+                if (_mm256_movemask_epi8(ok) != -1)
+                        return 0;
+                acc = _mm256_or_si256(acc, yb);
+                __m256i w = _mm256_permutevar8x32_epi32(yb, lo32);
+                _mm_storeu_si128((__m128i *)(u + i), _mm256_castsi256_si128(w));
+        }
+        uint32_t b = 0, a[8];
+        _mm256_storeu_si256((__m256i *)a, acc);
+        b = a[0] | a[2] | a[4] | a[6];
+        for (; i < n; i++) {
+                double x = v[i];
+                if (!(x >= 0 && x <= 4294967295.0))
+                        return 0;
+                uint32_t w = (uint32_t)x;
+                if ((double)w != x || (w == 0 && signbit(x)))
+                        return 0;
+                u[i] = w;
+                b |= w;
+        }
+        *bits = b;
+        return 1;
+}
+#endif
+
+int spill_whole32(const double *v, size_t n, uint32_t *u, uint32_t *bits, int simd)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (simd && __builtin_cpu_supports("avx2"))
+                return whole32_avx2(v, n, u, bits);
+#else
+        (void)simd;
+#endif
+        uint32_t b = 0;
+        for (size_t i = 0; i < n; i++) {
+                double x = v[i];
+                /* NaN, negatives, fractions, -0.0 and large values: doubles */
+                if (!(x >= 0 && x <= 4294967295.0))
+                        return 0;
+                uint32_t w = (uint32_t)x;
+                if ((double)w != x || (w == 0 && signbit(x)))
+                        return 0;
+                u[i] = w;
+                b |= w; /* below 2^8 (2^16) exactly when every value is */
+        }
+        *bits = b;
+        return 1;
+}
+
 /* v (n values) appended to the spill as the narrowest kind that holds them exactly; *off and
  * *kind say where and how. One pass converts and checks (into u, 32 bits a value), a second
  * narrows what it holds. */
@@ -65,11 +138,25 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
 {
         if (!s->wbuf)
                 s->wbuf = xmalloc(WBUF);
-        /* one value throughout? (a differing one usually comes at once) */
+        /* one value throughout? (a differing one usually comes at once; a counter that
+         * stays 0 is read to the end, eight values at a time) */
         uint64_t v0 = 0, x0;
         if (n)
                 memcpy(&v0, v, sizeof v0);
         size_t same = 1;
+#if defined(__SSE2__)
+        const __m128i p0 = _mm_set1_epi64x((long long)v0);
+        for (; same + 8 <= n; same += 8) {
+                const __m128i *q = (const __m128i *)(v + same);
+                __m128i d = _mm_or_si128(
+                    _mm_or_si128(_mm_xor_si128(_mm_loadu_si128(q), p0),
+                                 _mm_xor_si128(_mm_loadu_si128(q + 1), p0)),
+                    _mm_or_si128(_mm_xor_si128(_mm_loadu_si128(q + 2), p0),
+                                 _mm_xor_si128(_mm_loadu_si128(q + 3), p0)));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
+                        break; /* a differing value among these eight: found below */
+        }
+#endif
         for (; same < n; same++) {
                 memcpy(&x0, v + same, sizeof x0);
                 if (x0 != v0)
@@ -85,20 +172,7 @@ static int spill_put(struct wspill *s, const double *v, size_t n, long long *off
                 s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
         }
         uint32_t *u = s->ubuf, bits = 0;
-        enum spill_kind k = n * sizeof *v <= WBUF ? SK_U32 : SK_F64;
-        for (size_t i = 0; i < n && k != SK_F64; i++) {
-                double x = v[i];
-                /* NaN, negatives, fractions, -0.0 and large values: doubles */
-                if (!(x >= 0 && x <= 4294967295.0)) {
-                        k = SK_F64;
-                        break;
-                }
-                uint32_t w = (uint32_t)x;
-                if ((double)w != x || (w == 0 && signbit(x)))
-                        k = SK_F64;
-                u[i] = w;
-                bits |= w; /* below 2^8 (2^16) exactly when every value is */
-        }
+        enum spill_kind k = n * sizeof *v <= WBUF && spill_whole32(v, n, u, &bits, 1) ? SK_U32 : SK_F64;
         if (k != SK_F64)
                 k = bits < 256 ? SK_U8 : bits < 65536 ? SK_U16 : SK_U32;
         size_t bytes = n * kind_width[k];

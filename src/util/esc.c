@@ -32,6 +32,19 @@ static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int f
         size_t i = 0, run = 0;
         while (i < n) {
                 unsigned char c = s[i];
+                /* the common kept bytes first: printable ASCII, and whole three-byte
+                 * sequences (a report's box-drawing lines), as the checks below keep them */
+                if (c >= 0x20 && c < 0x7f) {
+                        run++;
+                        i++;
+                        continue;
+                }
+                if ((c & 0xF0) == 0xE0 && i + 3 <= n && (s[i + 1] & 0xC0) == 0x80 &&
+                    (s[i + 2] & 0xC0) == 0x80) {
+                        run += 3;
+                        i += 3;
+                        continue;
+                }
                 size_t len = 1;
                 int bad = 0;
                 if (c < 0x20) {

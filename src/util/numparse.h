@@ -16,6 +16,16 @@ static inline int num_digits8(const char *f, size_t len, double *out)
         if (len - 1 >= 8)
                 return 0;
         uint64_t v;
+        if (len == 1) { /* "0" alone is four cells in ten of a counter file: no SWAR */
+                v = (uint64_t)(unsigned char)f[0] - '0';
+                if (v >= 10)
+                        return 0;
+                v |= UINT64_C(0x4330000000000000);
+                double d;
+                memcpy(&d, &v, sizeof d);
+                *out = d - 4503599627370496.0;
+                return 1;
+        }
         memcpy(&v, f, 8);
         unsigned sh = (unsigned)(8 - len) * 8;
         /* the field's bytes to the top (little-endian: the first digit lowest), '0's below */
