@@ -84,6 +84,8 @@ struct group {
                                  * buckets): a sum of their names' mixed ids */
         double *dur;
         size_t ndur, cap_dur;
+        uint32_t *vi; /* (not hashed) per kept counter: its value's index in val + 1 */
+        size_t cap_vi;
 };
 
 /* a counter's value given for a group (the last one given) */
@@ -113,6 +115,13 @@ struct rocpd {
         size_t nval, cap_val;
         size_t *slot; /* open addressing: (group, counter) -> its index in val + 1 */
         size_t cap_slot;
+        /* A value is found through its group's own index by counter (vi) while those hold
+         * at most a few cells per value given (dense: their cells): near each other for a
+         * dispatch's rows, where the slots above cost a cache miss a row (the reader's
+         * largest cost). A file that would make them large (many dispatches, each with
+         * other counters) goes over to the slots (hashed 1), made then of every value. */
+        int hashed;
+        size_t dense;
         size_t rows;
         size_t bad, dup, badts;
         struct strbuf key;
@@ -358,6 +367,10 @@ static size_t slot_hash(size_t g, int ci)
 /* the value given for group g and counter ci, or NULL */
 static struct given *given_at(struct rocpd *rp, size_t g, int ci)
 {
+        if (!rp->hashed) {
+                const struct group *gr = &rp->g[g];
+                return (size_t)ci < gr->cap_vi && gr->vi[ci] ? &rp->val[gr->vi[ci] - 1] : NULL;
+        }
         if (!rp->cap_slot)
                 return NULL;
         for (size_t i = slot_hash(g, ci) & (rp->cap_slot - 1);; i = (i + 1) & (rp->cap_slot - 1)) {
@@ -378,9 +391,36 @@ static void slot_insert(size_t *slot, size_t cap, const struct given *val, size_
 }
 
 /* val[k - 1] is group g's value of ci (the table grown at half full) */
+#define DENSE_PER_VALUE 4
+#define DENSE_SPARE ((size_t)1 << 20)
+
 static void given_put(struct rocpd *rp, size_t g, int ci, size_t k)
 {
-        (void)g, (void)ci;
+        if (!rp->hashed) {
+                struct group *gr = &rp->g[g];
+                if ((size_t)ci >= gr->cap_vi) {
+                        size_t cap = rp->nc > (size_t)ci ? rp->nc : (size_t)ci + 1;
+                        rp->dense += cap - gr->cap_vi;
+                        if (rp->dense <= DENSE_PER_VALUE * k + DENSE_SPARE && k < UINT32_MAX) {
+                                gr->vi = xrealloc(gr->vi, cap * sizeof *gr->vi);
+                                memset(gr->vi + gr->cap_vi, 0,
+                                       (cap - gr->cap_vi) * sizeof *gr->vi);
+                                gr->cap_vi = cap;
+                        } else { /* too sparse for the groups' indexes: the slots */
+                                rp->hashed = 1;
+                                for (size_t i = 0; i < rp->ng; i++) {
+                                        free(rp->g[i].vi);
+                                        rp->g[i].vi = NULL;
+                                        rp->g[i].cap_vi = 0;
+                                }
+                                for (size_t j = 1; j <= k; j++)
+                                        given_put(rp, rp->val[j - 1].g, rp->val[j - 1].ci, j);
+                                return;
+                        }
+                }
+                gr->vi[ci] = (uint32_t)k;
+                return;
+        }
         if (2 * k > rp->cap_slot) {
                 size_t cap = rp->cap_slot ? 2 * rp->cap_slot : 1024;
                 size_t *slot = xcalloc(cap, sizeof *slot);
@@ -679,6 +719,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
         for (size_t i = 0; i < rp.ng; i++) {
                 free(rp.g[i].kernel);
                 free(rp.g[i].dur);
+                free(rp.g[i].vi);
         }
         free(rp.val);
         free(rp.slot);
