@@ -61,11 +61,30 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
 /* A timestamp, not below 0: an integer exactly (today's are past 2^53, where a double is
  * off by a nanosecond or two), a fraction as a double (as pandas reads such a column).
  * 0 on success. */
+/* s as 1 to 18 decimal digits and nothing else (what strtoll reads exactly, never past
+ * 2^63): 1 and *v, else 0 (strtoll decides) */
+static int digits_ll(const char *s, long long *v)
+{
+        long long x = 0;
+        size_t i = 0;
+        for (; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+                x = x * 10 + (s[i] - '0');
+        if (!i || s[i])
+                return 0;
+        *v = x;
+        return 1;
+}
+
 static int parse_ts(const char *s, struct ts *out)
 {
         char *end;
+        long long v;
+        if (digits_ll(s, &v)) {
+                *out = (struct ts){v, (double)v, 1};
+                return 0;
+        }
         errno = 0;
-        long long v = strtoll(s, &end, 10);
+        v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
                 *out = (struct ts){v, (double)v, 1};
                 return v < 0 ? -1 : 0;
@@ -81,6 +100,8 @@ static int parse_ts(const char *s, struct ts *out)
 static int parse_id(const char *s, long long *out)
 {
         char *end;
+        if (digits_ll(s, out))
+                return 0;
         errno = 0;
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
