@@ -666,7 +666,9 @@ static void test_rocpd_ways(void **state)
                         put(d, "pmc_perf.csv", bad.buf);
                         struct err e0 = {0};
                         struct strbuf w0 = {0};
-                        assert_int_equal(load_way(p, &ways[0], &ref, &w0, &e0), ERR_INPUT);
+                        struct table bt;
+                        assert_int_equal(load_way(p, &ways[0], &bt, &w0, &e0), ERR_INPUT);
+                        table_free(&bt);
                         assert_non_null(strstr(e0.msg, kind ? "fields, but the header has 15"
                                                             : "Dispatch_ID holds 'zz'"));
                         for (size_t i = 1; i < sizeof ways / sizeof *ways; i++) {
@@ -674,6 +676,7 @@ static void test_rocpd_ways(void **state)
                                 struct strbuf w = {0};
                                 struct table t;
                                 assert_int_equal(load_way(p, &ways[i], &t, &w, &e), ERR_INPUT);
+                                table_free(&t);
                                 assert_string_equal(e0.msg, e.msg);
                                 assert_string_equal(w0.buf ? w0.buf : "", w.buf ? w.buf : "");
                                 sb_free(&w);
