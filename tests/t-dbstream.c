@@ -209,14 +209,26 @@ static void test_same(void **state)
 
 /* path fails to open, in memory, streamed by pages and streamed by SQL, with an error
  * naming it and holding what */
+/* the streamed reading's error, on one thread (its check, then its pages) or two (the
+ * check beside the reading, db_read.c): the same either way */
+static int open_streamed(const char *path, int one, struct workload *w, struct err *err)
+{
+        if (one)
+                setenv("PRISM_THREADS", "1", 1);
+        int rc = db_open_streamed(path, keep_ids, NULL, NULL, NULL, w, err);
+        unsetenv("PRISM_THREADS");
+        return rc;
+}
+
 static void check_fails(const char *path, const char *what)
 {
-        for (int mode = 0; mode < 3; mode++) {
+        char two[sizeof ((struct err *)0)->msg] = "";
+        for (int mode = 0; mode < 4; mode++) {
                 struct workload w;
                 struct err err = {0};
                 if (mode == 2)
                         setenv("PRISM_DB_SQL", "1", 1);
-                int rc = mode ? db_open_streamed(path, keep_ids, NULL, NULL, NULL, &w, &err)
+                int rc = mode ? open_streamed(path, mode == 3, &w, &err)
                               : db_open_workload(path, NULL, NULL, &w, &err);
                 unsetenv("PRISM_DB_SQL");
                 if (!rc) {
@@ -225,6 +237,10 @@ static void check_fails(const char *path, const char *what)
                 }
                 if (!strstr(err.msg, path) || !strstr(err.msg, what))
                         fail_msg("mode %d: '%s' (wanted '%s')", mode, err.msg, what);
+                if (mode == 1)
+                        snprintf(two, sizeof two, "%s", err.msg);
+                if (mode == 3)
+                        assert_string_equal(two, err.msg);
         }
 }
 
@@ -434,8 +450,14 @@ static void test_damaged(void **state)
                 fclose(f);
                 free(cp);
                 struct workload ws;
-                struct err err = {0};
-                if (db_open_streamed(q, keep_ids, NULL, NULL, NULL, &ws, &err) == 0)
+                struct err err = {0}, err1 = {0};
+                int rc1 = open_streamed(q, 1, &ws, &err1);
+                if (rc1 == 0)
+                        workload_close(&ws);
+                int rc = open_streamed(q, 0, &ws, &err);
+                assert_int_equal(rc, rc1);
+                assert_string_equal(err.msg, err1.msg);
+                if (rc == 0)
                         workload_close(&ws);
                 else if (!strstr(err.msg, q))
                         fail_msg("trial %d: '%s'", trial, err.msg);

@@ -17,6 +17,7 @@
 #include "store/workload.h"
 #include "store/db.h"
 #include "store/formats.h"
+#include "store/csvpipe.h"
 #include "store/probe.h"
 #include "tmpfiles.h"
 
@@ -735,6 +736,163 @@ static void test_probe_errors(void **state)
         rmdir_all(d2);
 }
 
+/* A generated long file (passes: every dispatch's rows for a pass's counters, then the next
+ * pass's, so dispatches come back; counters given twice with other values; damaged values
+ * and timestamps; a kernel name with a quoted newline; a dispatch lacking a pass) read with
+ * values found through the slots only (the one way before), through each dispatch's index
+ * (going over to the slots midway or not), and read ahead by a second thread in batches of
+ * 1, 7 and 4096 records: the same table, cell for cell, and the same warnings. Then damaged
+ * files (a bad grouping field, a short record) fail with the same error every way. */
+static char *gen_long(unsigned seed, size_t *nlines)
+{
+        struct strbuf sb = {0};
+        sb_add(&sb, LONG_HEAD);
+        size_t lines = 1;
+        for (int pass = 0; pass < 3; pass++)
+                for (int d = 0; d < 40; d++) {
+                        if (d == 17 && pass == 1)
+                                continue; /* a dispatch without this pass's counters */
+                        for (int c = 0; c < 12; c++) {
+                                seed = seed * 1103515245u + 12345u;
+                                unsigned r = seed >> 8;
+                                const char *k = d % 5 == 4 ? "\"k(a,\nb)\"" : "\"k1(int)\"";
+                                char val[40];
+                                if (r % 97 == 0)
+                                        snprintf(val, sizeof val, "bad");
+                                else
+                                        snprintf(val, sizeof val, "%u.%u", r % 1000, r % 7);
+                                sb_addf(&sb, "%d,%d,%d,64,0,0,8,0,16,%s,%u,%s,4,C%d_%d,%s\n",
+                                        d % 3, d, 256 * (d % 4 + 1), k, 1000 + r % 50,
+                                        r % 89 == 0 ? "x" : "2000", pass, c, val);
+                                lines += d % 5 == 4 ? 2 : 1;
+                                if (r % 31 == 0) { /* the same counter again */
+                                        sb_addf(&sb,
+                                                "%d,%d,%d,64,0,0,8,0,16,%s,1,5,4,C%d_%d,%u\n",
+                                                d % 3, d, 256 * (d % 4 + 1), k, pass, c,
+                                                r % 2 ? r % 1000 : 7u);
+                                        lines += d % 5 == 4 ? 2 : 1;
+                                }
+                        }
+                }
+        *nlines = lines;
+        return sb.buf;
+}
+
+struct rocpd_way {
+        size_t spare;
+        unsigned per_value;
+        size_t pipe_min, records;
+};
+
+static int load_way(const char *path, const struct rocpd_way *w, struct table *t,
+                    struct strbuf *warns, struct err *err)
+{
+        size_t spare = rocpd_dense_spare, pipe_min = csv_pipe_min, rec = csv_pipe_records;
+        unsigned per = rocpd_dense_per_value;
+        rocpd_dense_spare = w->spare, rocpd_dense_per_value = w->per_value;
+        csv_pipe_min = w->pipe_min, csv_pipe_records = w->records;
+        struct strbuf *outer = warn_hold(warns);
+        int rc = rocpd_load(path, NULL, NULL, t, err);
+        warn_hold(outer);
+        rocpd_dense_spare = spare, rocpd_dense_per_value = per;
+        csv_pipe_min = pipe_min, csv_pipe_records = rec;
+        return rc;
+}
+
+static void same_table(const struct table *a, const struct table *b)
+{
+        assert_int_equal(a->nrows, b->nrows);
+        assert_int_equal(a->ncols, b->ncols);
+        for (size_t c = 0; c < a->ncols; c++) {
+                assert_string_equal(a->names[c], b->names[c]);
+                for (size_t r = 0; r < a->nrows; r++) {
+                        double x = a->num[c][r], y = b->num[c][r];
+                        assert_true(x == y || (isnan(x) && isnan(y)));
+                        assert_int_equal(!a->str[c], !b->str[c]);
+                        if (a->str[c])
+                                assert_string_equal(a->str[c][r] ? a->str[c][r] : "",
+                                                    b->str[c][r] ? b->str[c][r] : "");
+                }
+        }
+        for (size_t r = 0; r < a->nrows; r++)
+                assert_int_equal(a->line[r], b->line[r]);
+}
+
+static void test_rocpd_ways(void **state)
+{
+        (void)state;
+        static const struct rocpd_way ways[] = {
+            {0, 0, (size_t)-1, 4096},       /* the slots, one thread: the reference */
+            {(size_t)1 << 20, 4, (size_t)-1, 4096}, /* indexes, one thread */
+            {500, 0, (size_t)-1, 4096},     /* indexes, then the slots midway */
+            {(size_t)1 << 20, 4, 0, 1},     /* indexes, read ahead a record a batch */
+            {0, 0, 0, 7},                   /* the slots, read ahead */
+            {500, 0, 0, 4096}};
+        char *d = tmpdir_new("prism-t-formats");
+        char *p = xasprintf("%s/pmc_perf.csv", d);
+        size_t nlines;
+        for (unsigned seed = 1; seed <= 3; seed++) {
+                char *text = gen_long(seed, &nlines);
+                put(d, "pmc_perf.csv", text);
+                struct table ref;
+                struct strbuf rw = {0};
+                struct err err = {0};
+                if (load_way(p, &ways[0], &ref, &rw, &err))
+                        fail_msg("%s", err.msg);
+                assert_int_equal(ref.nrows, 40);
+                assert_non_null(strstr(rw.buf, "with another value"));
+                assert_non_null(strstr(rw.buf, "holds 'bad'"));
+                assert_non_null(strstr(rw.buf, "holds 'x'"));
+                assert_non_null(strstr(rw.buf, "counter values are missing"));
+                for (size_t i = 1; i < sizeof ways / sizeof *ways; i++) {
+                        struct table t;
+                        struct strbuf w = {0};
+                        if (load_way(p, &ways[i], &t, &w, &err))
+                                fail_msg("%s", err.msg);
+                        same_table(&ref, &t);
+                        assert_string_equal(rw.buf, w.buf);
+                        table_free(&t);
+                        sb_free(&w);
+                }
+                /* damaged at the middle line: a grouping field, then a short record */
+                for (int kind = 0; kind < 2; kind++) {
+                        char *mid = text + strlen(text) / 2;
+                        mid = strchr(mid, '\n') + 1;
+                        char *end = strchr(mid, '\n');
+                        struct strbuf bad = {0};
+                        sb_addn(&bad, text, (size_t)(mid - text));
+                        sb_add(&bad, kind ? "1,2,3\n" : "0,zz,256,64,0,0,8,0,16,k,1,2,4,C,1\n");
+                        sb_add(&bad, end + 1);
+                        put(d, "pmc_perf.csv", bad.buf);
+                        struct err e0 = {0};
+                        struct strbuf w0 = {0};
+                        struct table bt;
+                        assert_int_equal(load_way(p, &ways[0], &bt, &w0, &e0), ERR_INPUT);
+                        table_free(&bt);
+                        assert_non_null(strstr(e0.msg, kind ? "fields, but the header has 15"
+                                                            : "Dispatch_ID holds 'zz'"));
+                        for (size_t i = 1; i < sizeof ways / sizeof *ways; i++) {
+                                struct err e = {0};
+                                struct strbuf w = {0};
+                                struct table t;
+                                assert_int_equal(load_way(p, &ways[i], &t, &w, &e), ERR_INPUT);
+                                table_free(&t);
+                                assert_string_equal(e0.msg, e.msg);
+                                assert_string_equal(w0.buf ? w0.buf : "", w.buf ? w.buf : "");
+                                sb_free(&w);
+                        }
+                        sb_free(&w0);
+                        sb_free(&bad);
+                }
+                table_free(&ref);
+                sb_free(&rw);
+                free(text);
+        }
+        (void)nlines;
+        free(p);
+        rmdir_all(d);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -744,8 +902,8 @@ int main(void)
             cmocka_unit_test(test_csv_stream), cmocka_unit_test(test_zero_clocks),
             cmocka_unit_test(test_kernel_symbols),
             cmocka_unit_test(test_mi350_loads),
-            cmocka_unit_test(test_rocpd_recording), cmocka_unit_test(test_probe_layouts),
-            cmocka_unit_test(test_probe_dir), cmocka_unit_test(test_probe_stores),
-            cmocka_unit_test(test_probe_errors)};
+            cmocka_unit_test(test_rocpd_recording), cmocka_unit_test(test_rocpd_ways),
+            cmocka_unit_test(test_probe_layouts), cmocka_unit_test(test_probe_dir),
+            cmocka_unit_test(test_probe_stores), cmocka_unit_test(test_probe_errors)};
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

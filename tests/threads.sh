@@ -100,5 +100,48 @@ else
         echo "SKIP threads: no $V"
         skip=$((skip + 1))
 fi
+# rocpd's long file read ahead on a second thread (src/store/csvpipe.c: files of 16 MiB or
+# more), whole and with a bad grouping field halfway; a database's passes checked on a
+# second connection beside their reading (src/store/db_read.c: 8192 rows or more), whole,
+# with damaged cells, and with a damaged page (the check's error, as on one thread)
+R=$S/rocprof-workloads-3.3/vcopy/MI300X_A1_rocpd
+if [ -f "$R/pmc_perf.csv" ] && [ -f "$V/pmc_perf.csv" ] && command -v python3 >/dev/null; then
+        mkdir -p "$T/long" "$T/longbad"
+        cp "$R/sysinfo.csv" "$R/profiling_config.yaml" "$T/long/"
+        cp "$R/sysinfo.csv" "$R/profiling_config.yaml" "$T/longbad/"
+        # 72 dispatches (about 20 MB): the rows repeated with new ids (the second field)
+        python3 -c '
+import sys
+lines = open(sys.argv[1], newline="").read().split("\n")
+head, body = lines[0], [l for l in lines[1:] if l]
+out = [head]
+for k in range(24):
+    for l in body:
+        f = l.split(",", 2)
+        out.append(f"{f[0]},{int(f[1]) + 10 * k},{f[2]}")
+open(sys.argv[2], "w", newline="").write("\n".join(out) + "\n")
+f = out[len(out) // 2].split(",", 2)
+out[len(out) // 2] = f"{f[0]},x{f[1]},{f[2]}"
+open(sys.argv[3], "w", newline="").write("\n".join(out) + "\n")
+' "$R/pmc_perf.csv" "$T/long/pmc_perf.csv" "$T/longbad/pmc_perf.csv"
+        same "rocpd read ahead" -p "$T/long"
+        same "rocpd read ahead, a bad Dispatch_ID halfway" -p "$T/longbad"
+        python3 bench/gen-workload.py "$V" 9000 "$T/w9k" 50 >/dev/null &&
+                "$P" database --import "$T/w9k" --db "$T/w9k.db" >/dev/null 2>&1 ||
+                bad "a 9000-dispatch database could not be made"
+        same "a database's passes checked beside their reading" -p "$T/w9k.db"
+        sed -i '50s/,[0-9.]*,/,abc,/; 4000s/,[0-9.]*,/,-1,/' "$T/w9k/pmc_perf.csv"
+        "$P" database --import "$T/w9k" --db "$T/w9kc.db" >/dev/null 2>&1
+        same "the same with damaged cells" -p "$T/w9kc.db"
+        # bytes in the middle of the file overwritten: quick_check's error, on both
+        sz=$(stat -c %s "$T/w9k.db")
+        printf 'damaged page%.0s' $(seq 600) | dd of="$T/w9k.db" bs=1 seek=$((sz / 2)) \
+                conv=notrunc status=none
+        same "a damaged database page" -p "$T/w9k.db"
+        rm -rf "$T/long" "$T/longbad" "$T/w9k" "$T/w9k.db" "$T/w9kc.db"
+else
+        echo "SKIP threads: no $R or $V (rocpd and database reading)"
+        skip=$((skip + 1))
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

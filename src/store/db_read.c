@@ -4,6 +4,7 @@
 #include "db.h"
 #include "db_int.h"
 #include "db_rd.h"
+#include "../util/task.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -222,12 +223,85 @@ static int rd_sysinfo(struct reader *rd, size_t src, struct table *t)
         return rc;
 }
 
+/* A streamed pass's check (rd_rows: SQLite's quick_check of its tables and their row
+ * counts, a walk of every page) on a second connection and thread while this one reads
+ * the pass, from PASS_CHECK_ROWS rows and two CPUs on. The pass is read as if its recorded
+ * count held (nothing is allocated for it up front when streamed), its warnings held; a
+ * failed check then wins over whatever the reading found (the one-thread order: the check
+ * first), and its warnings go. */
+#define PASS_CHECK_ROWS 8192
+
+struct pass_check {
+        struct reader rd; /* the second connection (rd.db NULL: not opened) */
+        struct err err;
+        int tried;
+        size_t src, nrows;
+        long id;
+        const char *name;
+        sqlite3_int64 stored;
+        struct task task;
+};
+
+static int pass_check_run(void *p)
+{
+        struct pass_check *pc = p;
+        return rd_rows(&pc->rd, pc->src, pc->id, pc->name, pc->stored, &pc->nrows);
+}
+
+/* 1: pc's check started (*nrows its recorded count); 0: none (rd_rows is left to run) */
+static int pass_check_start(struct reader *rd, struct pass_check *pc, size_t src, long id,
+                            const char *name, sqlite3_int64 stored, size_t *nrows)
+{
+        if (stored < PASS_CHECK_ROWS || task_workers() < 2)
+                return 0;
+        if (!pc->tried) {
+                pc->tried = 1;
+                pc->rd = (struct reader){.paths = rd->paths, .n = rd->n, .err = &pc->err};
+                if (rd_attach(&pc->rd) ||
+                    sqlite3_exec(pc->rd.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+                        rd_close(&pc->rd);
+                        pc->rd.db = NULL;
+                }
+        }
+        if (!pc->rd.db)
+                return 0;
+        pc->src = src, pc->id = id, pc->name = name, pc->stored = stored;
+        task_start(&pc->task, pass_check_run, pc);
+        *nrows = (size_t)stored;
+        return 1;
+}
+
+/* the pass read (its result rc, its warnings in held): the check's error where it failed,
+ * else rc and the warnings printed */
+static int pass_check_end(struct reader *rd, struct pass_check *pc, int rc,
+                          struct strbuf *held)
+{
+        int crc = task_join(&pc->task);
+        task_warnings(&pc->task);
+        if (crc) {
+                *rd->err = pc->err;
+                sb_free(held);
+                return crc;
+        }
+        warn_release(held);
+        return rc;
+}
+
+static void pass_check_close(struct pass_check *pc)
+{
+        if (pc->rd.db) {
+                sqlite3_exec(pc->rd.db, "COMMIT", NULL, NULL, NULL);
+                rd_close(&pc->rd);
+        }
+}
+
 static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *ctx,
                        const struct dbstreaming *ds, struct workload *w)
 {
         const char *path = rd->paths[src];
         sqlite3_stmt *st = NULL;
-        int rc, s, have_pmc = 0;
+        int rc, s, have_pmc = 0, checking = 0;
+        struct pass_check pc = {0};
         memset(w, 0, sizeof *w);
         w->path = xstrdup(path);
         struct dbstreaming ds1;
@@ -266,15 +340,29 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                 }
                 /* the recorded count checked against the tables before anything is
                  * allocated for it */
-                if ((!strcmp(kind, "counters") && !have_pmc) || !strcmp(kind, "accumulate") ||
-                    (!strcmp(kind, "roofline") && !w->has_roofline))
+                int spilled = ds && ((!strcmp(kind, "counters") && !have_pmc) ||
+                                     !strcmp(kind, "accumulate"));
+                struct strbuf held = {0}, *outer = NULL;
+                checking = spilled && pass_check_start(rd, &pc, src, id, name,
+                                                       sqlite3_column_int64(st, 3), &nrows);
+                if (checking)
+                        outer = warn_hold(&held);
+                else if ((!strcmp(kind, "counters") && !have_pmc) ||
+                         !strcmp(kind, "accumulate") ||
+                         (!strcmp(kind, "roofline") && !w->has_roofline))
                         if ((rc = rd_rows(rd, src, id, name, sqlite3_column_int64(st, 3),
                                           &nrows)))
                                 goto out;
                 if (!strcmp(kind, "counters") && !have_pmc) {
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
-                                                     ds->keep, 0, &w->pmc)
-                                     : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc)))
+                        rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
+                                                ds->keep, 0, &w->pmc)
+                                : rd_pass(rd, src, id, nrows, want, ctx, &w->pmc);
+                        if (checking) {
+                                warn_hold(outer);
+                                checking = 0;
+                                rc = pass_check_end(rd, &pc, rc, &held);
+                        }
+                        if (rc)
                                 goto out;
                         if (!ds)
                                 db_check_cells(&w->pmc, path, name);
@@ -283,9 +371,15 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                         w->acc = xrealloc(w->acc, (w->nacc + 1) * sizeof *w->acc);
                         w->acc_names = xrealloc(w->acc_names, (w->nacc + 1) * sizeof *w->acc_names);
                         /* streamed: nothing of an accumulate pass stays but its rows' count */
-                        if ((rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds,
-                                                     NULL, 1 + w->nacc, &w->acc[w->nacc])
-                                     : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc])))
+                        rc = ds ? rd_pass_spill(rd, src, id, name, nrows, want, ctx, ds, NULL,
+                                                1 + w->nacc, &w->acc[w->nacc])
+                                : rd_pass(rd, src, id, nrows, want, ctx, &w->acc[w->nacc]);
+                        if (checking) {
+                                warn_hold(outer);
+                                checking = 0;
+                                rc = pass_check_end(rd, &pc, rc, &held);
+                        }
+                        if (rc)
                                 goto out;
                         if (!ds)
                                 db_check_cells(&w->acc[w->nacc], path, name);
@@ -315,6 +409,7 @@ static int rd_workload(struct reader *rd, size_t src, table_col_fn want, void *c
                               path, w->acc_names[i], w->acc[i].nrows, w->pmc.nrows);
 out:
         sqlite3_finalize(st);
+        pass_check_close(&pc);
         if (rc)
                 workload_close(w);
         return rc;

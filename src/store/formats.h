@@ -68,6 +68,12 @@ void formats_rocpd_accum(const struct table *pmc, struct table **acc, char ***na
  * column value. */
 void formats_accum_alias(struct table *t, const char *table, const char *value);
 
+/* For tests (rocpd_table.c): a value is found through its dispatch's index by counter
+ * while those hold at most rocpd_dense_per_value cells per value plus rocpd_dense_spare
+ * (4 and 2^20), else through one hash table (0 and 0: always) */
+extern size_t rocpd_dense_spare;
+extern unsigned rocpd_dense_per_value;
+
 /* rocpd.c: the long table at path grouped into pmc (formats_load_pmc's rocpd case). */
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err);

@@ -29,98 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "columns.h"
-#include "formats.h"
-
-enum {
-        F_DISPATCH, F_GRID, F_WG, F_LDS, /* numeric grouping fields */
-        F_KERNEL, F_START, F_END, F_NAME, F_VALUE,
-        F_GPU, F_SCRATCH, F_AVGPR, F_ACCVGPR, F_SGPR, F_KID, /* first row's, optional */
-        NF
-};
-#define NKEY 4
-#define NREQ (F_VALUE + 1)
-#define NFIXED (NF - F_GPU)
-static const char *const field_name[NF] = {COL_DISPATCH_ID,
-                                           COL_GRID_SIZE,
-                                           COL_WORKGROUP_SIZE,
-                                           COL_LDS_PER_WORKGROUP,
-                                           COL_KERNEL_NAME,
-                                           COL_START,
-                                           COL_END,
-                                           COL_COUNTER_NAME,
-                                           COL_COUNTER_VALUE,
-                                           COL_GPU_ID,
-                                           COL_SCRATCH_PER_WORKITEM,
-                                           COL_ARCH_VGPR,
-                                           COL_ACCUM_VGPR,
-                                           COL_SGPR,
-                                           COL_KERNEL_ID};
-
-#define MAX_WARN 5
-
-/* where a value was given: the file's index in the high 16 bits, its line below */
-#define VLINE(file, line) (((size_t)(file) << 48) | (size_t)(line))
-#define VLINE_FILE(v) ((size_t)(v) >> 48)
-#define VLINE_LINE(v) ((size_t)(v) & (((size_t)1 << 48) - 1))
-
-struct ts {
-        long long i; /* exact: the integer */
-        double d;
-        int exact;
-};
-#define ROCPD_MAX_FILL 16
-#define ROCPD_MAX_SPARE ((size_t)1 << 22)
-
-struct group {
-        double key[NKEY];
-        long long id; /* Dispatch_ID, exactly */
-        char *kernel;
-        double fixed[NFIXED];
-        size_t line; /* its first row */
-        struct ts s0, e0; /* its first row's timestamps (first_ok 1: both read) */
-        int first_ok;
-        unsigned long long sig; /* which counters it has (iteration multiplexing's
-                                 * buckets): a sum of their names' mixed ids */
-        double *dur;
-        size_t ndur, cap_dur;
-};
-
-/* a counter's value given for a group (the last one given) */
-struct given {
-        size_t g, line;
-        int ci;
-        double v;
-};
-
-struct rocpd {
-        const char *path;
-        const char *const *paths; /* every file read, path among them */
-        size_t file;              /* path's index in paths */
-        struct pass_rules rules;
-        int sigs;                 /* compute each group's sig */
-        int nunkept;              /* counters not kept, numbered -2, -3, ... in cidx */
-        table_col_fn want;
-        void *ctx;
-        int col[NF];
-        struct group *g;
-        size_t ng, cap_g;
-        struct smap gidx;
-        char **cname; /* kept counters, in the order first seen */
-        size_t nc, cap_c;
-        struct smap cidx; /* counter name -> kept index, or -1 */
-        struct given *val; /* the values given, in row order (one per group and counter) */
-        size_t nval, cap_val;
-        size_t *slot; /* open addressing: (group, counter) -> its index in val + 1 */
-        size_t cap_slot;
-        size_t rows;
-        size_t bad, dup, badts;
-        struct strbuf key;
-        /* the previous row's grouping fields as written, and its group: rows come in runs
-         * of one dispatch, so most rows skip parsing them */
-        struct strbuf last;
-        int last_group;
-};
+#include "rocpd_int.h"
+#include "csvpipe.h"
 
 static int keep(const struct rocpd *rp, const char *name)
 {
@@ -151,11 +61,30 @@ static int on_header(struct rocpd *rp, char **f, size_t n, struct err *err)
 /* A timestamp, not below 0: an integer exactly (today's are past 2^53, where a double is
  * off by a nanosecond or two), a fraction as a double (as pandas reads such a column).
  * 0 on success. */
+/* s as 1 to 18 decimal digits and nothing else (what strtoll reads exactly, never past
+ * 2^63): 1 and *v, else 0 (strtoll decides) */
+static int digits_ll(const char *s, long long *v)
+{
+        long long x = 0;
+        size_t i = 0;
+        for (; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+                x = x * 10 + (s[i] - '0');
+        if (!i || s[i])
+                return 0;
+        *v = x;
+        return 1;
+}
+
 static int parse_ts(const char *s, struct ts *out)
 {
         char *end;
+        long long v;
+        if (digits_ll(s, &v)) {
+                *out = (struct ts){v, (double)v, 1};
+                return 0;
+        }
         errno = 0;
-        long long v = strtoll(s, &end, 10);
+        v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
                 *out = (struct ts){v, (double)v, 1};
                 return v < 0 ? -1 : 0;
@@ -167,24 +96,12 @@ static int parse_ts(const char *s, struct ts *out)
         return 0;
 }
 
-/* a - b, exactly where both are integers; *ovf where that difference is past 2^63 */
-static double ts_sub(struct ts a, struct ts b, int *ovf)
-{
-        long long d;
-        *ovf = 0;
-        if (!a.exact || !b.exact)
-                return a.d - b.d;
-        if (__builtin_sub_overflow(a.i, b.i, &d)) {
-                *ovf = 1;
-                return a.d - b.d;
-        }
-        return (double)d;
-}
-
 /* Dispatch_ID: an exact integer (a whole number written as a real too) */
 static int parse_id(const char *s, long long *out)
 {
         char *end;
+        if (digits_ll(s, out))
+                return 0;
         errno = 0;
         long long v = strtoll(s, &end, 10);
         if (*s && !*end && !errno) {
@@ -346,53 +263,6 @@ static int counter_index(struct rocpd *rp, const char *name)
         return ci;
 }
 
-static size_t slot_hash(size_t g, int ci)
-{
-        /* splitmix64's finaliser: every bit of both mixed into the low ones */
-        uint64_t h = (uint64_t)g * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)(unsigned)ci;
-        h = (h ^ (h >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        h = (h ^ (h >> 27)) * UINT64_C(0x94D049BB133111EB);
-        return (size_t)(h ^ (h >> 31));
-}
-
-/* the value given for group g and counter ci, or NULL */
-static struct given *given_at(struct rocpd *rp, size_t g, int ci)
-{
-        if (!rp->cap_slot)
-                return NULL;
-        for (size_t i = slot_hash(g, ci) & (rp->cap_slot - 1);; i = (i + 1) & (rp->cap_slot - 1)) {
-                size_t k = rp->slot[i];
-                if (!k)
-                        return NULL;
-                if (rp->val[k - 1].g == g && rp->val[k - 1].ci == ci)
-                        return &rp->val[k - 1];
-        }
-}
-
-static void slot_insert(size_t *slot, size_t cap, const struct given *val, size_t k)
-{
-        size_t i = slot_hash(val[k - 1].g, val[k - 1].ci) & (cap - 1);
-        while (slot[i])
-                i = (i + 1) & (cap - 1);
-        slot[i] = k;
-}
-
-/* val[k - 1] is group g's value of ci (the table grown at half full) */
-static void given_put(struct rocpd *rp, size_t g, int ci, size_t k)
-{
-        (void)g, (void)ci;
-        if (2 * k > rp->cap_slot) {
-                size_t cap = rp->cap_slot ? 2 * rp->cap_slot : 1024;
-                size_t *slot = xcalloc(cap, sizeof *slot);
-                for (size_t j = 1; j < k; j++)
-                        slot_insert(slot, cap, rp->val, j);
-                free(rp->slot);
-                rp->slot = slot;
-                rp->cap_slot = cap;
-        }
-        slot_insert(rp->slot, rp->cap_slot, rp->val, k);
-}
-
 static void set_value(struct rocpd *rp, struct group *g, int ci, char **f, size_t line)
 {
         char buf[100];
@@ -461,178 +331,6 @@ static int on_row(void *p, char **f, const size_t *lens, size_t n, size_t line,
         return 0;
 }
 
-/* ---- the wide table ---- */
-
-static int cmp_dur(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-        return (x > y) - (x < y);
-}
-
-static double median(struct group *g)
-{
-        if (!g->ndur)
-                return NAN;
-        qsort(g->dur, g->ndur, sizeof *g->dur, cmp_dur);
-        size_t m = g->ndur / 2;
-        return g->ndur % 2 ? g->dur[m] : (g->dur[m - 1] + g->dur[m]) / 2;
-}
-
-static int cmp_group(const void *a, const void *b)
-{
-        const struct group *x = *(struct group *const *)a, *y = *(struct group *const *)b;
-        if (x->id != y->id)
-                return x->id < y->id ? -1 : 1;
-        int c = strcmp(x->kernel, y->kernel);
-        if (c)
-                return c;
-        for (int k = F_GRID; k < NKEY; k++)
-                if (x->key[k] != y->key[k])
-                        return x->key[k] < y->key[k] ? -1 : 1;
-        return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-        double x = *(const double *)a, y = *(const double *)b;
-        return (x > y) - (x < y);
-}
-
-/* GPU_ID as rank: the lowest id 0, the next 1, ... */
-static void rank_gpus(struct group **order, size_t n)
-{
-        double *ids = xmalloc((n ? n : 1) * sizeof *ids);
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-                if (!isnan(order[i]->fixed[0]))
-                        ids[k++] = order[i]->fixed[0];
-        qsort(ids, k, sizeof *ids, cmp_double);
-        size_t m = 0; /* the distinct ids, ascending: an id's rank is its index */
-        for (size_t j = 0; j < k; j++)
-                if (!m || ids[j] != ids[m - 1])
-                        ids[m++] = ids[j];
-        for (size_t i = 0; i < n; i++) {
-                double *v = &order[i]->fixed[0];
-                if (isnan(*v))
-                        continue;
-                const double *at = bsearch(v, ids, m, sizeof *ids, cmp_double);
-                *v = (double)(at - ids);
-        }
-        free(ids);
-}
-
-static int want_col(const struct rocpd *rp, const char *name)
-{
-        return !rp->want || !strcmp(name, COL_KERNEL_NAME) || rp->want(rp->ctx, name);
-}
-
-static void build(struct rocpd *rp, struct table *t, unsigned long long **sig_out)
-{
-        struct group **order = xmalloc((rp->ng ? rp->ng : 1) * sizeof *order);
-        for (size_t i = 0; i < rp->ng; i++)
-                order[i] = &rp->g[i];
-        qsort(order, rp->ng, sizeof *order, cmp_group);
-        rank_gpus(order, rp->ng);
-        if (sig_out) {
-                *sig_out = xmalloc((rp->ng ? rp->ng : 1) * sizeof **sig_out);
-                for (size_t r = 0; r < rp->ng; r++)
-                        (*sig_out)[r] = order[r]->sig;
-        }
-        table_init(t);
-        double *dur = xmalloc((rp->ng ? rp->ng : 1) * sizeof *dur);
-        double *start = xmalloc((rp->ng ? rp->ng : 1) * sizeof *start);
-        /* the first row's timestamps (3.10): relative to the earliest, so that End - Start
-         * stays exact in a double (today's timestamps are past 2^53) */
-        struct ts t0 = {0, 0, 1};
-        int any = 0, ovf;
-        for (size_t r = 0; rp->rules.first_times && r < rp->ng; r++)
-                if (order[r]->first_ok == 1 && (!any || ts_sub(order[r]->s0, t0, &ovf) < 0))
-                        t0 = order[r]->s0, any = 1;
-        for (size_t r = 0; r < rp->ng; r++) {
-                size_t row = table_add_row(t); /* may move t->line */
-                t->line[row] = order[r]->line;
-                if (!rp->rules.first_times) {
-                        dur[r] = median(order[r]);
-                        start[r] = isnan(dur[r]) ? NAN : 0;
-                } else if (order[r]->first_ok == 1) {
-                        start[r] = ts_sub(order[r]->s0, t0, &ovf);
-                        dur[r] = ts_sub(order[r]->e0, t0, &ovf);
-                } else {
-                        start[r] = dur[r] = NAN;
-                }
-        }
-        /* the columns in 3.3's order: the first row's fields, the counters, the times */
-        static const int head[] = {F_GPU, F_GRID, F_WG, F_LDS, F_SCRATCH, F_AVGPR,
-                                   F_ACCVGPR, F_SGPR, F_KERNEL, F_KID};
-        for (size_t h = 0; h < sizeof head / sizeof *head; h++) {
-                int k = head[h];
-                if (rp->col[k] < 0 || !want_col(rp, field_name[k]))
-                        continue;
-                int c = table_add_col(t, field_name[k]);
-                for (size_t r = 0; r < rp->ng; r++) {
-                        if (k == F_KERNEL)
-                                table_set_str(t, c, r, order[r]->kernel);
-                        else
-                                t->num[c][r] = k < NKEY ? order[r]->key[k]
-                                                        : order[r]->fixed[k - F_GPU];
-                }
-        }
-        size_t missing = 0;
-        const char *mname = NULL;
-        long long mdisp = 0;
-        /* the values given, each into its dispatch's row; then the cells none was given
-         * for, the first of them (counter by counter, row by row) named */
-        size_t *row = xmalloc((rp->ng ? rp->ng : 1) * sizeof *row);
-        for (size_t r = 0; r < rp->ng; r++)
-                row[(size_t)(order[r] - rp->g)] = r;
-        int *col = xmalloc((rp->nc ? rp->nc : 1) * sizeof *col);
-        unsigned char *given = xcalloc(rp->ng * rp->nc + 1, 1);
-        for (size_t i = 0; i < rp->nc; i++) {
-                col[i] = table_add_col(t, rp->cname[i]);
-                for (size_t r = 0; r < rp->ng; r++)
-                        t->num[col[i]][r] = NAN;
-        }
-        for (size_t k = 0; k < rp->nval; k++) {
-                const struct given *v = &rp->val[k];
-                t->num[col[v->ci]][row[v->g]] = v->v;
-                given[(size_t)v->ci * rp->ng + row[v->g]] = 1;
-        }
-        missing = rp->ng * rp->nc - rp->nval;
-        for (size_t k = 0; missing && k < rp->ng * rp->nc; k++)
-                if (!given[k]) {
-                        mname = rp->cname[k / rp->ng];
-                        mdisp = order[k % rp->ng]->id;
-                        break;
-                }
-        free(given);
-        free(col);
-        free(row);
-        if (missing)
-                warnf("%s: %zu counter value%s missing (dispatch %lld has no row for '%s'); "
-                      "the metrics that use %s are n/a for %s dispatch%s",
-                      rp->path, missing, missing == 1 ? " is" : "s are", mdisp, mname,
-                      missing == 1 ? "it" : "them", missing == 1 ? "that" : "those",
-                      missing == 1 ? "" : "es");
-        if (want_col(rp, COL_END)) {
-                int c = table_add_col(t, COL_END);
-                for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = dur[r];
-        }
-        if (want_col(rp, COL_START)) {
-                int c = table_add_col(t, COL_START);
-                for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = start[r];
-        }
-        if (want_col(rp, COL_DISPATCH_ID)) {
-                int c = table_add_col(t, COL_DISPATCH_ID);
-                for (size_t r = 0; r < rp->ng; r++)
-                        t->num[c][r] = (double)(r + (size_t)rp->rules.dispatch_base);
-        }
-        free(dur);
-        free(start);
-        free(order);
-}
-
 int rocpd_load(const char *path, table_col_fn want, void *ctx, struct table *pmc,
                struct err *err)
 {
@@ -654,7 +352,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
                 rp.path = paths[i];
                 rp.file = i;
                 rp.last_group = -1; /* a new file: its rows start a run of their own */
-                rc = csv_stream(paths[i], on_row, &rp, err);
+                rc = csv_stream_piped(paths[i], on_row, &rp, err);
         }
         rp.path = label; /* the messages below are about them all */
         /* a wide table of mostly empty cells is refused before it is made */
@@ -665,7 +363,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
                              "docs/FORMATS.md)",
                              path, rp.ng, rp.nc, rp.rows, ROCPD_MAX_FILL, ROCPD_MAX_SPARE);
         if (!rc) {
-                build(&rp, pmc, sigs);
+                rocpd_build(&rp, pmc, sigs);
                 if (rp.bad > MAX_WARN)
                         warnf("%s: %zu more damaged values read as n/a", path,
                               rp.bad - MAX_WARN);
@@ -679,6 +377,7 @@ int rocpd_load_files(const char *const *paths, size_t npaths, const char *label,
         for (size_t i = 0; i < rp.ng; i++) {
                 free(rp.g[i].kernel);
                 free(rp.g[i].dur);
+                free(rp.g[i].vi);
         }
         free(rp.val);
         free(rp.slot);
