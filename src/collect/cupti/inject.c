@@ -20,6 +20,9 @@
  *   PRISM_CUPTI_CHECKPOINT  1 (with REPLAY=kernel and FLUSH=1, experimental): the collector
  *                           replays each kernel itself, restoring memory and flushing the
  *                           L2 before every pass (replay.c)
+ *   PRISM_CUPTI_INSTRUMENTED comma-separated metrics of PRISM_CUPTI_METRICS that CUPTI
+ *                           collects by instrumenting the code: that replay leaves them to
+ *                           CUPTI's kernel replay of the program's launch (range.c)
  *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit; 2: also
  *                           each launch call's time (kernel replay: all its passes)
@@ -436,6 +439,44 @@ static void clock_offset(void)
         pc.ts_offset = (int64_t)c - mid;
 }
 
+/* Is name one of the comma-separated list? */
+static int listed(const char *list, const char *name)
+{
+        size_t n = strlen(name);
+        for (const char *p = list; p && *p;) {
+                const char *e = strchr(p, ',');
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                if (len == n && !strncmp(p, name, n))
+                        return 1;
+                p = e ? e + 1 : NULL;
+        }
+        return 0;
+}
+
+/* pc.split: the metrics named in inst (PRISM_CUPTI_INSTRUMENTED) apart from the others, for
+ * the collector's own replay (range.c splits only when both kinds are there). */
+static void split_metrics(const char *inst)
+{
+        size_t n = pc.nmetrics ? pc.nmetrics : 1;
+        pc.split.hw = calloc(n, sizeof *pc.split.hw);
+        pc.split.inst = calloc(n, sizeof *pc.split.inst);
+        pc.split.hw_slot = calloc(n, sizeof *pc.split.hw_slot);
+        pc.split.inst_slot = calloc(n, sizeof *pc.split.inst_slot);
+        if (!pc.split.hw || !pc.split.inst || !pc.split.hw_slot || !pc.split.inst_slot) {
+                pc.split.nhw = pc.split.ninst = 0; /* no split: one set, as before */
+                return;
+        }
+        for (size_t m = 0; m < pc.nmetrics; m++) {
+                if (listed(inst, pc.metrics[m])) {
+                        pc.split.inst_slot[pc.split.ninst] = m;
+                        pc.split.inst[pc.split.ninst++] = pc.metrics[m];
+                } else {
+                        pc.split.hw_slot[pc.split.nhw] = m;
+                        pc.split.hw[pc.split.nhw++] = pc.metrics[m];
+                }
+        }
+}
+
 static void parse_env(void)
 {
         const char *s = getenv("PRISM_CUPTI_OUT");
@@ -518,6 +559,7 @@ static void parse_env(void)
                 if (pc.nmetrics < cap)
                         pc.metrics[pc.nmetrics++] = tok;
         }
+        split_metrics(getenv("PRISM_CUPTI_INSTRUMENTED"));
 }
 
 PC_EXPORT int InitializeInjection(void)

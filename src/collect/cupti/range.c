@@ -10,26 +10,44 @@
 
 enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
 
+/* One metric set of a context: its config, host object and counter data image. A context
+ * has one (every metric) unless the collector's own replay splits its metrics (below). */
+struct mset {
+        const char **names; /* the metrics; pc.metrics, or a subset */
+        size_t n;
+        size_t *slot;       /* per name: its index in pc.metrics; NULL: the same order */
+        CUpti_Profiler_Host_Object *host;
+        uint8_t *config;
+        size_t config_size;
+        uint8_t *cd; /* the counter data image */
+        size_t cd_size;
+        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
+                        per range) and doubles at each re-arm up to pc.max_ranges */
+};
+
+/* The sets of a context: SET_MAIN always (every metric; with the split, the hardware
+ * counters that the collector's own replay collects); with the split also SET_INST (the
+ * metrics CUPTI collects by instrumenting the code, through its kernel replay of the
+ * program's launch) and SET_ALL (every metric, CUPTI's replay of a kernel the collector
+ * cannot replay; built on the first such kernel). */
+enum { SET_MAIN, SET_INST, SET_ALL, NSETS };
+
 struct pc_ctx {
         CUcontext ctx;
         uint32_t dev;
         int state;
         char chip[64];
         uint8_t *avail;
-        CUpti_Profiler_Host_Object *host;
-        uint8_t *config;
-        size_t config_size;
+        struct mset sets[NSETS];
+        size_t nsets; /* 1, or NSETS with the split */
+        struct mset *s; /* the set being armed or decoded */
         CUpti_RangeProfiler_Object *rp;
-        uint8_t *cd; /* the counter data image */
-        size_t cd_size;
         size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
-        size_t nbatch;
+        size_t nbatch, cap_batch;
         size_t base; /* launches profiled in this context before the image's first */
         int named;   /* range names are launch indices (auto range names them so) */
         size_t nflushes;
         int cupti_pending; /* user replay: a kernel left to CUPTI's replay awaits decoding */
-        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
-                        per range) and doubles at each re-arm up to pc.max_ranges */
 };
 
 static struct pc_ctx **ctxs;
@@ -54,6 +72,17 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
         c->ctx = ctx;
         c->named = 1;
         c->state = pc.nmetrics ? CTX_NEW : CTX_OFF;
+        c->nsets = 1;
+        c->sets[SET_MAIN] = (struct mset){.names = pc.metrics, .n = pc.nmetrics};
+        if (pc.user_replay && pc.split.ninst && pc.split.nhw) {
+                c->nsets = NSETS;
+                c->sets[SET_MAIN] = (struct mset){.names = pc.split.hw, .n = pc.split.nhw,
+                                                  .slot = pc.split.hw_slot};
+                c->sets[SET_INST] = (struct mset){.names = pc.split.inst, .n = pc.split.ninst,
+                                                  .slot = pc.split.inst_slot};
+                c->sets[SET_ALL] = (struct mset){.names = pc.metrics, .n = pc.nmetrics};
+        }
+        c->s = &c->sets[SET_MAIN];
         if (cuptiGetDeviceId(ctx, &c->dev) != CUPTI_SUCCESS)
                 c->dev = 0;
         ctxs[nctxs++] = c;
@@ -62,16 +91,32 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
 
 static void ctx_release(struct pc_ctx *c)
 {
-        pc_host_free(c->host);
-        c->host = NULL;
-        free(c->config);
-        c->config = NULL;
+        for (size_t k = 0; k < c->nsets; k++) {
+                struct mset *m = &c->sets[k];
+                pc_host_free(m->host);
+                m->host = NULL;
+                free(m->config);
+                m->config = NULL;
+                free(m->cd);
+                m->cd = NULL;
+        }
         free(c->avail);
         c->avail = NULL;
-        free(c->cd);
-        c->cd = NULL;
         free(c->batch);
         c->batch = NULL;
+        c->cap_batch = 0;
+}
+
+/* The counter data images and the launch list (a shared GPU's release); the configs stay. */
+static void free_images(struct pc_ctx *c)
+{
+        for (size_t k = 0; k < c->nsets; k++) {
+                free(c->sets[k].cd);
+                c->sets[k].cd = NULL;
+        }
+        free(c->batch);
+        c->batch = NULL;
+        c->cap_batch = 0;
 }
 
 /* Report on the first failure of ctx only; later calls fail quietly. */
@@ -91,8 +136,8 @@ static CUptiResult init_image(struct pc_ctx *c)
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
-        ip.counterDataSize = c->cd_size;
-        ip.pCounterData = c->cd;
+        ip.counterDataSize = c->s->cd_size;
+        ip.pCounterData = c->s->cd;
         CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&ip);
         pc.t.arm_image += pc_now() - t0;
         return r;
@@ -106,16 +151,16 @@ static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
         double t1 = pc_now();
         CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
         sp.pRangeProfilerObject = c->rp;
-        sp.configSize = c->config_size;
-        sp.pConfig = c->config;
-        sp.counterDataImageSize = c->cd_size;
-        sp.pCounterDataImage = c->cd;
+        sp.configSize = c->s->config_size;
+        sp.pConfig = c->s->config;
+        sp.counterDataImageSize = c->s->cd_size;
+        sp.pCounterDataImage = c->s->cd;
         /* the collector's replay brackets the kernel with an auto range too (a user range
          * around the launch call also counts the launch's own latency); with
          * PRISM_CUPTI_USER_RANGE=1 a user range */
         sp.range = user && pc.user_range ? CUPTI_UserRange : CUPTI_AutoRange;
         sp.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
-        sp.maxRangesPerPass = c->max;
+        sp.maxRangesPerPass = c->s->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
         sp.passIndex = pass;
@@ -172,25 +217,27 @@ static int size_image(struct pc_ctx *c, size_t max)
         CUpti_RangeProfiler_GetCounterDataSize_Params sp =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
         sp.pRangeProfilerObject = c->rp;
-        sp.pMetricNames = pc.metrics;
-        sp.numMetrics = pc.nmetrics;
+        sp.pMetricNames = c->s->names;
+        sp.numMetrics = c->s->n;
         sp.maxNumOfRanges = max;
         sp.maxNumRangeTreeNodes = (uint32_t)max;
         if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
                 return -1;
-        uint8_t *cd = realloc(c->cd, sp.counterDataSize);
-        size_t *batch = realloc(c->batch, max * sizeof *batch);
+        uint8_t *cd = realloc(c->s->cd, sp.counterDataSize);
+        size_t *batch = max > c->cap_batch ? realloc(c->batch, max * sizeof *batch) : c->batch;
         if (cd)
-                c->cd = cd;
-        if (batch)
+                c->s->cd = cd;
+        if (batch && max > c->cap_batch) {
                 c->batch = batch;
+                c->cap_batch = max;
+        }
         if (!cd || !batch) {
                 pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
                          (size_t)sp.counterDataSize);
                 return -1;
         }
-        c->cd_size = sp.counterDataSize;
-        c->max = max;
+        c->s->cd_size = sp.counterDataSize;
+        c->s->max = max;
         return 0;
 }
 
@@ -213,10 +260,24 @@ static int query_avail(struct pc_ctx *c)
         return 0;
 }
 
+/* The config and host object of the set being armed (kept from an earlier session of the
+ * context: a shared GPU). */
+static int build_config(struct pc_ctx *c)
+{
+        char msg[512];
+        if (c->s->config)
+                return 0;
+        if (pc_host_config(c->chip, c->avail, c->s->names, c->s->n, &c->s->host, &c->s->config,
+                           &c->s->config_size, msg, sizeof msg) < 0) {
+                pc_error("device %u: %s", c->dev, msg);
+                return -1;
+        }
+        return 0;
+}
+
 static int setup(struct pc_ctx *c)
 {
         static int initialized;
-        char msg[512];
 
         double t0 = pc_now();
         if (!initialized) {
@@ -236,18 +297,14 @@ static int setup(struct pc_ctx *c)
         /* The counter availability image costs ~0.1 s per run and fails while another
          * process profiles the GPU; the config is built without it (as the planner's pass
          * counts are) and only a config the GPU refuses is rebuilt with it (in arm). */
-        if (pc.use_avail && !c->config && query_avail(c) < 0)
+        if (pc.use_avail && !c->s->config && query_avail(c) < 0)
                 return -1;
         double t2 = pc_now();
         pc.t.avail += t2 - t1;
 
-        /* kept from an earlier session of this context (a shared GPU) */
-        if (!c->config &&
-            pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
-                           &c->config_size, msg, sizeof msg) < 0) {
-                pc_error("device %u: %s", c->dev, msg);
+        c->s = &c->sets[SET_MAIN];
+        if (build_config(c) < 0)
                 return -1;
-        }
         double t3 = pc_now();
         pc.t.config += t3 - t2;
         if (ck(c, enable(c), "cannot enable the range profiler") < 0)
@@ -257,8 +314,24 @@ static int setup(struct pc_ctx *c)
                 return -1;
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
-        if (pc.user_replay)
-                return 0; /* each kernel arms its own session (pc_ctx_user_profile) */
+        if (pc.user_replay) {
+                /* the instrumented metrics' set too (the split); each kernel arms its own
+                 * sessions (pc_ctx_user_profile, pc_ctx_cupti_begin) */
+                int rc = 0;
+                if (c->nsets > SET_INST) {
+                        c->s = &c->sets[SET_INST];
+                        rc = build_config(c) < 0 || size_image(c, first_ranges()) < 0 ? -1 : 0;
+                        c->s = &c->sets[SET_MAIN];
+                }
+                /* the set of every metric again after a shared GPU's release */
+                if (!rc && c->nsets > SET_ALL && c->sets[SET_ALL].config) {
+                        c->s = &c->sets[SET_ALL];
+                        rc = size_image(c, first_ranges());
+                        c->s = &c->sets[SET_MAIN];
+                }
+                pc.t.config += pc_now() - t4;
+                return rc;
+        }
         CUptiResult ar = arm(c);
         if (ar != CUPTI_SUCCESS && !c->avail) {
                 /* a config built for the chip that this GPU refuses: build it for what the
@@ -266,24 +339,21 @@ static int setup(struct pc_ctx *c)
                 pc_debug("device %u: arming failed (%d), rebuilding the config with the counter "
                          "availability image",
                          c->dev, (int)ar);
-                pc_host_free(c->host);
-                free(c->config);
-                c->host = NULL;
-                c->config = NULL;
+                pc_host_free(c->s->host);
+                free(c->s->config);
+                c->s->host = NULL;
+                c->s->config = NULL;
                 if (query_avail(c) < 0)
                         return -1;
-                if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host,
-                                   &c->config, &c->config_size, msg, sizeof msg) < 0) {
-                        pc_error("device %u: %s", c->dev, msg);
+                if (build_config(c) < 0)
                         return -1;
-                }
                 ar = arm(c);
         }
         if (ck(c, ar, "cannot start the range profiler") < 0)
                 return -1;
         pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
-                 c->chip, pc.nmetrics, c->max, c->cd_size);
+                 c->chip, c->s->n, c->s->max, c->s->cd_size);
         return 0;
 }
 
@@ -295,8 +365,8 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 {
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp =
             PC_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
-        gp.pCounterDataImage = c->cd;
-        gp.counterDataImageSize = c->cd_size;
+        gp.pCounterDataImage = c->s->cd;
+        gp.counterDataImageSize = c->s->cd_size;
         gp.rangeIndex = i;
         gp.rangeDelimiter = "/";
         const char *name = "";
@@ -360,8 +430,8 @@ static int decode_ranges(struct pc_ctx *c)
                 return -1;
         CUpti_RangeProfiler_GetCounterDataInfo_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
-        ip.pCounterDataImage = c->cd;
-        ip.counterDataImageSize = c->cd_size;
+        ip.pCounterDataImage = c->s->cd;
+        ip.counterDataImageSize = c->s->cd_size;
         if (ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
                 return -1;
         size_t nr = ip.numTotalRanges;
@@ -378,16 +448,26 @@ static int decode_ranges(struct pc_ctx *c)
                 struct pc_launch *l = &pc.launches[c->batch[pos]];
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params ev =
                     PC_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-                ev.pHostObject = c->host;
-                ev.pCounterDataImage = c->cd;
-                ev.counterDataImageSize = c->cd_size;
+                ev.pHostObject = c->s->host;
+                ev.pCounterDataImage = c->s->cd;
+                ev.counterDataImageSize = c->s->cd_size;
                 ev.rangeIndex = i;
-                ev.ppMetricNames = pc.metrics;
-                ev.numMetrics = pc.nmetrics;
-                ev.pMetricValues = l->vals;
+                ev.ppMetricNames = c->s->names;
+                ev.numMetrics = c->s->n;
+                /* a subset of the metrics (the split) is evaluated apart, then put in place */
+                double *v = c->s->slot ? malloc(c->s->n * sizeof *v) : l->vals;
+                if (!v) {
+                        pc_error("out of memory decoding the counters");
+                        return -1;
+                }
+                ev.pMetricValues = v;
                 r = cuptiProfilerHostEvaluateToGpuValues(&ev);
+                for (size_t m = 0; c->s->slot && m < c->s->n; m++)
+                        l->vals[c->s->slot[m]] = r == CUPTI_SUCCESS ? v[m] : NAN;
+                if (v != l->vals)
+                        free(v);
                 if (r != CUPTI_SUCCESS) {
-                        for (size_t m = 0; m < pc.nmetrics; m++)
+                        for (size_t m = 0; !c->s->slot && m < pc.nmetrics; m++)
                                 l->vals[m] = NAN;
                         ck(c, r, "cannot evaluate the metrics");
                         return -1;
@@ -404,8 +484,8 @@ static int decode_ranges(struct pc_ctx *c)
  * a fresh one (Disable + Enable) before giving up. */
 static int rearm(struct pc_ctx *c)
 {
-        if (c->max < pc.max_ranges &&
-            size_image(c, 2 * c->max < pc.max_ranges ? 2 * c->max : pc.max_ranges) < 0)
+        if (c->s->max < pc.max_ranges &&
+            size_image(c, 2 * c->s->max < pc.max_ranges ? 2 * c->s->max : pc.max_ranges) < 0)
                 return -1;
         CUptiResult r = arm(c);
         if (r == CUPTI_SUCCESS)
@@ -440,7 +520,7 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         }
         if (c->state != CTX_RUNNING)
                 return;
-        if (c->nbatch == c->max) {
+        if (c->nbatch == c->s->max) {
                 if (flush(c) < 0 || rearm(c) < 0) {
                         turn_off(c);
                         return;
@@ -463,10 +543,7 @@ void pc_ctx_after_launch(struct pc_ctx *c)
                  * CUPTI 13 in CounterDataImageInitialize) */
                 double t0 = pc_now();
                 disable(c);
-                free(c->cd);
-                free(c->batch);
-                c->cd = NULL;
-                c->batch = NULL;
+                free_images(c);
                 pc.t.disable += pc_now() - t0;
                 c->named = 0; /* a new profiler object numbers its ranges from 0 again */
                 c->state = CTX_NEW;
@@ -543,12 +620,10 @@ static void share_release(struct pc_ctx *c)
                 return;
         double t0 = pc_now();
         disable(c);
-        free(c->cd);
-        free(c->batch);
-        c->cd = NULL;
-        c->batch = NULL;
+        free_images(c);
         pc.t.disable += pc_now() - t0;
         c->state = CTX_NEW;
+        c->s = &c->sets[SET_MAIN];
         pc_gpu_unlock();
 }
 
@@ -569,6 +644,7 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
                 return -1;
         char name[32];
         snprintf(name, sizeof name, "%zu", dispatch);
+        c->s = &c->sets[SET_MAIN];
         c->base = dispatch;
         c->batch[0] = dispatch;
         c->nbatch = 1;
@@ -615,7 +691,9 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
                                 fail_off(c);
                                 return -1;
                         }
-                        share_release(c);
+                        if (c->nsets == 1) /* else the instrumented metrics' session
+                                              follows (pc_ctx_cupti_begin) and releases */
+                                share_release(c);
                         return 0;
                 }
                 pass = st.passIndex;
@@ -626,10 +704,26 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
         return -1;
 }
 
-int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch)
+int pc_ctx_split(const struct pc_ctx *c)
+{
+        return c->nsets > 1;
+}
+
+int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch, int inst)
 {
         if (ready(c) < 0)
                 return -1;
+        c->s = &c->sets[c->nsets == 1 ? SET_MAIN : inst ? SET_INST : SET_ALL];
+        if (!c->s->cd) { /* every metric at once: the first kernel the collector cannot
+                            replay */
+                double t0 = pc_now();
+                int rc = build_config(c) < 0 || size_image(c, first_ranges()) < 0 ? -1 : 0;
+                pc.t.config += pc_now() - t0;
+                if (rc < 0) {
+                        fail_off(c);
+                        return -1;
+                }
+        }
         c->named = 0; /* auto range counts launches its own way here: pair by position */
         c->base = dispatch;
         c->batch[0] = dispatch;
@@ -647,7 +741,9 @@ void pc_ctx_cupti_end(struct pc_ctx *c)
         if (!c->cupti_pending)
                 return;
         c->cupti_pending = 0;
-        if (flush(c) < 0) {
+        int rc = flush(c);
+        c->s = &c->sets[SET_MAIN];
+        if (rc < 0) {
                 turn_off(c);
                 pc_gpu_unlock();
                 return;

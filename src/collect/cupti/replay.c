@@ -234,6 +234,12 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                         why = "a kernel given managed memory, which a checkpoint does not hold";
                 }
         }
+        /* only instrumented metrics: nothing for the collector's replay to count (they read
+         * 0 in a kernel it relaunches) and nothing the caches change: CUPTI's replay */
+        if (pc.split.ninst && !pc.split.nhw) {
+                pc_ctx_cupti_begin(c, dispatch, 0);
+                return;
+        }
         struct job j = {.cbid = cbid, .params = params};
         if (kind < 0) {
                 if (pc_cu.ctx_synchronize)
@@ -258,15 +264,19 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                 if (why)
                         fallback_note(kind, why, name);
                 pc.t.nfallback++;
-                pc_ctx_cupti_begin(c, dispatch);
+                pc_ctx_cupti_begin(c, dispatch, 0);
                 return;
         }
         struct pc_replay_ops ops = {prepare, launch, &j};
-        pc_ctx_user_profile(c, dispatch, &ops);
+        int rc = pc_ctx_user_profile(c, dispatch, &ops);
         /* the program's own launch then starts from its memory as it was */
         double t0 = pc_now();
         if (pc_check(rp.restore(&j.cp), "cannot restore device memory after replaying a kernel") ==
             0)
                 pc.t.restore += pc_now() - t0;
         rp.free(&j.cp);
+        /* the instrumented metrics: CUPTI's replay of that launch (their counts do not
+         * depend on the caches) */
+        if (rc == 0 && pc_ctx_split(c))
+                pc_ctx_cupti_begin(c, dispatch, 1);
 }
