@@ -4,10 +4,12 @@
 # replay with the L2 flushed before the first pass (today's --cache-control all) and ncu's
 # default --cache-control all. One device call; build here first:
 #   make STATIC_LIBS=1 prism libprism-cupti.so tests/bin/kinds tests/bin/samples tests/bin/fallback
-# Usage: bench/hybrid-replay.sh OUTDIR [PARTS]   PARTS: any of "alone fallback ncu full ncufull"
+# Usage: bench/hybrid-replay.sh OUTDIR [PARTS]   PARTS: any of "alone fallback diag ncu full
+# ncufull" (default all but diag); REPS: the repetitions of part full (default "1 2")
 #   alone     the collector alone on kinds (hardware + SASS metrics), hybrid and CUPTI's replay
 #   fallback  the collector (hybrid) on tests/bin/fallback: managed memory and cooperative
 #             launches go to CUPTI's replay, said once each; the program's sums stay right
+#   diag      the collector alone (hybrid, traced) with every metric of the full plan
 #   ncu       ncu --cache-control all --metrics (the same hardware metrics) on kinds
 #   full      prism profile --cache-control all of kinds, stream, compute, PRISM_CUPTI_CHECKPOINT
 #             0 (CUPTI's replay) and 1 (hybrid), twice each, wall times; compare_replay.py
@@ -53,17 +55,32 @@ if has fallback; then
         collector fb-cupti 0 "$R/tests/bin/fallback"
         collector fb-hybrid 1 "$R/tests/bin/fallback"
 fi
+if has diag; then
+        # the collector alone with every metric of the full plan, traced (where a crash is)
+        "$R/prism" profile --dry-run --arch sm_90 --replay application --force -n x -p plan-app -- /bin/true \
+                >plan-app.txt 2>&1
+        ALL=$(awk '/^pass [0-9]+:/ { for (i = 3; i <= NF; i++) if (!seen[$i]++) printf "%s%s", (c++ ? "," : ""), $i }' plan-app.txt)
+        INST=$(echo "$ALL" | tr , '\n' | grep -E '^(smsp|sm)__sass_' | paste -sd, -)
+        step diag-hybrid 90 env CUDA_INJECTION64_PATH="$R/libprism-cupti.so" PRISM_CUPTI_METRICS="$ALL" \
+                PRISM_CUPTI_INSTRUMENTED="$INST" PRISM_CUPTI_OUT="$O/diag-hybrid.csv" PRISM_CUPTI_REPLAY=kernel \
+                PRISM_CUPTI_FLUSH=1 PRISM_CUPTI_CHECKPOINT=1 PRISM_CUPTI_TIMING=1 PRISM_CUPTI_DEBUG=1 "${KINDS[@]}"
+        tail -c 3000 diag-hybrid.err >diag-hybrid.tail
+        grep -v '^prism-cupti: \(launch\|range\)' diag-hybrid.err | head -40 >diag-hybrid.head
+        rm -f diag-hybrid.err
+fi
 if has ncu; then
         step ncu-kinds 200 ncu --csv --print-units base --clock-control none --cache-control all \
                 --metrics "$HW,$SASS" "${KINDS[@]}"
 fi
 if has full; then
         step plan 120 "$R/prism" profile --dry-run --arch sm_90 --force -n x -p plan-wl -- /bin/true
-        for rep in 1 2; do
+        for rep in ${REPS:-1 2}; do
                 for s in kinds stream compute; do
                         case $s in kinds) p=("${KINDS[@]}") ;; *) p=("$R/tests/bin/samples" "$s") ;; esac
                         for m in 0 1; do
-                                step "full-$s-m$m-r$rep" 200 env PRISM_CUPTI_CHECKPOINT=$m PRISM_CUPTI_TIMING=1 \
+                                # a hybrid run that crashed (application replay instead): no more
+                                [ "$m" = 1 ] && grep -qs 'kernel replay failed' full-*-m1-*.err && continue
+                                step "full-$s-m$m-r$rep" 90 env PRISM_CUPTI_CHECKPOINT=$m PRISM_CUPTI_TIMING=1 \
                                         "$R/prism" profile -n "$s" -p "$O/wl-$s-m$m-r$rep" --no-roof --force \
                                         --cache-control all -- "${p[@]}"
                         done
@@ -74,7 +91,7 @@ if has full; then
                         "$O/wl-$s-m1-r1/pmc_perf.csv" --label "$s cupti vs hybrid" >"cmp-$s.txt" 2>&1
                 python3 "$R/tests/gpu/compare_replay.py" "$O/wl-$s-m0-r1/pmc_perf.csv" \
                         "$O/wl-$s-m0-r2/pmc_perf.csv" --label "$s cupti vs cupti" >"cmp-$s-floor.txt" 2>&1
-                tail -1 "cmp-$s.txt" "cmp-$s-floor.txt" >>steps.txt
+                tail -n 1 "cmp-$s.txt" "cmp-$s-floor.txt" >>steps.txt
         done
 fi
 if has ncufull; then
@@ -84,7 +101,7 @@ if has ncufull; then
         for m in 0 1; do
                 python3 "$R/tests/gpu/ncu_compare.py" "$R/prism" ncufull-kinds-details.csv "$O/wl-kinds-m$m-r1" \
                         $(seq 0 13) >"ncucmp-kinds-m$m.txt" 2>&1
-                tail -2 "ncucmp-kinds-m$m.txt" >>steps.txt
+                tail -n 2 "ncucmp-kinds-m$m.txt" >>steps.txt
         done
 fi
 tar czf "${OUT_TAR:-$O/hybrid.tgz}" --exclude='wl-*/.prism-passes' --exclude='*.db' --exclude=passcache \

@@ -84,6 +84,9 @@ struct pc_timing {
         double save, restore; /* the collector's own replay: checkpoints of device memory */
         double replay;        /* ... and the replayed launches, each to its pass's end */
         size_t nlaunch, nflush, nlock, nflushcache, npasses, nfallback;
+        size_t ninst;    /* CUPTI sessions of the instrumented metrics (the split) */
+        size_t nrestart; /* profiler objects re-enabled when a session of the other replay
+                            mode would not start */
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */

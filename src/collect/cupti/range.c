@@ -41,6 +41,8 @@ struct pc_ctx {
         struct mset sets[NSETS];
         size_t nsets; /* 1, or NSETS with the split */
         struct mset *s; /* the set being armed or decoded */
+        struct mset *sized; /* the set the profiler object last sized an image for: it
+                               initializes images for that set's metrics only */
         CUpti_RangeProfiler_Object *rp;
         size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
         size_t nbatch, cap_batch;
@@ -130,9 +132,15 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
         return -1;
 }
 
+static int size_image(struct pc_ctx *c, size_t max);
+
 static CUptiResult init_image(struct pc_ctx *c)
 {
         double t0 = pc_now();
+        /* the profiler object initializes an image for the metrics it last sized one for
+         * (another set's: CUPTI_ERROR_UNKNOWN) */
+        if (c->sized != c->s && size_image(c, c->s->max) < 0)
+                return CUPTI_ERROR_INVALID_OPERATION;
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
@@ -188,7 +196,20 @@ static CUptiResult enable(struct pc_ctx *c)
         ep.ctx = c->ctx;
         CUptiResult r = cuptiRangeProfilerEnable(&ep);
         c->rp = ep.pRangeProfilerObject;
+        c->sized = NULL;
         return r;
+}
+
+static void disable(struct pc_ctx *c);
+
+/* A fresh profiler object for ctx, when one would not start a session of the other replay
+ * mode (the split alternates the collector's and CUPTI's). */
+static CUptiResult restart(struct pc_ctx *c)
+{
+        pc_debug("device %u: re-enabling the range profiler", c->dev);
+        pc.t.nrestart++;
+        disable(c);
+        return enable(c);
 }
 
 static void disable(struct pc_ctx *c)
@@ -238,6 +259,7 @@ static int size_image(struct pc_ctx *c, size_t max)
         }
         c->s->cd_size = sp.counterDataSize;
         c->s->max = max;
+        c->sized = c->s;
         return 0;
 }
 
@@ -655,8 +677,15 @@ int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_repla
         }
         size_t pass = 0;
         for (size_t n = 0; n < MAX_USER_PASSES; n++) {
-                if (ops->prepare(ops->arg, n) < 0 ||
-                    ck(c, config_start(c, 1, pass), "cannot start a replay pass") < 0) {
+                if (ops->prepare(ops->arg, n) < 0) {
+                        fail_off(c);
+                        return -1;
+                }
+                CUptiResult sr = config_start(c, 1, pass);
+                if (sr != CUPTI_SUCCESS && n == 0 && restart(c) == CUPTI_SUCCESS &&
+                    init_image(c) == CUPTI_SUCCESS)
+                        sr = config_start(c, 1, pass);
+                if (ck(c, sr, "cannot start a replay pass") < 0) {
                         fail_off(c);
                         return -1;
                 }
@@ -728,10 +757,14 @@ int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch, int inst)
         c->base = dispatch;
         c->batch[0] = dispatch;
         c->nbatch = 1;
-        if (ck(c, arm(c), "cannot start the range profiler") < 0) {
+        CUptiResult r = arm(c);
+        if (r != CUPTI_SUCCESS && restart(c) == CUPTI_SUCCESS)
+                r = arm(c);
+        if (ck(c, r, "cannot start the range profiler") < 0) {
                 fail_off(c);
                 return -1;
         }
+        pc.t.ninst += inst && c->nsets > 1;
         c->cupti_pending = 1;
         return 0;
 }
