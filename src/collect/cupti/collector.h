@@ -115,12 +115,15 @@ struct pc_state {
         int user_range;       /* PRISM_CUPTI_USER_RANGE=1: the collector's replay profiles a
                                  user range around the launch call instead of an auto range */
         int user_replay;      /* kernel replay by the collector (replay.c): PRISM_CUPTI_REPLAY
-                                 =kernel with the flush, unless PRISM_CUPTI_CHECKPOINT=0 */
+                                 =kernel with the flush and PRISM_CUPTI_CHECKPOINT=1 or 2 */
+        int hybrid;           /* PRISM_CUPTI_CHECKPOINT=2: that replay splits off the
+                                 instrumented metrics (split below; experimental) */
         /* PRISM_CUPTI_INSTRUMENTED: the metrics CUPTI collects by instrumenting the code
          * (SASS metrics). The collector's own replay cannot collect them (they read 0 in a
-         * kernel it relaunches), so with both kinds asked for it splits: the hardware
-         * counters (hw) through its replay, the instrumented ones (inst) through CUPTI's
-         * kernel replay of the program's own launch; slot: each one's index in metrics. */
+         * kernel it relaunches: left empty), so with pc.hybrid and both kinds asked for it
+         * splits: the hardware counters (hw) through its replay, the instrumented ones
+         * (inst) through CUPTI's kernel replay of the program's own launch; slot: each
+         * one's index in metrics. */
         struct {
                 const char **hw, **inst;
                 size_t *hw_slot, *inst_slot;

@@ -19,10 +19,11 @@
  *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
  *   PRISM_CUPTI_CHECKPOINT  1 (with REPLAY=kernel and FLUSH=1, experimental): the collector
  *                           replays each kernel itself, restoring memory and flushing the
- *                           L2 before every pass (replay.c)
+ *                           L2 before every pass (replay.c); the instrumented metrics are
+ *                           left empty; 2: they go to CUPTI's replay (crashed on the H200)
  *   PRISM_CUPTI_INSTRUMENTED comma-separated metrics of PRISM_CUPTI_METRICS that CUPTI
- *                           collects by instrumenting the code: that replay leaves them to
- *                           CUPTI's kernel replay of the program's launch (range.c)
+ *                           collects by instrumenting the code: that replay leaves them
+ *                           empty, or (CHECKPOINT=2) to CUPTI's replay of the launch
  *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit; 2: also
  *                           each launch call's time (kernel replay: all its passes)
@@ -506,10 +507,13 @@ static void parse_env(void)
         s = getenv("PRISM_CUPTI_FLUSH");
         pc.flush_caches = s && *s && strcmp(s, "0") != 0;
         /* kernel replay with the caches flushed before every pass, by the collector itself:
-         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1) until its SASS
-         * pass is right -- on the H200 the instrumented metrics came out 0 (replay.c) */
+         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1): the instrumented
+         * metrics read 0 in it (left empty); 2 splits them off to CUPTI's replay, which
+         * crashed the target on the H200 (replay.c) */
         s = getenv("PRISM_CUPTI_CHECKPOINT");
-        pc.user_replay = pc.kernel_mode && pc.flush_caches && s && !strcmp(s, "1");
+        pc.user_replay = pc.kernel_mode && pc.flush_caches && s &&
+                         (!strcmp(s, "1") || !strcmp(s, "2"));
+        pc.hybrid = pc.user_replay && !strcmp(s, "2");
         s = getenv("PRISM_CUPTI_USER_RANGE");
         pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");

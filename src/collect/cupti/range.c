@@ -7,50 +7,7 @@
 #include <string.h>
 
 #include "collector.h"
-
-enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
-
-/* One metric set of a context: its config, host object and counter data image. A context
- * has one (every metric) unless the collector's own replay splits its metrics (below). */
-struct mset {
-        const char **names; /* the metrics; pc.metrics, or a subset */
-        size_t n;
-        size_t *slot;       /* per name: its index in pc.metrics; NULL: the same order */
-        CUpti_Profiler_Host_Object *host;
-        uint8_t *config;
-        size_t config_size;
-        uint8_t *cd; /* the counter data image */
-        size_t cd_size;
-        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
-                        per range) and doubles at each re-arm up to pc.max_ranges */
-};
-
-/* The sets of a context: SET_MAIN always (every metric; with the split, the hardware
- * counters that the collector's own replay collects); with the split also SET_INST (the
- * metrics CUPTI collects by instrumenting the code, through its kernel replay of the
- * program's launch) and SET_ALL (every metric, CUPTI's replay of a kernel the collector
- * cannot replay; built on the first such kernel). */
-enum { SET_MAIN, SET_INST, SET_ALL, NSETS };
-
-struct pc_ctx {
-        CUcontext ctx;
-        uint32_t dev;
-        int state;
-        char chip[64];
-        uint8_t *avail;
-        struct mset sets[NSETS];
-        size_t nsets; /* 1, or NSETS with the split */
-        struct mset *s; /* the set being armed or decoded */
-        struct mset *sized; /* the set the profiler object last sized an image for: it
-                               initializes images for that set's metrics only */
-        CUpti_RangeProfiler_Object *rp;
-        size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
-        size_t nbatch, cap_batch;
-        size_t base; /* launches profiled in this context before the image's first */
-        int named;   /* range names are launch indices (auto range names them so) */
-        size_t nflushes;
-        int cupti_pending; /* user replay: a kernel left to CUPTI's replay awaits decoding */
-};
+#include "range_int.h"
 
 static struct pc_ctx **ctxs;
 static size_t nctxs, cap_ctxs;
@@ -76,7 +33,7 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
         c->state = pc.nmetrics ? CTX_NEW : CTX_OFF;
         c->nsets = 1;
         c->sets[SET_MAIN] = (struct mset){.names = pc.metrics, .n = pc.nmetrics};
-        if (pc.user_replay && pc.split.ninst && pc.split.nhw) {
+        if (pc.hybrid && pc.split.ninst && pc.split.nhw) {
                 c->nsets = NSETS;
                 c->sets[SET_MAIN] = (struct mset){.names = pc.split.hw, .n = pc.split.nhw,
                                                   .slot = pc.split.hw_slot};
@@ -110,7 +67,7 @@ static void ctx_release(struct pc_ctx *c)
 }
 
 /* The counter data images and the launch list (a shared GPU's release); the configs stay. */
-static void free_images(struct pc_ctx *c)
+void rg_free_images(struct pc_ctx *c)
 {
         for (size_t k = 0; k < c->nsets; k++) {
                 free(c->sets[k].cd);
@@ -122,7 +79,7 @@ static void free_images(struct pc_ctx *c)
 }
 
 /* Report on the first failure of ctx only; later calls fail quietly. */
-static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
+int rg_ck(struct pc_ctx *c, CUptiResult r, const char *what)
 {
         if (r == CUPTI_SUCCESS)
                 return 0;
@@ -132,14 +89,12 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
         return -1;
 }
 
-static int size_image(struct pc_ctx *c, size_t max);
-
-static CUptiResult init_image(struct pc_ctx *c)
+CUptiResult rg_init_image(struct pc_ctx *c)
 {
         double t0 = pc_now();
         /* the profiler object initializes an image for the metrics it last sized one for
          * (another set's: CUPTI_ERROR_UNKNOWN) */
-        if (c->sized != c->s && size_image(c, c->s->max) < 0)
+        if (c->sized != c->s && rg_size_image(c, c->s->max) < 0)
                 return CUPTI_ERROR_INVALID_OPERATION;
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
@@ -153,7 +108,7 @@ static CUptiResult init_image(struct pc_ctx *c)
 
 /* SetConfig and Start: CUPTI's kernel replay with auto range (one range per launch), or
  * (user) pass `pass` of the collector's own replay with one user range */
-static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
+CUptiResult rg_config_start(struct pc_ctx *c, int user, size_t pass)
 {
         CUptiResult r;
         double t1 = pc_now();
@@ -168,6 +123,7 @@ static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
          * PRISM_CUPTI_USER_RANGE=1 a user range */
         sp.range = user && pc.user_range ? CUPTI_UserRange : CUPTI_AutoRange;
         sp.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
+        c->mode = user ? 2 : 1;
         sp.maxRangesPerPass = c->s->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
@@ -184,13 +140,13 @@ static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
         return r;
 }
 
-static CUptiResult arm(struct pc_ctx *c)
+CUptiResult rg_arm(struct pc_ctx *c)
 {
-        CUptiResult r = init_image(c);
-        return r != CUPTI_SUCCESS ? r : config_start(c, 0, 0);
+        CUptiResult r = rg_init_image(c);
+        return r != CUPTI_SUCCESS ? r : rg_config_start(c, 0, 0);
 }
 
-static CUptiResult enable(struct pc_ctx *c)
+CUptiResult rg_enable(struct pc_ctx *c)
 {
         CUpti_RangeProfiler_Enable_Params ep = PC_PARAMS(CUpti_RangeProfiler_Enable_Params);
         ep.ctx = c->ctx;
@@ -200,19 +156,17 @@ static CUptiResult enable(struct pc_ctx *c)
         return r;
 }
 
-static void disable(struct pc_ctx *c);
-
 /* A fresh profiler object for ctx, when one would not start a session of the other replay
  * mode (the split alternates the collector's and CUPTI's). */
-static CUptiResult restart(struct pc_ctx *c)
+CUptiResult rg_restart(struct pc_ctx *c)
 {
         pc_debug("device %u: re-enabling the range profiler", c->dev);
         pc.t.nrestart++;
-        disable(c);
-        return enable(c);
+        rg_disable(c);
+        return rg_enable(c);
 }
 
-static void disable(struct pc_ctx *c)
+void rg_disable(struct pc_ctx *c)
 {
         if (!c->rp)
                 return;
@@ -226,14 +180,14 @@ static void disable(struct pc_ctx *c)
  * about 1 ms per range the image can hold (measured on the H100: 0.38 s at 256, 0.19 s at
  * 16), and most programs launch few kernels; one when the GPU is shared (one kernel per
  * session). */
-static size_t first_ranges(void)
+size_t rg_first_ranges(void)
 {
         size_t n = pc.lock_fd >= 0 || pc.user_replay ? 1 : 16;
         return n < pc.max_ranges ? n : pc.max_ranges;
 }
 
 /* (Re)size the counter data image for max ranges (the profiler object must exist). */
-static int size_image(struct pc_ctx *c, size_t max)
+int rg_size_image(struct pc_ctx *c, size_t max)
 {
         CUpti_RangeProfiler_GetCounterDataSize_Params sp =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
@@ -242,7 +196,7 @@ static int size_image(struct pc_ctx *c, size_t max)
         sp.numMetrics = c->s->n;
         sp.maxNumOfRanges = max;
         sp.maxNumRangeTreeNodes = (uint32_t)max;
-        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+        if (rg_ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
                 return -1;
         uint8_t *cd = realloc(c->s->cd, sp.counterDataSize);
         size_t *batch = max > c->cap_batch ? realloc(c->batch, max * sizeof *batch) : c->batch;
@@ -268,7 +222,7 @@ static int query_avail(struct pc_ctx *c)
         CUpti_Profiler_GetCounterAvailability_Params ap =
             PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = c->ctx;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
             0)
                 return -1;
         free(c->avail);
@@ -276,7 +230,7 @@ static int query_avail(struct pc_ctx *c)
         if (!c->avail)
                 return -1;
         ap.pCounterAvailabilityImage = c->avail;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
             0)
                 return -1;
         return 0;
@@ -284,7 +238,7 @@ static int query_avail(struct pc_ctx *c)
 
 /* The config and host object of the set being armed (kept from an earlier session of the
  * context: a shared GPU). */
-static int build_config(struct pc_ctx *c)
+int rg_build_config(struct pc_ctx *c)
 {
         char msg[512];
         if (c->s->config)
@@ -297,7 +251,7 @@ static int build_config(struct pc_ctx *c)
         return 0;
 }
 
-static int setup(struct pc_ctx *c)
+int rg_setup(struct pc_ctx *c)
 {
         static int initialized;
 
@@ -312,7 +266,7 @@ static int setup(struct pc_ctx *c)
         pc.t.init += t1 - t0;
         CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
         cn.deviceIndex = c->dev;
-        if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
+        if (rg_ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
                 return -1;
         snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
 
@@ -325,14 +279,14 @@ static int setup(struct pc_ctx *c)
         pc.t.avail += t2 - t1;
 
         c->s = &c->sets[SET_MAIN];
-        if (build_config(c) < 0)
+        if (rg_build_config(c) < 0)
                 return -1;
         double t3 = pc_now();
         pc.t.config += t3 - t2;
-        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+        if (rg_ck(c, rg_enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
-        if (size_image(c, first_ranges()) < 0)
+        if (rg_size_image(c, rg_first_ranges()) < 0)
                 return -1;
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
@@ -342,19 +296,19 @@ static int setup(struct pc_ctx *c)
                 int rc = 0;
                 if (c->nsets > SET_INST) {
                         c->s = &c->sets[SET_INST];
-                        rc = build_config(c) < 0 || size_image(c, first_ranges()) < 0 ? -1 : 0;
+                        rc = rg_build_config(c) < 0 || rg_size_image(c, rg_first_ranges()) < 0 ? -1 : 0;
                         c->s = &c->sets[SET_MAIN];
                 }
                 /* the set of every metric again after a shared GPU's release */
                 if (!rc && c->nsets > SET_ALL && c->sets[SET_ALL].config) {
                         c->s = &c->sets[SET_ALL];
-                        rc = size_image(c, first_ranges());
+                        rc = rg_size_image(c, rg_first_ranges());
                         c->s = &c->sets[SET_MAIN];
                 }
                 pc.t.config += pc_now() - t4;
                 return rc;
         }
-        CUptiResult ar = arm(c);
+        CUptiResult ar = rg_arm(c);
         if (ar != CUPTI_SUCCESS && !c->avail) {
                 /* a config built for the chip that this GPU refuses: build it for what the
                  * GPU has */
@@ -367,11 +321,11 @@ static int setup(struct pc_ctx *c)
                 c->s->config = NULL;
                 if (query_avail(c) < 0)
                         return -1;
-                if (build_config(c) < 0)
+                if (rg_build_config(c) < 0)
                         return -1;
-                ar = arm(c);
+                ar = rg_arm(c);
         }
-        if (ck(c, ar, "cannot start the range profiler") < 0)
+        if (rg_ck(c, ar, "cannot start the range profiler") < 0)
                 return -1;
         pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
@@ -417,9 +371,8 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
 static int flush_ranges(struct pc_ctx *c);
-static int decode_ranges(struct pc_ctx *c);
 
-static int flush(struct pc_ctx *c)
+int rg_flush(struct pc_ctx *c)
 {
         double t0 = pc_now();
         int r = flush_ranges(c);
@@ -434,27 +387,27 @@ static int flush_ranges(struct pc_ctx *c)
                 pc_cu.ctx_synchronize();
         CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
         st.pRangeProfilerObject = c->rp;
-        if (ck(c, cuptiRangeProfilerStop(&st), "cannot stop the range profiler") < 0)
+        if (rg_ck(c, cuptiRangeProfilerStop(&st), "cannot stop the range profiler") < 0)
                 return -1;
         if (!st.isAllPassSubmitted)
                 pc_warn("device %u: not all passes were submitted (pass index %zu)", c->dev,
                         st.passIndex);
-        return decode_ranges(c);
+        return rg_decode_ranges(c);
 }
 
 /* Decode the stopped session's image and evaluate its ranges into their launches. */
-static int decode_ranges(struct pc_ctx *c)
+int rg_decode_ranges(struct pc_ctx *c)
 {
         CUptiResult r;
         CUpti_RangeProfiler_DecodeData_Params dp = PC_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
         dp.pRangeProfilerObject = c->rp;
-        if (ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
+        if (rg_ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
                 return -1;
         CUpti_RangeProfiler_GetCounterDataInfo_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
         ip.pCounterDataImage = c->s->cd;
         ip.counterDataImageSize = c->s->cd_size;
-        if (ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
+        if (rg_ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
                 return -1;
         size_t nr = ip.numTotalRanges;
         pc_debug("device %u: flush %zu: %zu launches, %zu ranges, %zu dropped", c->dev, c->nflushes,
@@ -491,10 +444,11 @@ static int decode_ranges(struct pc_ctx *c)
                 if (r != CUPTI_SUCCESS) {
                         for (size_t m = 0; !c->s->slot && m < pc.nmetrics; m++)
                                 l->vals[m] = NAN;
-                        ck(c, r, "cannot evaluate the metrics");
+                        rg_ck(c, r, "cannot evaluate the metrics");
                         return -1;
                 }
                 l->ranged = 1;
+                pc_debug("range %zu: %zu metrics evaluated", i, c->s->n);
         }
         c->base += c->nbatch;
         c->nbatch = 0;
@@ -507,23 +461,23 @@ static int decode_ranges(struct pc_ctx *c)
 static int rearm(struct pc_ctx *c)
 {
         if (c->s->max < pc.max_ranges &&
-            size_image(c, 2 * c->s->max < pc.max_ranges ? 2 * c->s->max : pc.max_ranges) < 0)
+            rg_size_image(c, 2 * c->s->max < pc.max_ranges ? 2 * c->s->max : pc.max_ranges) < 0)
                 return -1;
-        CUptiResult r = arm(c);
+        CUptiResult r = rg_arm(c);
         if (r == CUPTI_SUCCESS)
                 return 0;
         pc_debug("device %u: re-arming failed (%d), re-enabling the range profiler", c->dev,
                  (int)r);
-        disable(c);
+        rg_disable(c);
         c->named = 0; /* a new profiler object may count its ranges from 0 again */
-        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+        if (rg_ck(c, rg_enable(c), "cannot enable the range profiler") < 0)
                 return -1;
-        return ck(c, arm(c), "cannot restart the range profiler");
+        return rg_ck(c, rg_arm(c), "cannot restart the range profiler");
 }
 
-static void turn_off(struct pc_ctx *c)
+void rg_turn_off(struct pc_ctx *c)
 {
-        disable(c);
+        rg_disable(c);
         ctx_release(c);
         c->state = CTX_OFF;
 }
@@ -533,8 +487,8 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         if (c->state == CTX_NEW)
                 pc_gpu_lock();
         if (c->state == CTX_NEW) {
-                if (setup(c) < 0) {
-                        turn_off(c);
+                if (rg_setup(c) < 0) {
+                        rg_turn_off(c);
                         pc_gpu_unlock();
                         return;
                 }
@@ -543,8 +497,8 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         if (c->state != CTX_RUNNING)
                 return;
         if (c->nbatch == c->s->max) {
-                if (flush(c) < 0 || rearm(c) < 0) {
-                        turn_off(c);
+                if (rg_flush(c) < 0 || rearm(c) < 0) {
+                        rg_turn_off(c);
                         return;
                 }
         }
@@ -557,15 +511,15 @@ void pc_ctx_after_launch(struct pc_ctx *c)
 {
         if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
                 return;
-        if (flush(c) < 0) {
-                turn_off(c);
+        if (rg_flush(c) < 0) {
+                rg_turn_off(c);
         } else {
                 /* give the counters back entirely (the next kernel sets up afresh, as the
                  * first did: a re-enabled profiler object with the old image crashes
                  * CUPTI 13 in CounterDataImageInitialize) */
                 double t0 = pc_now();
-                disable(c);
-                free_images(c);
+                rg_disable(c);
+                rg_free_images(c);
                 pc.t.disable += pc_now() - t0;
                 c->named = 0; /* a new profiler object numbers its ranges from 0 again */
                 c->state = CTX_NEW;
@@ -586,9 +540,9 @@ void pc_ctx_finish(struct pc_ctx *c, int push)
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
         /* the collector's own replay decodes each kernel at once: nothing is started */
         if (!pc.user_replay || c->cupti_pending)
-                flush(c);
+                rg_flush(c);
         c->cupti_pending = 0;
-        turn_off(c);
+        rg_turn_off(c);
         pc_gpu_unlock();
         if (pushed) {
                 CUcontext old;
@@ -612,179 +566,4 @@ void pc_ctx_forget(CUcontext ctx)
                 ctxs[i] = ctxs[--nctxs];
                 return;
         }
-}
-
-/* ---- the collector's own kernel replay (pc.user_replay, replay.c) ---- */
-
-/* passes one kernel may ask for before the collector gives up on it */
-#define MAX_USER_PASSES 512
-
-/* Set up ctx's profiler on its first kernel (or again after share_release). */
-static int ready(struct pc_ctx *c)
-{
-        if (c->state == CTX_NEW) {
-                pc_gpu_lock();
-                if (setup(c) < 0) {
-                        turn_off(c);
-                        pc_gpu_unlock();
-                        return -1;
-                }
-                c->state = CTX_RUNNING;
-        }
-        return c->state == CTX_RUNNING ? 0 : -1;
-}
-
-/* After a kernel on a shared GPU: give the counters and the GPU lock back (as
- * pc_ctx_after_launch does). */
-static void share_release(struct pc_ctx *c)
-{
-        if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
-                return;
-        double t0 = pc_now();
-        disable(c);
-        free_images(c);
-        pc.t.disable += pc_now() - t0;
-        c->state = CTX_NEW;
-        c->s = &c->sets[SET_MAIN];
-        pc_gpu_unlock();
-}
-
-static void fail_off(struct pc_ctx *c)
-{
-        CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
-        st.pRangeProfilerObject = c->rp;
-        if (c->rp)
-                cuptiRangeProfilerStop(&st); /* a session left started, if any */
-        c->nbatch = 0;
-        turn_off(c);
-        pc_gpu_unlock();
-}
-
-int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_replay_ops *ops)
-{
-        if (ready(c) < 0)
-                return -1;
-        char name[32];
-        snprintf(name, sizeof name, "%zu", dispatch);
-        c->s = &c->sets[SET_MAIN];
-        c->base = dispatch;
-        c->batch[0] = dispatch;
-        c->nbatch = 1;
-        c->named = pc.user_range; /* an auto range's name counts the replays: by position */
-        if (ck(c, init_image(c), "cannot initialize the counter data") < 0) {
-                fail_off(c);
-                return -1;
-        }
-        size_t pass = 0;
-        for (size_t n = 0; n < MAX_USER_PASSES; n++) {
-                if (ops->prepare(ops->arg, n) < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-                CUptiResult sr = config_start(c, 1, pass);
-                if (sr != CUPTI_SUCCESS && n == 0 && restart(c) == CUPTI_SUCCESS &&
-                    init_image(c) == CUPTI_SUCCESS)
-                        sr = config_start(c, 1, pass);
-                if (ck(c, sr, "cannot start a replay pass") < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-                CUpti_RangeProfiler_PushRange_Params pp =
-                    PC_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-                pp.pRangeProfilerObject = c->rp;
-                pp.pRangeName = name;
-                CUptiResult pr = pc.user_range ? cuptiRangeProfilerPushRange(&pp) : CUPTI_SUCCESS;
-                int lr = pr == CUPTI_SUCCESS ? ops->launch(ops->arg) : -1;
-                if (pr == CUPTI_SUCCESS && pc.user_range) {
-                        CUpti_RangeProfiler_PopRange_Params op =
-                            PC_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-                        op.pRangeProfilerObject = c->rp;
-                        cuptiRangeProfilerPopRange(&op);
-                }
-                if (pc_cu.ctx_synchronize)
-                        pc_cu.ctx_synchronize();
-                CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
-                st.pRangeProfilerObject = c->rp;
-                if (ck(c, pr, "cannot open the kernel's range") < 0 || lr < 0 ||
-                    ck(c, cuptiRangeProfilerStop(&st), "cannot stop a replay pass") < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-                pc.t.npasses++;
-                if (st.isAllPassSubmitted) {
-                        double t0 = pc_now();
-                        int rc = decode_ranges(c);
-                        pc.t.flush += pc_now() - t0;
-                        pc.t.nflush++;
-                        if (rc < 0) {
-                                fail_off(c);
-                                return -1;
-                        }
-                        if (c->nsets == 1) /* else the instrumented metrics' session
-                                              follows (pc_ctx_cupti_begin) and releases */
-                                share_release(c);
-                        return 0;
-                }
-                pass = st.passIndex;
-        }
-        pc_error("device %u: %s: CUPTI asked for more than %d passes", c->dev,
-                 pc.launches[dispatch].name, MAX_USER_PASSES);
-        fail_off(c);
-        return -1;
-}
-
-int pc_ctx_split(const struct pc_ctx *c)
-{
-        return c->nsets > 1;
-}
-
-int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch, int inst)
-{
-        if (ready(c) < 0)
-                return -1;
-        c->s = &c->sets[c->nsets == 1 ? SET_MAIN : inst ? SET_INST : SET_ALL];
-        if (!c->s->cd) { /* every metric at once: the first kernel the collector cannot
-                            replay */
-                double t0 = pc_now();
-                int rc = build_config(c) < 0 || size_image(c, first_ranges()) < 0 ? -1 : 0;
-                pc.t.config += pc_now() - t0;
-                if (rc < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-        }
-        c->named = 0; /* auto range counts launches its own way here: pair by position */
-        c->base = dispatch;
-        c->batch[0] = dispatch;
-        c->nbatch = 1;
-        CUptiResult r = arm(c);
-        if (r != CUPTI_SUCCESS && restart(c) == CUPTI_SUCCESS)
-                r = arm(c);
-        if (ck(c, r, "cannot start the range profiler") < 0) {
-                fail_off(c);
-                return -1;
-        }
-        pc.t.ninst += inst && c->nsets > 1;
-        c->cupti_pending = 1;
-        return 0;
-}
-
-void pc_ctx_cupti_end(struct pc_ctx *c)
-{
-        if (!c->cupti_pending)
-                return;
-        c->cupti_pending = 0;
-        int rc = flush(c);
-        c->s = &c->sets[SET_MAIN];
-        if (rc < 0) {
-                turn_off(c);
-                pc_gpu_unlock();
-                return;
-        }
-        share_release(c);
-}
-
-CUcontext pc_ctx_context(const struct pc_ctx *c)
-{
-        return c->ctx;
 }
