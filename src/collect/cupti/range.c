@@ -222,16 +222,16 @@ static int query_avail(struct pc_ctx *c)
         CUpti_Profiler_GetCounterAvailability_Params ap =
             PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = c->ctx;
-        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap),
+                  "cannot query counter availability") < 0)
                 return -1;
         free(c->avail);
         c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
         if (!c->avail)
                 return -1;
         ap.pCounterAvailabilityImage = c->avail;
-        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap),
+                  "cannot query counter availability") < 0)
                 return -1;
         return 0;
 }
@@ -296,7 +296,10 @@ int rg_setup(struct pc_ctx *c)
                 int rc = 0;
                 if (c->nsets > SET_INST) {
                         c->s = &c->sets[SET_INST];
-                        rc = rg_build_config(c) < 0 || rg_size_image(c, rg_first_ranges()) < 0 ? -1 : 0;
+                        rc = rg_build_config(c) < 0 ||
+                                     rg_size_image(c, rg_first_ranges()) < 0
+                                 ? -1
+                                 : 0;
                         c->s = &c->sets[SET_MAIN];
                 }
                 /* the set of every metric again after a shared GPU's release */

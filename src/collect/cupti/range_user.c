@@ -153,7 +153,9 @@ int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch, int inst)
         if (!c->s->cd) { /* every metric at once: the first kernel the collector cannot
                             replay */
                 double t0 = pc_now();
-                int rc = rg_build_config(c) < 0 || rg_size_image(c, rg_first_ranges()) < 0 ? -1 : 0;
+                int rc = rg_build_config(c) < 0 || rg_size_image(c, rg_first_ranges()) < 0
+                             ? -1
+                             : 0;
                 pc.t.config += pc_now() - t0;
                 if (rc < 0) {
                         fail_off(c);

@@ -1,18 +1,21 @@
-/* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 with
+/* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 or 2 with
  * PRISM_CUPTI_REPLAY=kernel and PRISM_CUPTI_FLUSH=1, i.e. prism's --replay kernel
- * --cache-control all with PRISM_CUPTI_CHECKPOINT=1 in its environment). Measured on the
+ * --cache-control all with PRISM_CUPTI_CHECKPOINT in its environment). Measured on the
  * H200 (bench/cost-h200.md): DRAM and L2 counters of L2-resident kernels as ncu's
- * --cache-control all gives them, but the SASS-instrumented metrics came out 0 and one
- * kernel's instruction counts took in other work (the restore's copies, now waited for;
- * not measured again), so it is not the default. CUPTI's kernel replay saves and restores
- * device memory between a kernel's passes but leaves the L2 as the restore left it, so the
- * cache and DRAM counters of a kernel whose data fits in the L2 depend on the pass. Here the
- * collector replays the kernel itself in CUPTI's user-replay mode, from the launch's API
- * entry: save what the kernel can modify (CUPTI's checkpoint API, libcheckpoint.so), then
- * for each pass restore it (from the second pass on), flush the L2 (flush.c) and launch the
- * kernel once more with the program's own arguments under a user range; after the last pass
- * restore once more and let the program's launch run, unprofiled. Every pass thus starts
- * from the program's memory and a cold L2, as ncu's default (--cache-control all).
+ * --cache-control all gives them, at ~23 ms a pass against CUPTI's ~15; the metrics CUPTI
+ * collects by instrumenting the code (PRISM_CUPTI_INSTRUMENTED) read 0 in a kernel the
+ * collector relaunches, so with 1 they are left empty, and with 2 (the split, range.c) they
+ * go to CUPTI's kernel replay of the program's own launch -- which crashed the target right
+ * after its first kernel on the H200 (bench/replay-h100.md, 2026-11-29): not the default.
+ * CUPTI's kernel replay saves and restores device memory between a kernel's passes but leaves
+ * the L2 as the restore left it, so the cache and DRAM counters of a kernel whose data fits in
+ * the L2 depend on the pass. Here the collector replays the kernel itself in CUPTI's
+ * user-replay mode, from the launch's API entry: save what the kernel can modify (CUPTI's
+ * checkpoint API, libcheckpoint.so), then for each pass restore it (from the second pass on),
+ * flush the L2 (flush.c) and launch the kernel once more with the program's own arguments
+ * under a user range; after the last pass restore once more and let the program's launch run,
+ * unprofiled. Every pass thus starts from the program's memory and a cold L2, as ncu's default
+ * (--cache-control all).
  *
  * Launches this cannot replay go to CUPTI's kernel replay as before, said once each kind:
  * cooperative launches (the grid must be co-resident; relaunching inside the callback is
