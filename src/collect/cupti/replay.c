@@ -278,6 +278,8 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
             0)
                 pc.t.restore += pc_now() - t0;
         rp.free(&j.cp);
+        pc_debug("launch %zu: device memory restored after %s", dispatch,
+                 rc == 0 ? "its passes" : "a failed replay");
         /* the instrumented metrics: CUPTI's replay of that launch (their counts do not
          * depend on the caches) */
         if (rc == 0 && pc_ctx_split(c))
