@@ -32,6 +32,10 @@ static struct {
         size_t calls, kernel_calls, filtered_calls;
         long last_filter;         /* the one dispatch of the last filtered call */
         size_t flush_calls;       /* runs asked to flush the caches before each kernel */
+        size_t inst_max;          /* the most instrumented counters one run was told of */
+        size_t inst_bad;          /* counters told instrumented that are no SASS metric, or
+                                     SASS metrics not told so (kernel replay), or any told
+                                     (application replay) */
 } fk;
 
 static int want_cache; /* the --cache-control of profile() below */
@@ -79,6 +83,16 @@ static int fake_run(const struct backend_pass *p, struct table *out, struct err 
         int kernel = p->replay == REPLAY_KERNEL;
         if (fk.all_fail)
                 return err_set(err, ERR_SYS, "pass %d: target exited with status 3", p->index);
+        if (p->ninstrumented > fk.inst_max)
+                fk.inst_max = p->ninstrumented;
+        for (size_t i = 0; i < p->ncounters; i++) {
+                int told = 0;
+                for (size_t k = 0; k < p->ninstrumented; k++)
+                        told |= !strcmp(p->instrumented[k], p->counters[i]);
+                fk.inst_bad += kernel ? told != (strstr(p->counters[i], "__sass_") != NULL) : told;
+        }
+        for (size_t k = 0; k < p->ninstrumented; k++)
+                fk.inst_bad += !strstr(p->instrumented[k], "__sass_");
         if (kernel) {
                 fk.kernel_calls++;
                 if (fk.kernel_fails)
@@ -219,11 +233,17 @@ static void test_kernel_default_same_values(void **state)
         assert_int_equal(rk.fell_back, 0);
         assert_int_equal(tk.nrows, 3);
         assert_true(table_col(&tk, "Replayed") < 0);
+        /* the SASS metrics of the plan are named to the backend (its own replay leaves them
+         * to the profiler's), and only they */
+        assert_true(fk.inst_max > 3);
+        assert_int_equal(fk.inst_bad, 0);
         memset(&fk, 0, sizeof fk);
         assert_int_equal(profile("a", REPLAY_APPLICATION, &ra, &ta, &err), 0);
         assert_int_equal(ra.replay, REPLAY_APPLICATION);
         assert_int_equal(ra.runs, ra.passes);
         assert_int_equal(fk.kernel_calls, 0);
+        assert_int_equal(fk.inst_max, 0);
+        assert_int_equal(fk.inst_bad, 0);
         same_counters(&ta, &tk);
         table_free(&tk);
         table_free(&ta);

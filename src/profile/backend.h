@@ -60,6 +60,10 @@ struct backend_pass {
         backend_progress_fn progress; /* may be NULL */
         void *progress_ctx;
         int flush_caches;         /* CACHE_ALL was chosen: flush before each profiled kernel */
+        /* REPLAY_KERNEL: the counters the profiler collects by instrumenting the code (the
+         * family's `instrumented:`), which its own replay leaves to the profiler's */
+        const char *const *instrumented;
+        size_t ninstrumented;
 };
 
 /* The PC-sampling run (src/profile/pcsampling.c): the target once more, sampling where its

@@ -243,6 +243,12 @@ static int run_kernel(struct runs *r, const size_t *todo, size_t nt, struct tabl
         for (size_t k = 0, j = 0; k < nt; k++)
                 for (size_t c = 0; c < sizes[k]; c++)
                         all[j++] = names[k][c];
+        /* the counters the profiler collects by instrumenting the code (plan_groups.c) */
+        const char **inst = xcalloc(p->ncounters + 1, sizeof *inst);
+        size_t ninst = 0;
+        for (size_t i = 0; i < p->ncounters; i++)
+                if (p->counters[i].block && !strcmp(p->counters[i].block, "instrumented"))
+                        inst[ninst++] = p->counters[i].name;
         struct table big;
         table_init(&big);
         char *wd = fresh_dir(r, "kernel_replay", err);
@@ -255,6 +261,8 @@ static int run_kernel(struct runs *r, const size_t *todo, size_t nt, struct tabl
                 bp.replay = REPLAY_KERNEL;
                 bp.group_sizes = sizes;
                 bp.ngroups = nt;
+                bp.instrumented = (const char *const *)inst;
+                bp.ninstrumented = ninst;
                 bp.progress = progress_kernel;
                 bp.progress_ctx = r->pg;
                 rc = r->be->run_pass(&bp, &big, err);
@@ -285,6 +293,7 @@ static int run_kernel(struct runs *r, const size_t *todo, size_t nt, struct tabl
         free(names);
         free(sizes);
         free(all);
+        free(inst);
         return rc;
 }
 

@@ -84,6 +84,9 @@ struct pc_timing {
         double save, restore; /* the collector's own replay: checkpoints of device memory */
         double replay;        /* ... and the replayed launches, each to its pass's end */
         size_t nlaunch, nflush, nlock, nflushcache, npasses, nfallback;
+        size_t ninst;    /* CUPTI sessions of the instrumented metrics (the split) */
+        size_t nrestart; /* profiler objects re-enabled when a session of the other replay
+                            mode would not start */
 };
 
 /* The collector's state; every field is guarded by lock (callbacks come from any thread). */
@@ -112,7 +115,20 @@ struct pc_state {
         int user_range;       /* PRISM_CUPTI_USER_RANGE=1: the collector's replay profiles a
                                  user range around the launch call instead of an auto range */
         int user_replay;      /* kernel replay by the collector (replay.c): PRISM_CUPTI_REPLAY
-                                 =kernel with the flush, unless PRISM_CUPTI_CHECKPOINT=0 */
+                                 =kernel with the flush and PRISM_CUPTI_CHECKPOINT=1 or 2 */
+        int hybrid;           /* PRISM_CUPTI_CHECKPOINT=2: that replay splits off the
+                                 instrumented metrics (split below; experimental) */
+        /* PRISM_CUPTI_INSTRUMENTED: the metrics CUPTI collects by instrumenting the code
+         * (SASS metrics). The collector's own replay cannot collect them (they read 0 in a
+         * kernel it relaunches: left empty), so with pc.hybrid and both kinds asked for it
+         * splits: the hardware counters (hw) through its replay, the instrumented ones
+         * (inst) through CUPTI's kernel replay of the program's own launch; slot: each
+         * one's index in metrics. */
+        struct {
+                const char **hw, **inst;
+                size_t *hw_slot, *inst_slot;
+                size_t nhw, ninst;
+        } split;
         struct pc_timing t;
 };
 
@@ -195,9 +211,13 @@ struct pc_replay_ops {
 /* Profile launch dispatch of ctx by replaying it through ops, pass after pass, under a user
  * range, and evaluate its values (0); -1 on failure (reported, profiling of ctx off). */
 int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_replay_ops *ops);
-/* A kernel the collector cannot replay: CUPTI's kernel replay for this launch alone, armed
- * at its API entry (begin) and decoded at its exit (end). */
-int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch);
+/* CUPTI's kernel replay for this launch alone, armed at its API entry (begin) and decoded at
+ * its exit (end): of every metric for a kernel the collector cannot replay (inst 0), or of
+ * the instrumented metrics after the collector's replay of the others (inst 1, the split). */
+int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch, int inst);
+/* 1 when ctx splits its metrics (pc.split): the collector replays the hardware counters,
+ * CUPTI the instrumented metrics */
+int pc_ctx_split(const struct pc_ctx *c);
 void pc_ctx_cupti_end(struct pc_ctx *c);
 
 /* replay.c: on a launch's API entry in user-replay mode: save device memory, profile the

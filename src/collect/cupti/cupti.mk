@@ -64,7 +64,7 @@ tests/bin/mpi_ranks: tests/gpu/mpi_ranks.cu
 	rm -f $@.o
 
 .PHONY: gpu-tests
-gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds tests/bin/hotspots tests/bin/host_phase
+gpu-tests: libprism-cupti.so tests/bin/vec_kernels tests/bin/t-backend-cupti tests/bin/samples tests/bin/kinds tests/bin/hotspots tests/bin/host_phase tests/bin/fallback
 
 # Three kernels with one slow line each (strided load, divergent branch, bank conflict), with
 # line information, for PC sampling (issue 35; tests/pcsamp_h100.py).
@@ -74,6 +74,12 @@ tests/bin/hotspots: tests/gpu/hotspots.cu
 
 # A program whose host work (a busy loop) outweighs its kernels: the profile's cost where
 # the GPU is mostly idle (bench/cost-h200.md).
+# Launches the collector's own replay cannot replay (managed memory, cooperative), for the
+# fallback check of bench/hybrid-replay.sh.
+tests/bin/fallback: tests/gpu/fallback.cu tests/gpu/common.cuh
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<
+
 tests/bin/host_phase: tests/gpu/host_phase.cu tests/gpu/common.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) -O2 -arch=$(NVCC_ARCH) -o $@ $<

@@ -19,7 +19,11 @@
  *   PRISM_CUPTI_FLUSH       1: flush the L2 before each profiled kernel (flush.c)
  *   PRISM_CUPTI_CHECKPOINT  1 (with REPLAY=kernel and FLUSH=1, experimental): the collector
  *                           replays each kernel itself, restoring memory and flushing the
- *                           L2 before every pass (replay.c)
+ *                           L2 before every pass (replay.c); the instrumented metrics are
+ *                           left empty; 2: they go to CUPTI's replay (crashed on the H200)
+ *   PRISM_CUPTI_INSTRUMENTED comma-separated metrics of PRISM_CUPTI_METRICS that CUPTI
+ *                           collects by instrumenting the code: that replay leaves them
+ *                           empty, or (CHECKPOINT=2) to CUPTI's replay of the launch
  *   PRISM_CUPTI_USER_RANGE  1: that replay profiles a user range around the launch call
  *   PRISM_CUPTI_TIMING      1: where the collector's time went, on stderr at exit; 2: also
  *                           each launch call's time (kernel replay: all its passes)
@@ -436,6 +440,44 @@ static void clock_offset(void)
         pc.ts_offset = (int64_t)c - mid;
 }
 
+/* Is name one of the comma-separated list? */
+static int listed(const char *list, const char *name)
+{
+        size_t n = strlen(name);
+        for (const char *p = list; p && *p;) {
+                const char *e = strchr(p, ',');
+                size_t len = e ? (size_t)(e - p) : strlen(p);
+                if (len == n && !strncmp(p, name, n))
+                        return 1;
+                p = e ? e + 1 : NULL;
+        }
+        return 0;
+}
+
+/* pc.split: the metrics named in inst (PRISM_CUPTI_INSTRUMENTED) apart from the others, for
+ * the collector's own replay (range.c splits only when both kinds are there). */
+static void split_metrics(const char *inst)
+{
+        size_t n = pc.nmetrics ? pc.nmetrics : 1;
+        pc.split.hw = calloc(n, sizeof *pc.split.hw);
+        pc.split.inst = calloc(n, sizeof *pc.split.inst);
+        pc.split.hw_slot = calloc(n, sizeof *pc.split.hw_slot);
+        pc.split.inst_slot = calloc(n, sizeof *pc.split.inst_slot);
+        if (!pc.split.hw || !pc.split.inst || !pc.split.hw_slot || !pc.split.inst_slot) {
+                pc.split.nhw = pc.split.ninst = 0; /* no split: one set, as before */
+                return;
+        }
+        for (size_t m = 0; m < pc.nmetrics; m++) {
+                if (listed(inst, pc.metrics[m])) {
+                        pc.split.inst_slot[pc.split.ninst] = m;
+                        pc.split.inst[pc.split.ninst++] = pc.metrics[m];
+                } else {
+                        pc.split.hw_slot[pc.split.nhw] = m;
+                        pc.split.hw[pc.split.nhw++] = pc.metrics[m];
+                }
+        }
+}
+
 static void parse_env(void)
 {
         const char *s = getenv("PRISM_CUPTI_OUT");
@@ -465,10 +507,13 @@ static void parse_env(void)
         s = getenv("PRISM_CUPTI_FLUSH");
         pc.flush_caches = s && *s && strcmp(s, "0") != 0;
         /* kernel replay with the caches flushed before every pass, by the collector itself:
-         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1) until its SASS
-         * pass is right -- on the H200 the instrumented metrics came out 0 (replay.c) */
+         * opt-in (PRISM_CUPTI_CHECKPOINT=1 with REPLAY=kernel and FLUSH=1): the instrumented
+         * metrics read 0 in it (left empty); 2 splits them off to CUPTI's replay, which
+         * crashed the target on the H200 (replay.c) */
         s = getenv("PRISM_CUPTI_CHECKPOINT");
-        pc.user_replay = pc.kernel_mode && pc.flush_caches && s && !strcmp(s, "1");
+        pc.user_replay = pc.kernel_mode && pc.flush_caches && s &&
+                         (!strcmp(s, "1") || !strcmp(s, "2"));
+        pc.hybrid = pc.user_replay && !strcmp(s, "2");
         s = getenv("PRISM_CUPTI_USER_RANGE");
         pc.user_range = s && *s && strcmp(s, "0") != 0;
         s = getenv("PRISM_CUPTI_TIMING");
@@ -518,6 +563,7 @@ static void parse_env(void)
                 if (pc.nmetrics < cap)
                         pc.metrics[pc.nmetrics++] = tok;
         }
+        split_metrics(getenv("PRISM_CUPTI_INSTRUMENTED"));
 }
 
 PC_EXPORT int InitializeInjection(void)

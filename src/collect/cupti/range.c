@@ -7,30 +7,7 @@
 #include <string.h>
 
 #include "collector.h"
-
-enum { CTX_NEW, CTX_RUNNING, CTX_OFF };
-
-struct pc_ctx {
-        CUcontext ctx;
-        uint32_t dev;
-        int state;
-        char chip[64];
-        uint8_t *avail;
-        CUpti_Profiler_Host_Object *host;
-        uint8_t *config;
-        size_t config_size;
-        CUpti_RangeProfiler_Object *rp;
-        uint8_t *cd; /* the counter data image */
-        size_t cd_size;
-        size_t *batch; /* dispatch ids of the ranges in the image, in launch order */
-        size_t nbatch;
-        size_t base; /* launches profiled in this context before the image's first */
-        int named;   /* range names are launch indices (auto range names them so) */
-        size_t nflushes;
-        int cupti_pending; /* user replay: a kernel left to CUPTI's replay awaits decoding */
-        size_t max;  /* ranges the image holds now: starts small (Start costs about 1 ms
-                        per range) and doubles at each re-arm up to pc.max_ranges */
-};
+#include "range_int.h"
 
 static struct pc_ctx **ctxs;
 static size_t nctxs, cap_ctxs;
@@ -54,6 +31,17 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
         c->ctx = ctx;
         c->named = 1;
         c->state = pc.nmetrics ? CTX_NEW : CTX_OFF;
+        c->nsets = 1;
+        c->sets[SET_MAIN] = (struct mset){.names = pc.metrics, .n = pc.nmetrics};
+        if (pc.hybrid && pc.split.ninst && pc.split.nhw) {
+                c->nsets = NSETS;
+                c->sets[SET_MAIN] = (struct mset){.names = pc.split.hw, .n = pc.split.nhw,
+                                                  .slot = pc.split.hw_slot};
+                c->sets[SET_INST] = (struct mset){.names = pc.split.inst, .n = pc.split.ninst,
+                                                  .slot = pc.split.inst_slot};
+                c->sets[SET_ALL] = (struct mset){.names = pc.metrics, .n = pc.nmetrics};
+        }
+        c->s = &c->sets[SET_MAIN];
         if (cuptiGetDeviceId(ctx, &c->dev) != CUPTI_SUCCESS)
                 c->dev = 0;
         ctxs[nctxs++] = c;
@@ -62,20 +50,36 @@ struct pc_ctx *pc_ctx_get(CUcontext ctx)
 
 static void ctx_release(struct pc_ctx *c)
 {
-        pc_host_free(c->host);
-        c->host = NULL;
-        free(c->config);
-        c->config = NULL;
+        for (size_t k = 0; k < c->nsets; k++) {
+                struct mset *m = &c->sets[k];
+                pc_host_free(m->host);
+                m->host = NULL;
+                free(m->config);
+                m->config = NULL;
+                free(m->cd);
+                m->cd = NULL;
+        }
         free(c->avail);
         c->avail = NULL;
-        free(c->cd);
-        c->cd = NULL;
         free(c->batch);
         c->batch = NULL;
+        c->cap_batch = 0;
+}
+
+/* The counter data images and the launch list (a shared GPU's release); the configs stay. */
+void rg_free_images(struct pc_ctx *c)
+{
+        for (size_t k = 0; k < c->nsets; k++) {
+                free(c->sets[k].cd);
+                c->sets[k].cd = NULL;
+        }
+        free(c->batch);
+        c->batch = NULL;
+        c->cap_batch = 0;
 }
 
 /* Report on the first failure of ctx only; later calls fail quietly. */
-static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
+int rg_ck(struct pc_ctx *c, CUptiResult r, const char *what)
 {
         if (r == CUPTI_SUCCESS)
                 return 0;
@@ -85,14 +89,18 @@ static int ck(struct pc_ctx *c, CUptiResult r, const char *what)
         return -1;
 }
 
-static CUptiResult init_image(struct pc_ctx *c)
+CUptiResult rg_init_image(struct pc_ctx *c)
 {
         double t0 = pc_now();
+        /* the profiler object initializes an image for the metrics it last sized one for
+         * (another set's: CUPTI_ERROR_UNKNOWN) */
+        if (c->sized != c->s && rg_size_image(c, c->s->max) < 0)
+                return CUPTI_ERROR_INVALID_OPERATION;
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
         ip.pRangeProfilerObject = c->rp;
-        ip.counterDataSize = c->cd_size;
-        ip.pCounterData = c->cd;
+        ip.counterDataSize = c->s->cd_size;
+        ip.pCounterData = c->s->cd;
         CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&ip);
         pc.t.arm_image += pc_now() - t0;
         return r;
@@ -100,22 +108,23 @@ static CUptiResult init_image(struct pc_ctx *c)
 
 /* SetConfig and Start: CUPTI's kernel replay with auto range (one range per launch), or
  * (user) pass `pass` of the collector's own replay with one user range */
-static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
+CUptiResult rg_config_start(struct pc_ctx *c, int user, size_t pass)
 {
         CUptiResult r;
         double t1 = pc_now();
         CUpti_RangeProfiler_SetConfig_Params sp = PC_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
         sp.pRangeProfilerObject = c->rp;
-        sp.configSize = c->config_size;
-        sp.pConfig = c->config;
-        sp.counterDataImageSize = c->cd_size;
-        sp.pCounterDataImage = c->cd;
+        sp.configSize = c->s->config_size;
+        sp.pConfig = c->s->config;
+        sp.counterDataImageSize = c->s->cd_size;
+        sp.pCounterDataImage = c->s->cd;
         /* the collector's replay brackets the kernel with an auto range too (a user range
          * around the launch call also counts the launch's own latency); with
          * PRISM_CUPTI_USER_RANGE=1 a user range */
         sp.range = user && pc.user_range ? CUPTI_UserRange : CUPTI_AutoRange;
         sp.replayMode = user ? CUPTI_UserReplay : CUPTI_KernelReplay;
-        sp.maxRangesPerPass = c->max;
+        c->mode = user ? 2 : 1;
+        sp.maxRangesPerPass = c->s->max;
         sp.numNestingLevels = 1;
         sp.minNestingLevel = 1;
         sp.passIndex = pass;
@@ -131,22 +140,33 @@ static CUptiResult config_start(struct pc_ctx *c, int user, size_t pass)
         return r;
 }
 
-static CUptiResult arm(struct pc_ctx *c)
+CUptiResult rg_arm(struct pc_ctx *c)
 {
-        CUptiResult r = init_image(c);
-        return r != CUPTI_SUCCESS ? r : config_start(c, 0, 0);
+        CUptiResult r = rg_init_image(c);
+        return r != CUPTI_SUCCESS ? r : rg_config_start(c, 0, 0);
 }
 
-static CUptiResult enable(struct pc_ctx *c)
+CUptiResult rg_enable(struct pc_ctx *c)
 {
         CUpti_RangeProfiler_Enable_Params ep = PC_PARAMS(CUpti_RangeProfiler_Enable_Params);
         ep.ctx = c->ctx;
         CUptiResult r = cuptiRangeProfilerEnable(&ep);
         c->rp = ep.pRangeProfilerObject;
+        c->sized = NULL;
         return r;
 }
 
-static void disable(struct pc_ctx *c)
+/* A fresh profiler object for ctx, when one would not start a session of the other replay
+ * mode (the split alternates the collector's and CUPTI's). */
+CUptiResult rg_restart(struct pc_ctx *c)
+{
+        pc_debug("device %u: re-enabling the range profiler", c->dev);
+        pc.t.nrestart++;
+        rg_disable(c);
+        return rg_enable(c);
+}
+
+void rg_disable(struct pc_ctx *c)
 {
         if (!c->rp)
                 return;
@@ -160,37 +180,40 @@ static void disable(struct pc_ctx *c)
  * about 1 ms per range the image can hold (measured on the H100: 0.38 s at 256, 0.19 s at
  * 16), and most programs launch few kernels; one when the GPU is shared (one kernel per
  * session). */
-static size_t first_ranges(void)
+size_t rg_first_ranges(void)
 {
         size_t n = pc.lock_fd >= 0 || pc.user_replay ? 1 : 16;
         return n < pc.max_ranges ? n : pc.max_ranges;
 }
 
 /* (Re)size the counter data image for max ranges (the profiler object must exist). */
-static int size_image(struct pc_ctx *c, size_t max)
+int rg_size_image(struct pc_ctx *c, size_t max)
 {
         CUpti_RangeProfiler_GetCounterDataSize_Params sp =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
         sp.pRangeProfilerObject = c->rp;
-        sp.pMetricNames = pc.metrics;
-        sp.numMetrics = pc.nmetrics;
+        sp.pMetricNames = c->s->names;
+        sp.numMetrics = c->s->n;
         sp.maxNumOfRanges = max;
         sp.maxNumRangeTreeNodes = (uint32_t)max;
-        if (ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
+        if (rg_ck(c, cuptiRangeProfilerGetCounterDataSize(&sp), "cannot size the counter data") < 0)
                 return -1;
-        uint8_t *cd = realloc(c->cd, sp.counterDataSize);
-        size_t *batch = realloc(c->batch, max * sizeof *batch);
+        uint8_t *cd = realloc(c->s->cd, sp.counterDataSize);
+        size_t *batch = max > c->cap_batch ? realloc(c->batch, max * sizeof *batch) : c->batch;
         if (cd)
-                c->cd = cd;
-        if (batch)
+                c->s->cd = cd;
+        if (batch && max > c->cap_batch) {
                 c->batch = batch;
+                c->cap_batch = max;
+        }
         if (!cd || !batch) {
                 pc_error("device %u: out of memory for a %zu-byte counter data image", c->dev,
                          (size_t)sp.counterDataSize);
                 return -1;
         }
-        c->cd_size = sp.counterDataSize;
-        c->max = max;
+        c->s->cd_size = sp.counterDataSize;
+        c->s->max = max;
+        c->sized = c->s;
         return 0;
 }
 
@@ -199,24 +222,38 @@ static int query_avail(struct pc_ctx *c)
         CUpti_Profiler_GetCounterAvailability_Params ap =
             PC_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
         ap.ctx = c->ctx;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap),
+                  "cannot query counter availability") < 0)
                 return -1;
         free(c->avail);
         c->avail = malloc(ap.counterAvailabilityImageSize ? ap.counterAvailabilityImageSize : 1);
         if (!c->avail)
                 return -1;
         ap.pCounterAvailabilityImage = c->avail;
-        if (ck(c, cuptiProfilerGetCounterAvailability(&ap), "cannot query counter availability") <
-            0)
+        if (rg_ck(c, cuptiProfilerGetCounterAvailability(&ap),
+                  "cannot query counter availability") < 0)
                 return -1;
         return 0;
 }
 
-static int setup(struct pc_ctx *c)
+/* The config and host object of the set being armed (kept from an earlier session of the
+ * context: a shared GPU). */
+int rg_build_config(struct pc_ctx *c)
+{
+        char msg[512];
+        if (c->s->config)
+                return 0;
+        if (pc_host_config(c->chip, c->avail, c->s->names, c->s->n, &c->s->host, &c->s->config,
+                           &c->s->config_size, msg, sizeof msg) < 0) {
+                pc_error("device %u: %s", c->dev, msg);
+                return -1;
+        }
+        return 0;
+}
+
+int rg_setup(struct pc_ctx *c)
 {
         static int initialized;
-        char msg[512];
 
         double t0 = pc_now();
         if (!initialized) {
@@ -229,61 +266,73 @@ static int setup(struct pc_ctx *c)
         pc.t.init += t1 - t0;
         CUpti_Device_GetChipName_Params cn = PC_PARAMS(CUpti_Device_GetChipName_Params);
         cn.deviceIndex = c->dev;
-        if (ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
+        if (rg_ck(c, cuptiDeviceGetChipName(&cn), "cannot read the chip name") < 0)
                 return -1;
         snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName);
 
         /* The counter availability image costs ~0.1 s per run and fails while another
          * process profiles the GPU; the config is built without it (as the planner's pass
          * counts are) and only a config the GPU refuses is rebuilt with it (in arm). */
-        if (pc.use_avail && !c->config && query_avail(c) < 0)
+        if (pc.use_avail && !c->s->config && query_avail(c) < 0)
                 return -1;
         double t2 = pc_now();
         pc.t.avail += t2 - t1;
 
-        /* kept from an earlier session of this context (a shared GPU) */
-        if (!c->config &&
-            pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host, &c->config,
-                           &c->config_size, msg, sizeof msg) < 0) {
-                pc_error("device %u: %s", c->dev, msg);
+        c->s = &c->sets[SET_MAIN];
+        if (rg_build_config(c) < 0)
                 return -1;
-        }
         double t3 = pc_now();
         pc.t.config += t3 - t2;
-        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+        if (rg_ck(c, rg_enable(c), "cannot enable the range profiler") < 0)
                 return -1;
 
-        if (size_image(c, first_ranges()) < 0)
+        if (rg_size_image(c, rg_first_ranges()) < 0)
                 return -1;
         double t4 = pc_now();
         pc.t.enable += t4 - t3;
-        if (pc.user_replay)
-                return 0; /* each kernel arms its own session (pc_ctx_user_profile) */
-        CUptiResult ar = arm(c);
+        if (pc.user_replay) {
+                /* the instrumented metrics' set too (the split); each kernel arms its own
+                 * sessions (pc_ctx_user_profile, pc_ctx_cupti_begin) */
+                int rc = 0;
+                if (c->nsets > SET_INST) {
+                        c->s = &c->sets[SET_INST];
+                        rc = rg_build_config(c) < 0 ||
+                                     rg_size_image(c, rg_first_ranges()) < 0
+                                 ? -1
+                                 : 0;
+                        c->s = &c->sets[SET_MAIN];
+                }
+                /* the set of every metric again after a shared GPU's release */
+                if (!rc && c->nsets > SET_ALL && c->sets[SET_ALL].config) {
+                        c->s = &c->sets[SET_ALL];
+                        rc = rg_size_image(c, rg_first_ranges());
+                        c->s = &c->sets[SET_MAIN];
+                }
+                pc.t.config += pc_now() - t4;
+                return rc;
+        }
+        CUptiResult ar = rg_arm(c);
         if (ar != CUPTI_SUCCESS && !c->avail) {
                 /* a config built for the chip that this GPU refuses: build it for what the
                  * GPU has */
                 pc_debug("device %u: arming failed (%d), rebuilding the config with the counter "
                          "availability image",
                          c->dev, (int)ar);
-                pc_host_free(c->host);
-                free(c->config);
-                c->host = NULL;
-                c->config = NULL;
+                pc_host_free(c->s->host);
+                free(c->s->config);
+                c->s->host = NULL;
+                c->s->config = NULL;
                 if (query_avail(c) < 0)
                         return -1;
-                if (pc_host_config(c->chip, c->avail, pc.metrics, pc.nmetrics, &c->host,
-                                   &c->config, &c->config_size, msg, sizeof msg) < 0) {
-                        pc_error("device %u: %s", c->dev, msg);
+                if (rg_build_config(c) < 0)
                         return -1;
-                }
-                ar = arm(c);
+                ar = rg_arm(c);
         }
-        if (ck(c, ar, "cannot start the range profiler") < 0)
+        if (rg_ck(c, ar, "cannot start the range profiler") < 0)
                 return -1;
         pc.t.arm += pc_now() - t4;
         pc_debug("device %u (%s): profiling %zu metrics, %zu ranges per image (%zu bytes)", c->dev,
-                 c->chip, pc.nmetrics, c->max, c->cd_size);
+                 c->chip, c->s->n, c->s->max, c->s->cd_size);
         return 0;
 }
 
@@ -295,8 +344,8 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 {
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params gp =
             PC_PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
-        gp.pCounterDataImage = c->cd;
-        gp.counterDataImageSize = c->cd_size;
+        gp.pCounterDataImage = c->s->cd;
+        gp.counterDataImageSize = c->s->cd_size;
         gp.rangeIndex = i;
         gp.rangeDelimiter = "/";
         const char *name = "";
@@ -325,9 +374,8 @@ static size_t range_position(struct pc_ctx *c, size_t i)
 
 /* Stop, decode and evaluate the ranges in the image into their launches. */
 static int flush_ranges(struct pc_ctx *c);
-static int decode_ranges(struct pc_ctx *c);
 
-static int flush(struct pc_ctx *c)
+int rg_flush(struct pc_ctx *c)
 {
         double t0 = pc_now();
         int r = flush_ranges(c);
@@ -342,27 +390,27 @@ static int flush_ranges(struct pc_ctx *c)
                 pc_cu.ctx_synchronize();
         CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
         st.pRangeProfilerObject = c->rp;
-        if (ck(c, cuptiRangeProfilerStop(&st), "cannot stop the range profiler") < 0)
+        if (rg_ck(c, cuptiRangeProfilerStop(&st), "cannot stop the range profiler") < 0)
                 return -1;
         if (!st.isAllPassSubmitted)
                 pc_warn("device %u: not all passes were submitted (pass index %zu)", c->dev,
                         st.passIndex);
-        return decode_ranges(c);
+        return rg_decode_ranges(c);
 }
 
 /* Decode the stopped session's image and evaluate its ranges into their launches. */
-static int decode_ranges(struct pc_ctx *c)
+int rg_decode_ranges(struct pc_ctx *c)
 {
         CUptiResult r;
         CUpti_RangeProfiler_DecodeData_Params dp = PC_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
         dp.pRangeProfilerObject = c->rp;
-        if (ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
+        if (rg_ck(c, cuptiRangeProfilerDecodeData(&dp), "cannot decode the counter data") < 0)
                 return -1;
         CUpti_RangeProfiler_GetCounterDataInfo_Params ip =
             PC_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
-        ip.pCounterDataImage = c->cd;
-        ip.counterDataImageSize = c->cd_size;
-        if (ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
+        ip.pCounterDataImage = c->s->cd;
+        ip.counterDataImageSize = c->s->cd_size;
+        if (rg_ck(c, cuptiRangeProfilerGetCounterDataInfo(&ip), "cannot read the counter data") < 0)
                 return -1;
         size_t nr = ip.numTotalRanges;
         pc_debug("device %u: flush %zu: %zu launches, %zu ranges, %zu dropped", c->dev, c->nflushes,
@@ -378,21 +426,32 @@ static int decode_ranges(struct pc_ctx *c)
                 struct pc_launch *l = &pc.launches[c->batch[pos]];
                 CUpti_Profiler_Host_EvaluateToGpuValues_Params ev =
                     PC_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-                ev.pHostObject = c->host;
-                ev.pCounterDataImage = c->cd;
-                ev.counterDataImageSize = c->cd_size;
+                ev.pHostObject = c->s->host;
+                ev.pCounterDataImage = c->s->cd;
+                ev.counterDataImageSize = c->s->cd_size;
                 ev.rangeIndex = i;
-                ev.ppMetricNames = pc.metrics;
-                ev.numMetrics = pc.nmetrics;
-                ev.pMetricValues = l->vals;
+                ev.ppMetricNames = c->s->names;
+                ev.numMetrics = c->s->n;
+                /* a subset of the metrics (the split) is evaluated apart, then put in place */
+                double *v = c->s->slot ? malloc(c->s->n * sizeof *v) : l->vals;
+                if (!v) {
+                        pc_error("out of memory decoding the counters");
+                        return -1;
+                }
+                ev.pMetricValues = v;
                 r = cuptiProfilerHostEvaluateToGpuValues(&ev);
+                for (size_t m = 0; c->s->slot && m < c->s->n; m++)
+                        l->vals[c->s->slot[m]] = r == CUPTI_SUCCESS ? v[m] : NAN;
+                if (v != l->vals)
+                        free(v);
                 if (r != CUPTI_SUCCESS) {
-                        for (size_t m = 0; m < pc.nmetrics; m++)
+                        for (size_t m = 0; !c->s->slot && m < pc.nmetrics; m++)
                                 l->vals[m] = NAN;
-                        ck(c, r, "cannot evaluate the metrics");
+                        rg_ck(c, r, "cannot evaluate the metrics");
                         return -1;
                 }
                 l->ranged = 1;
+                pc_debug("range %zu: %zu metrics evaluated", i, c->s->n);
         }
         c->base += c->nbatch;
         c->nbatch = 0;
@@ -404,24 +463,24 @@ static int decode_ranges(struct pc_ctx *c)
  * a fresh one (Disable + Enable) before giving up. */
 static int rearm(struct pc_ctx *c)
 {
-        if (c->max < pc.max_ranges &&
-            size_image(c, 2 * c->max < pc.max_ranges ? 2 * c->max : pc.max_ranges) < 0)
+        if (c->s->max < pc.max_ranges &&
+            rg_size_image(c, 2 * c->s->max < pc.max_ranges ? 2 * c->s->max : pc.max_ranges) < 0)
                 return -1;
-        CUptiResult r = arm(c);
+        CUptiResult r = rg_arm(c);
         if (r == CUPTI_SUCCESS)
                 return 0;
         pc_debug("device %u: re-arming failed (%d), re-enabling the range profiler", c->dev,
                  (int)r);
-        disable(c);
+        rg_disable(c);
         c->named = 0; /* a new profiler object may count its ranges from 0 again */
-        if (ck(c, enable(c), "cannot enable the range profiler") < 0)
+        if (rg_ck(c, rg_enable(c), "cannot enable the range profiler") < 0)
                 return -1;
-        return ck(c, arm(c), "cannot restart the range profiler");
+        return rg_ck(c, rg_arm(c), "cannot restart the range profiler");
 }
 
-static void turn_off(struct pc_ctx *c)
+void rg_turn_off(struct pc_ctx *c)
 {
-        disable(c);
+        rg_disable(c);
         ctx_release(c);
         c->state = CTX_OFF;
 }
@@ -431,8 +490,8 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         if (c->state == CTX_NEW)
                 pc_gpu_lock();
         if (c->state == CTX_NEW) {
-                if (setup(c) < 0) {
-                        turn_off(c);
+                if (rg_setup(c) < 0) {
+                        rg_turn_off(c);
                         pc_gpu_unlock();
                         return;
                 }
@@ -440,9 +499,9 @@ void pc_ctx_on_launch(struct pc_ctx *c, size_t dispatch)
         }
         if (c->state != CTX_RUNNING)
                 return;
-        if (c->nbatch == c->max) {
-                if (flush(c) < 0 || rearm(c) < 0) {
-                        turn_off(c);
+        if (c->nbatch == c->s->max) {
+                if (rg_flush(c) < 0 || rearm(c) < 0) {
+                        rg_turn_off(c);
                         return;
                 }
         }
@@ -455,18 +514,15 @@ void pc_ctx_after_launch(struct pc_ctx *c)
 {
         if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
                 return;
-        if (flush(c) < 0) {
-                turn_off(c);
+        if (rg_flush(c) < 0) {
+                rg_turn_off(c);
         } else {
                 /* give the counters back entirely (the next kernel sets up afresh, as the
                  * first did: a re-enabled profiler object with the old image crashes
                  * CUPTI 13 in CounterDataImageInitialize) */
                 double t0 = pc_now();
-                disable(c);
-                free(c->cd);
-                free(c->batch);
-                c->cd = NULL;
-                c->batch = NULL;
+                rg_disable(c);
+                rg_free_images(c);
                 pc.t.disable += pc_now() - t0;
                 c->named = 0; /* a new profiler object numbers its ranges from 0 again */
                 c->state = CTX_NEW;
@@ -487,9 +543,9 @@ void pc_ctx_finish(struct pc_ctx *c, int push)
         int pushed = push && pc_cu.ctx_push && pc_cu.ctx_push(c->ctx) == CUDA_SUCCESS;
         /* the collector's own replay decodes each kernel at once: nothing is started */
         if (!pc.user_replay || c->cupti_pending)
-                flush(c);
+                rg_flush(c);
         c->cupti_pending = 0;
-        turn_off(c);
+        rg_turn_off(c);
         pc_gpu_unlock();
         if (pushed) {
                 CUcontext old;
@@ -513,149 +569,4 @@ void pc_ctx_forget(CUcontext ctx)
                 ctxs[i] = ctxs[--nctxs];
                 return;
         }
-}
-
-/* ---- the collector's own kernel replay (pc.user_replay, replay.c) ---- */
-
-/* passes one kernel may ask for before the collector gives up on it */
-#define MAX_USER_PASSES 512
-
-/* Set up ctx's profiler on its first kernel (or again after share_release). */
-static int ready(struct pc_ctx *c)
-{
-        if (c->state == CTX_NEW) {
-                pc_gpu_lock();
-                if (setup(c) < 0) {
-                        turn_off(c);
-                        pc_gpu_unlock();
-                        return -1;
-                }
-                c->state = CTX_RUNNING;
-        }
-        return c->state == CTX_RUNNING ? 0 : -1;
-}
-
-/* After a kernel on a shared GPU: give the counters and the GPU lock back (as
- * pc_ctx_after_launch does). */
-static void share_release(struct pc_ctx *c)
-{
-        if (pc.lock_fd < 0 || c->state != CTX_RUNNING)
-                return;
-        double t0 = pc_now();
-        disable(c);
-        free(c->cd);
-        free(c->batch);
-        c->cd = NULL;
-        c->batch = NULL;
-        pc.t.disable += pc_now() - t0;
-        c->state = CTX_NEW;
-        pc_gpu_unlock();
-}
-
-static void fail_off(struct pc_ctx *c)
-{
-        CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
-        st.pRangeProfilerObject = c->rp;
-        if (c->rp)
-                cuptiRangeProfilerStop(&st); /* a session left started, if any */
-        c->nbatch = 0;
-        turn_off(c);
-        pc_gpu_unlock();
-}
-
-int pc_ctx_user_profile(struct pc_ctx *c, size_t dispatch, const struct pc_replay_ops *ops)
-{
-        if (ready(c) < 0)
-                return -1;
-        char name[32];
-        snprintf(name, sizeof name, "%zu", dispatch);
-        c->base = dispatch;
-        c->batch[0] = dispatch;
-        c->nbatch = 1;
-        c->named = pc.user_range; /* an auto range's name counts the replays: by position */
-        if (ck(c, init_image(c), "cannot initialize the counter data") < 0) {
-                fail_off(c);
-                return -1;
-        }
-        size_t pass = 0;
-        for (size_t n = 0; n < MAX_USER_PASSES; n++) {
-                if (ops->prepare(ops->arg, n) < 0 ||
-                    ck(c, config_start(c, 1, pass), "cannot start a replay pass") < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-                CUpti_RangeProfiler_PushRange_Params pp =
-                    PC_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-                pp.pRangeProfilerObject = c->rp;
-                pp.pRangeName = name;
-                CUptiResult pr = pc.user_range ? cuptiRangeProfilerPushRange(&pp) : CUPTI_SUCCESS;
-                int lr = pr == CUPTI_SUCCESS ? ops->launch(ops->arg) : -1;
-                if (pr == CUPTI_SUCCESS && pc.user_range) {
-                        CUpti_RangeProfiler_PopRange_Params op =
-                            PC_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-                        op.pRangeProfilerObject = c->rp;
-                        cuptiRangeProfilerPopRange(&op);
-                }
-                if (pc_cu.ctx_synchronize)
-                        pc_cu.ctx_synchronize();
-                CUpti_RangeProfiler_Stop_Params st = PC_PARAMS(CUpti_RangeProfiler_Stop_Params);
-                st.pRangeProfilerObject = c->rp;
-                if (ck(c, pr, "cannot open the kernel's range") < 0 || lr < 0 ||
-                    ck(c, cuptiRangeProfilerStop(&st), "cannot stop a replay pass") < 0) {
-                        fail_off(c);
-                        return -1;
-                }
-                pc.t.npasses++;
-                if (st.isAllPassSubmitted) {
-                        double t0 = pc_now();
-                        int rc = decode_ranges(c);
-                        pc.t.flush += pc_now() - t0;
-                        pc.t.nflush++;
-                        if (rc < 0) {
-                                fail_off(c);
-                                return -1;
-                        }
-                        share_release(c);
-                        return 0;
-                }
-                pass = st.passIndex;
-        }
-        pc_error("device %u: %s: CUPTI asked for more than %d passes", c->dev,
-                 pc.launches[dispatch].name, MAX_USER_PASSES);
-        fail_off(c);
-        return -1;
-}
-
-int pc_ctx_cupti_begin(struct pc_ctx *c, size_t dispatch)
-{
-        if (ready(c) < 0)
-                return -1;
-        c->named = 0; /* auto range counts launches its own way here: pair by position */
-        c->base = dispatch;
-        c->batch[0] = dispatch;
-        c->nbatch = 1;
-        if (ck(c, arm(c), "cannot start the range profiler") < 0) {
-                fail_off(c);
-                return -1;
-        }
-        c->cupti_pending = 1;
-        return 0;
-}
-
-void pc_ctx_cupti_end(struct pc_ctx *c)
-{
-        if (!c->cupti_pending)
-                return;
-        c->cupti_pending = 0;
-        if (flush(c) < 0) {
-                turn_off(c);
-                pc_gpu_unlock();
-                return;
-        }
-        share_release(c);
-}
-
-CUcontext pc_ctx_context(const struct pc_ctx *c)
-{
-        return c->ctx;
 }

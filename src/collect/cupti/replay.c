@@ -1,18 +1,21 @@
-/* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 with
+/* The collector's own kernel replay (experimental: PRISM_CUPTI_CHECKPOINT=1 or 2 with
  * PRISM_CUPTI_REPLAY=kernel and PRISM_CUPTI_FLUSH=1, i.e. prism's --replay kernel
- * --cache-control all with PRISM_CUPTI_CHECKPOINT=1 in its environment). Measured on the
+ * --cache-control all with PRISM_CUPTI_CHECKPOINT in its environment). Measured on the
  * H200 (bench/cost-h200.md): DRAM and L2 counters of L2-resident kernels as ncu's
- * --cache-control all gives them, but the SASS-instrumented metrics came out 0 and one
- * kernel's instruction counts took in other work (the restore's copies, now waited for;
- * not measured again), so it is not the default. CUPTI's kernel replay saves and restores
- * device memory between a kernel's passes but leaves the L2 as the restore left it, so the
- * cache and DRAM counters of a kernel whose data fits in the L2 depend on the pass. Here the
- * collector replays the kernel itself in CUPTI's user-replay mode, from the launch's API
- * entry: save what the kernel can modify (CUPTI's checkpoint API, libcheckpoint.so), then
- * for each pass restore it (from the second pass on), flush the L2 (flush.c) and launch the
- * kernel once more with the program's own arguments under a user range; after the last pass
- * restore once more and let the program's launch run, unprofiled. Every pass thus starts
- * from the program's memory and a cold L2, as ncu's default (--cache-control all).
+ * --cache-control all gives them, at ~23 ms a pass against CUPTI's ~15; the metrics CUPTI
+ * collects by instrumenting the code (PRISM_CUPTI_INSTRUMENTED) read 0 in a kernel the
+ * collector relaunches, so with 1 they are left empty, and with 2 (the split, range.c) they
+ * go to CUPTI's kernel replay of the program's own launch -- which crashed the target right
+ * after its first kernel on the H200 (bench/replay-h100.md, 2026-11-29): not the default.
+ * CUPTI's kernel replay saves and restores device memory between a kernel's passes but leaves
+ * the L2 as the restore left it, so the cache and DRAM counters of a kernel whose data fits in
+ * the L2 depend on the pass. Here the collector replays the kernel itself in CUPTI's
+ * user-replay mode, from the launch's API entry: save what the kernel can modify (CUPTI's
+ * checkpoint API, libcheckpoint.so), then for each pass restore it (from the second pass on),
+ * flush the L2 (flush.c) and launch the kernel once more with the program's own arguments
+ * under a user range; after the last pass restore once more and let the program's launch run,
+ * unprofiled. Every pass thus starts from the program's memory and a cold L2, as ncu's default
+ * (--cache-control all).
  *
  * Launches this cannot replay go to CUPTI's kernel replay as before, said once each kind:
  * cooperative launches (the grid must be co-resident; relaunching inside the callback is
@@ -234,6 +237,12 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                         why = "a kernel given managed memory, which a checkpoint does not hold";
                 }
         }
+        /* only instrumented metrics: nothing for the collector's replay to count (they read
+         * 0 in a kernel it relaunches) and nothing the caches change: CUPTI's replay */
+        if (pc.split.ninst && !pc.split.nhw) {
+                pc_ctx_cupti_begin(c, dispatch, 0);
+                return;
+        }
         struct job j = {.cbid = cbid, .params = params};
         if (kind < 0) {
                 if (pc_cu.ctx_synchronize)
@@ -258,15 +267,21 @@ void pc_replay_launch(struct pc_ctx *c, size_t dispatch, CUpti_CallbackId cbid,
                 if (why)
                         fallback_note(kind, why, name);
                 pc.t.nfallback++;
-                pc_ctx_cupti_begin(c, dispatch);
+                pc_ctx_cupti_begin(c, dispatch, 0);
                 return;
         }
         struct pc_replay_ops ops = {prepare, launch, &j};
-        pc_ctx_user_profile(c, dispatch, &ops);
+        int rc = pc_ctx_user_profile(c, dispatch, &ops);
         /* the program's own launch then starts from its memory as it was */
         double t0 = pc_now();
         if (pc_check(rp.restore(&j.cp), "cannot restore device memory after replaying a kernel") ==
             0)
                 pc.t.restore += pc_now() - t0;
         rp.free(&j.cp);
+        pc_debug("launch %zu: device memory restored after %s", dispatch,
+                 rc == 0 ? "its passes" : "a failed replay");
+        /* the instrumented metrics: CUPTI's replay of that launch (their counts do not
+         * depend on the caches) */
+        if (rc == 0 && pc_ctx_split(c))
+                pc_ctx_cupti_begin(c, dispatch, 1);
 }

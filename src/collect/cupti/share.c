@@ -58,6 +58,8 @@ void pc_timing_report(void)
         if (pc.user_replay)
                 fprintf(stderr,
                         "prism-cupti: timing: own replay: %zu passes, replayed launches %.3f s, "
-                        "save %.3f, restore %.3f; %zu launches left to CUPTI's replay\n",
-                        t->npasses, t->replay, t->save, t->restore, t->nfallback);
+                        "save %.3f, restore %.3f; %zu launches left to CUPTI's replay, %zu "
+                        "instrumented sessions, %zu profiler restarts\n",
+                        t->npasses, t->replay, t->save, t->restore, t->nfallback, t->ninst,
+                        t->nrestart);
 }

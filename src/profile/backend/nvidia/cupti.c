@@ -512,6 +512,15 @@ static void collector_env(const struct backend_pass *p, const char *lib, const c
         env[n++] = keep[1] = xasprintf("CUDA_INJECTION64_PATH=%s", lib);
         env[n++] = keep[2] = xasprintf("PRISM_CUPTI_METRICS=%s", metrics);
         env[n++] = keep[3] = xasprintf("PRISM_CUPTI_OUT=%s", csv);
+        /* the metrics the collector's own replay (kernel replay with the caches flushed)
+         * leaves to CUPTI's */
+        struct strbuf inst = {0};
+        for (size_t i = 0; p->replay == REPLAY_KERNEL && i < p->ninstrumented; i++)
+                sb_addf(&inst, "%s%s", i ? "," : "", p->instrumented[i]);
+        env[n++] = keep[4] = inst.len ? xasprintf("PRISM_CUPTI_INSTRUMENTED=%s", inst.buf) : NULL;
+        if (!keep[4])
+                env[n - 1] = (char *)"PRISM_CUPTI_INSTRUMENTED";
+        sb_free(&inst);
         env[n] = NULL;
 }
 
@@ -539,10 +548,10 @@ static int cupti_run_pass(const struct backend_pass *p, struct table *out, struc
                 fcntl(prog[0], F_SETFL, O_NONBLOCK);
                 fcntl(prog[1], F_SETFL, O_NONBLOCK);
         }
-        char *env[7], *keep[4];
+        char *env[8], *keep[5];
         collector_env(p, lib, metrics.buf, csv, prog[1], env, keep);
         pid_t pid = proc_spawn(p->argv, -1, env, &efd);
-        free_all((void *const *)keep, 4);
+        free_all((void *const *)keep, 5);
         if (pid < 0) {
                 ret = err_set(err, ERR_SYS, "pass %d: cannot start '%s': %s", num, p->argv[0],
                               strerror(errno));
