@@ -75,8 +75,9 @@ void kptr_put(struct kptr *m, const char *key, int k);
 /* Row r's duration (End_Timestamp - Start_Timestamp), NaN when absent. */
 double row_duration(const struct workload *w, size_t r);
 
-/* Kernel statistics over rows[0..n): per kernel name its durations and their sum, sorted
- * by total time (longest first, then by name) or by name. */
+/* Kernel statistics over rows[0..n): per kernel name its dispatches, their sum and (times:
+ * else t is NULL) their durations, sorted by total time (longest first, then by name) or
+ * by name. */
 struct kstat {
         char *name;
         double *t;
@@ -93,7 +94,7 @@ int kernels_match(const char *pat, const char *const *names, size_t n,
                   struct err *err);
 
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
-                        const size_t *rows, size_t n, int by_name, size_t *nk);
+                        const size_t *rows, size_t n, int by_name, int times, size_t *nk);
 void kstats_free(struct kstat *ks, size_t n);
 /* A kernel's durations' median, as agg_median over them sorted (the order shows only where
  * the middle values are 0.0 and -0.0: those are sorted first; other equal doubles are the

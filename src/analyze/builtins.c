@@ -115,7 +115,7 @@ void kptr_put(struct kptr *m, const char *key, int k)
 }
 
 struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
-                        const size_t *rows, size_t nrows, int by_name, size_t *nk)
+                        const size_t *rows, size_t nrows, int by_name, int times, size_t *nk)
 {
         struct kstat *ks = NULL;
         size_t n = 0, cap = 0;
@@ -146,8 +146,11 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                         free(name);
                 }
                 double d = cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
-                xgrow(&ks[k].t, &ks[k].cap, ks[k].n + 1, sizeof(double));
-                ks[k].t[ks[k].n++] = d;
+                if (times) {
+                        xgrow(&ks[k].t, &ks[k].cap, ks[k].n + 1, sizeof(double));
+                        ks[k].t[ks[k].n] = d;
+                }
+                ks[k].n++;
                 ks[k].sum += d;
         }
         smap_free(&idx);
@@ -194,7 +197,7 @@ int analysis_top_kernels(const struct workload *w, const struct analysis_opts *o
 {
         size_t nk, nrows;
         size_t *rows = base_rows(w, o, &nrows);
-        struct kstat *ks = kstats_of(w, o, rows, nrows, o->sort_by_kernel, &nk);
+        struct kstat *ks = kstats_of(w, o, rows, nrows, o->sort_by_kernel, 0, &nk);
         free(rows);
         *names = xcalloc(nk ? nk : 1, sizeof **names);
         for (size_t i = 0; i < nk; i++)
@@ -212,7 +215,7 @@ int build_top_kernels(const struct build_ctx *bc, const struct panel *p,
         size_t nk, nrows;
         /* every kernel the gpu/dispatch filters leave, the -k ones marked */
         size_t *rows = base_rows(bc->w, o, &nrows);
-        struct kstat *ks = kstats_of(bc->w, o, rows, nrows, o->sort_by_kernel, &nk);
+        struct kstat *ks = kstats_of(bc->w, o, rows, nrows, o->sort_by_kernel, 1, &nk);
         free(rows);
         const char *u = o->time_unit ? o->time_unit : "ns";
         char sum[32], mean[32], med[32];

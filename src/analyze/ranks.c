@@ -123,7 +123,7 @@ static void build_summary(const struct workload *w, const struct analysis_opts *
         for (size_t i = 0; i < nr; i++) {
                 char key[32];
                 size_t nk;
-                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, &nk);
+                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, 0, &nk);
                 kstats_free(ks, nk);
                 snprintf(key, sizeof key, "%zu", i);
                 struct cell *row = rtable_add_row(t, key, NULL);
@@ -159,7 +159,7 @@ static void build_kernels(const struct workload *w, const struct analysis_opts *
         size_t row_no = 0;
         for (size_t i = 0; i < nr; i++) {
                 size_t nk;
-                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, &nk);
+                struct kstat *ks = kstats_of(w, o, rk[i].rows, rk[i].n, 0, 1, &nk);
                 for (size_t k = 0; k < nk && k < RANK_TOP_KERNELS; k++) {
                         char key[32];
                         snprintf(key, sizeof key, "%zu", row_no++);

@@ -230,7 +230,7 @@ static int build_kernels(const struct build_ctx *bc, const struct panel *p,
                          struct err *err)
 {
         size_t nk;
-        struct kstat *ks = kstats_of(bc->w, bc->o, bc->sel, bc->n, 0, &nk);
+        struct kstat *ks = kstats_of(bc->w, bc->o, bc->sel, bc->n, 0, 0, &nk);
         struct smap idx = {0};
         for (size_t k = 0; k < nk && k < top; k++)
                 smap_put(&idx, ks[k].name, (int)k);
@@ -255,7 +255,14 @@ static int build_kernels(const struct build_ctx *bc, const struct panel *p,
         }
         free(bytext.key);
         free(bytext.k);
-        size_t *rows = xcalloc(bc->n + 1, sizeof *rows);
+        /* rows for the largest kernel's dispatches, not for every selected one */
+        size_t nt = nk < top ? nk : top, most = 0;
+        size_t *cnt = xcalloc(nt + 1, sizeof *cnt);
+        for (size_t i = 0; i < bc->n; i++)
+                if (kof[i] >= 0 && (size_t)kof[i] < nt && ++cnt[kof[i]] > most)
+                        most = cnt[kof[i]];
+        free(cnt);
+        size_t *rows = xcalloc(most + 1, sizeof *rows);
         int rc = 0;
         for (size_t k = 0; !rc && k < nk && k < top; k++) {
                 size_t n = 0;
