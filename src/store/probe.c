@@ -36,14 +36,6 @@ static long long data_bytes(const char *path)
         return n >= 0 ? n : regular_size(path, NULL);
 }
 
-static int dir_has(const char *dir, const char *file)
-{
-        char *p = xasprintf("%s/%s", dir, file);
-        int r = is_file(p);
-        free(p);
-        return r;
-}
-
 /* pmc_perf.csv[.gz], or 3.6+'s results files, in any form (formats_detect says more) */
 static int pmc_there(const char *dir)
 {
@@ -77,8 +69,8 @@ int store_probe(const char *path, struct store_probe *p, struct err *err)
         p->sys = xasprintf("%s/sysinfo.csv", path);
         int sys_there;
         p->sys_file = regular_size(p->sys, &sys_there) >= 0;
-        if (!p->sys_file && !dir_has(path, "pmc_perf.csv")) {
-                if (dir_has(path, DB_DEFAULT_NAME)) {
+        if (!p->sys_file && !is_file_in(path, "pmc_perf.csv")) {
+                if (is_file_in(path, DB_DEFAULT_NAME)) {
                         p->kind = STORE_DB;
                         p->db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
                         return 0;
