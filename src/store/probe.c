@@ -68,8 +68,7 @@ int store_probe(const char *path, struct store_probe *p, struct err *err)
                 return err_set(err, ERR_INPUT, "cannot open workload '%s': not a directory", path);
         p->sys = xasprintf("%s/sysinfo.csv", path);
         int sys_there;
-        p->sys_file = regular_size(p->sys, &sys_there) >= 0;
-        if (!p->sys_file && !is_file_in(path, "pmc_perf.csv")) {
+        if (regular_size(p->sys, &sys_there) < 0 && !is_file_in(path, "pmc_perf.csv")) {
                 if (is_file_in(path, DB_DEFAULT_NAME)) {
                         p->kind = STORE_DB;
                         p->db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
