@@ -64,7 +64,8 @@ double roof_top_peak(const struct roofline *r)
         return m;
 }
 
-double roof_top_bw(const struct roofline *r)
+/* the highest bandwidth of the levels shown (NaN: none) */
+static double roof_top_bw(const struct roofline *r)
 {
         double m = NAN;
         for (int l = 0; l < NLEVELS(r); l++)
@@ -73,9 +74,16 @@ double roof_top_bw(const struct roofline *r)
         return m;
 }
 
-double roof_ridge(const struct roofline *r, int l)
+double roof_level_end(const struct roofline *r, int l, double xr)
 {
-        return roof_top_peak(r) / r->c.bw[l];
+        double tp = roof_top_peak(r);
+        return roof_usable(tp) ? tp / r->c.bw[l] : xr;
+}
+
+double roof_ceiling_start(const struct roofline *r, int k, double xl)
+{
+        double tb = roof_top_bw(r), x0 = roof_usable(tb) ? r->c.peak[k] / tb : xl;
+        return x0 < xl ? xl : x0;
 }
 
 void roofplot_axes(const struct roofline *r, struct roof_axes *ax)
