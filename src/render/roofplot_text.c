@@ -94,12 +94,6 @@ static void draw_axes(struct canvas *cv, const struct plot *p)
         }
 }
 
-static void point_tag(const struct roofline *r, size_t i, char *buf, size_t len)
-{
-        (void)r;
-        snprintf(buf, len, "k%zu", i);
-}
-
 void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
 {
         if (width <= 0)
@@ -212,7 +206,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 }
                 if (right >= 0) {
                         char tag[32];
-                        point_tag(r, i, tag, sizeof tag);
+                        snprintf(tag, sizeof tag, "k%zu", i);
                         int tx = p.x0 + right + 2;
                         if (tx + u8_width(tag) > p.x0 + p.w)
                                 tx = p.x0 + right - 1 - u8_width(tag);
