@@ -33,6 +33,11 @@ const char *roof_si(double v, char *buf, size_t len)
         return buf;
 }
 
+void roof_decade(int e, char *buf, size_t len)
+{
+        snprintf(buf, len, "%.*f", e < 0 ? -e : 0, pow(10, e));
+}
+
 const char *roof_si_unit(double v, const char *unit, char *buf, size_t len)
 {
         static const char *const sfx[] = {"", "k", "M", "G", "T", "P", "E"};

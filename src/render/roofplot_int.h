@@ -30,6 +30,8 @@ double roof_level_end(const struct roofline *r, int l, double xr);
 /* where compute ceiling k starts: on the highest bandwidth shown, never left of xl (xl when
  * none is shown) */
 double roof_ceiling_start(const struct roofline *r, int k, double xl);
+/* the intensity 10^e as its tick label: "0.01", "1", "100" */
+void roof_decade(int e, char *buf, size_t len);
 /* "1.39 TB/s": 3 significant digits, an SI prefix, the unit */
 const char *roof_si_unit(double v, const char *unit, char *buf, size_t len);
 

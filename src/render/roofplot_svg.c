@@ -114,10 +114,8 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         continue;
                 if (sci)
                         snprintf(buf, sizeof buf, "1e%d", e);
-                else if (e < 0)
-                        snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
                 else
-                        snprintf(buf, sizeof buf, "%.0f", pow(10, e));
+                        roof_decade(e, buf, sizeof buf);
                 svg_text(&sb, sx(&s, pow(10, e)), s.y0 + s.h + 18, "middle", NULL, buf);
         }
         double dy = ny > 0 ? s.h * (1.0 / (s.ax.ly1 - s.ax.ly0)) : s.h;

@@ -85,10 +85,7 @@ static void draw_axes(struct canvas *cv, const struct plot *p)
                 int col = (int)lround(px_of(p, pow(10, e), p->w * 2) / 2.0 - 0.25);
                 col = col < 0 ? 0 : col >= p->w ? p->w - 1 : col;
                 canvas_put(cv, p->x0 + col, p->y0 + p->h, CV_TT, CV_PLAIN);
-                if (e < 0)
-                        snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
-                else
-                        snprintf(buf, sizeof buf, "%.0f", pow(10, e));
+                roof_decade(e, buf, sizeof buf);
                 int n = u8_width(buf), lx = p->x0 + col - n / 2;
                 canvas_text(cv, lx, p->y0 + p->h + 1, buf, CV_PLAIN);
         }
