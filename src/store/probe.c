@@ -40,15 +40,14 @@ static long long data_bytes(const char *path)
 static int pmc_there(const char *dir)
 {
         char *pmc = formats_pmc_file(dir);
-        char **pf = NULL;
+        int r = !strcmp(pmc, "?") || access(pmc, F_OK) == 0;
+        free(pmc);
+        /* else any results file, whatever its kind (its load names a bad one) */
         size_t np = 0;
-        struct err e2 = {0};
-        int r = !strcmp(pmc, "?") || access(pmc, F_OK) == 0 || passes_list(dir, &pf, &np, &e2) ||
-                np > 0;
+        char **pf = r ? NULL : formats_csv_files(dir, "results_", &np);
         free_all((void *const *)pf, np);
         free(pf);
-        free(pmc);
-        return r;
+        return r || np > 0;
 }
 
 int store_probe(const char *path, struct store_probe *p, struct err *err)
