@@ -293,15 +293,6 @@ static int figure_width(const struct render_opts *ro, FILE *out)
         return v > 160 ? 160 : v;
 }
 
-/* The figures' options; the roofline (analysis.roof) is plotted after its panel. */
-static void prepare_figures(const struct session *s, const struct analysis *an,
-                            struct render_opts *ro, FILE *out)
-{
-        ro->norm = s->norm;
-        ro->width = figure_width(ro, out);
-        ro->roof = an->roof;
-}
-
 /* Analysis allocates and frees a column of n doubles for every formula it evaluates. glibc
  * hands such blocks back to the kernel and maps them again, which zeroes every page anew
  * (a tenth of a 100k-dispatch run): keep freed memory in the heap instead. */
@@ -444,7 +435,11 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                prepare_figures(&s, &an[0], &ro, raw); /* its width: the terminal's */
+                /* the figures' options (width: the terminal's); the roofline is plotted
+                 * after its panel */
+                ro.norm = s.norm;
+                ro.width = figure_width(&ro, raw);
+                ro.roof = an[0].roof;
                 /* the CSV files are written while the report is */
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
@@ -460,7 +455,7 @@ int cmd_analyze(int argc, char **argv)
         goto done;
 fail:
         fprintf(stderr, "prism: %s\n", err.msg);
-        rc = err.code == ERR_SYS ? 2 : 2;
+        rc = 2;
 done:
         /* a report that could not be written all is an error (a full disk, /dev/full) */
         if (out != raw && fclose(out) != 0 && !rc) {

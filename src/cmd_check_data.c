@@ -15,16 +15,12 @@
 static int check_norms(const struct arch *a, const struct data_norms *dn)
 {
         int bad = 0;
-        for (size_t i = 0; i < dn->n; i++) {
-                size_t k = 0;
-                while (k < a->nnorms && strcmp(a->norms[k].name, dn->names[i]))
-                        k++;
-                if (k == a->nnorms) {
+        for (size_t i = 0; i < dn->n; i++)
+                if (!arch_norm(a, dn->names[i])) {
                         fprintf(stderr, "prism: %s: no formula for normalization '%s' (%s)\n",
                                 a->target, dn->names[i], a->chain);
                         bad = 1;
                 }
-        }
         for (size_t k = 0; k < a->nnorms; k++)
                 if (data_norm_find(dn, a->norms[k].name) < 0) {
                         fprintf(stderr, "prism: %s: normalization '%s' is not in "

@@ -592,7 +592,6 @@ static void test_probe_dir(void **state)
         assert_int_equal(store_probe(WIDE_30, &p, &err), 0);
         assert_int_equal(p.kind, STORE_DIR);
         assert_string_equal(p.sys, WIDE_30 "/sysinfo.csv");
-        assert_true(p.sys_file);
         assert_true(p.pmc_there);
         assert_null(p.db);
         assert_false(p.detected);

@@ -89,10 +89,7 @@ static int resolve(void *p, const char *name, int dollar, struct err *err)
                                        "$denom");
                         if (smap_get(&c->slotmap, key, &slot))
                                 goto done;
-                        struct expr *ne = NULL;
-                        for (size_t i = 0; i < c->a->nnorms; i++)
-                                if (!strcmp(c->a->norms[i].name, c->o->norm))
-                                        ne = c->a->norms[i].expr;
+                        struct expr *ne = arch_norm(c->a, c->o->norm);
                         if (!ne) {
                                 free_key(key, kbuf);
                                 return err_set(err, ERR_INPUT, "unknown normalization '%s'",
@@ -357,9 +354,7 @@ static int name_per_row(void *p, const char *name)
         struct eval *c = p;
         const struct expr *e = NULL;
         if (!strcmp(name, "denom")) {
-                for (size_t i = 0; i < c->a->nnorms; i++)
-                        if (!strcmp(c->a->norms[i].name, c->o->norm))
-                                e = c->a->norms[i].expr;
+                e = arch_norm(c->a, c->o->norm);
         } else {
                 for (size_t i = 0; i < c->a->nbuiltins; i++)
                         if (!strcmp(c->a->builtins[i].name, name))

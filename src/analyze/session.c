@@ -104,12 +104,12 @@ static int open_sysinfo(const char *path, struct store_probe *p, struct workload
         return rc ? rc : store_open_sysinfo(p, w, err);
 }
 
-static int load_arch(const struct store_probe *p, const struct workload *w, const char *mdir,
-                     struct arch *a, struct err *err)
+static int load_arch(const struct workload *w, const char *mdir, struct arch *a,
+                     struct err *err)
 {
         int rc = arch_load(mdir, w->arch, a, err);
         if (rc)
-                err_wrap(err, "%s", p->sys_file ? p->sys : p->path);
+                err_wrap(err, "%s", w->sysinfo_file ? w->sysinfo_file : w->path);
         return rc;
 }
 
@@ -151,7 +151,7 @@ int session_open(struct session *s, char *const *paths, size_t n,
         pj.target = sys ? s->w[0].arch : NULL;
         task_start(&pt, panels_job, &pj);
         if (sys)
-                arch = !(rc = load_arch(&p[0], &s->w[0], s->mdir, &s->a[0], err));
+                arch = !(rc = load_arch(&s->w[0], s->mdir, &s->a[0], err));
         warn_hold(outer);
         int prc = task_join(&pt);
         task_warnings(&pt);
@@ -169,7 +169,7 @@ int session_open(struct session *s, char *const *paths, size_t n,
                         if ((rc = open_sysinfo(paths[i], &p[i], &s->w[i], err)))
                                 break;
                         sys = 1;
-                        if ((rc = load_arch(&p[i], &s->w[i], s->mdir, &s->a[i], err)))
+                        if ((rc = load_arch(&s->w[i], s->mdir, &s->a[i], err)))
                                 break;
                         arch = 1;
                 }

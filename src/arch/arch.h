@@ -205,6 +205,9 @@ double arch_model_fact(const struct arch *a, const struct arch_model *m, const c
 
 /* A default sysinfo value (e.g. total_l2_chan for listings without a workload), or NaN. */
 double arch_default(const struct arch *a, const char *field);
+/* The formula of normalization name (`normalizations:`, its $denom), or NULL when the
+ * family gives none. */
+struct expr *arch_norm(const struct arch *a, const char *name);
 
 /* ---- panels ---- */
 

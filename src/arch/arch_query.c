@@ -1,5 +1,5 @@
-/* Questions to a loaded architecture (arch.h): a metric by key, a default value, a block's
- * counter limit. Apart from arch.c, the loader, so that what the loader calls (roofspec.c's
+/* Questions to a loaded architecture (arch.h): a metric by key, a default value, a
+ * normalization's formula, a block's counter limit. Apart from arch.c, the loader, so that what the loader calls (roofspec.c's
  * checks) can ask them without calling back into the loader. */
 #include "arch.h"
 
@@ -21,6 +21,14 @@ double arch_default(const struct arch *a, const char *field)
                 if (!strcmp(a->defaults[i].name, field) && !parse_double(a->defaults[i].src, &v))
                         return v;
         return NAN;
+}
+
+struct expr *arch_norm(const struct arch *a, const char *name)
+{
+        for (size_t i = 0; i < a->nnorms; i++)
+                if (!strcmp(a->norms[i].name, name))
+                        return a->norms[i].expr;
+        return NULL;
 }
 
 int arch_block_limit(const struct arch *a, const char *block)

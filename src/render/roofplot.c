@@ -33,6 +33,11 @@ const char *roof_si(double v, char *buf, size_t len)
         return buf;
 }
 
+void roof_decade(int e, char *buf, size_t len)
+{
+        snprintf(buf, len, "%.*f", e < 0 ? -e : 0, pow(10, e));
+}
+
 const char *roof_si_unit(double v, const char *unit, char *buf, size_t len)
 {
         static const char *const sfx[] = {"", "k", "M", "G", "T", "P", "E"};
@@ -64,7 +69,8 @@ double roof_top_peak(const struct roofline *r)
         return m;
 }
 
-double roof_top_bw(const struct roofline *r)
+/* the highest bandwidth of the levels shown (NaN: none) */
+static double roof_top_bw(const struct roofline *r)
 {
         double m = NAN;
         for (int l = 0; l < NLEVELS(r); l++)
@@ -73,9 +79,16 @@ double roof_top_bw(const struct roofline *r)
         return m;
 }
 
-double roof_ridge(const struct roofline *r, int l)
+double roof_level_end(const struct roofline *r, int l, double xr)
 {
-        return roof_top_peak(r) / r->c.bw[l];
+        double tp = roof_top_peak(r);
+        return roof_usable(tp) ? tp / r->c.bw[l] : xr;
+}
+
+double roof_ceiling_start(const struct roofline *r, int k, double xl)
+{
+        double tb = roof_top_bw(r), x0 = roof_usable(tb) ? r->c.peak[k] / tb : xl;
+        return x0 < xl ? xl : x0;
 }
 
 void roofplot_axes(const struct roofline *r, struct roof_axes *ax)

@@ -22,12 +22,16 @@ extern const char *const roof_colors[4];
 int roof_shown(const struct roofline *r, int l);
 /* 1 if v can be placed on a log axis (finite, > 0) */
 int roof_usable(double v);
-/* the highest measured compute ceiling, and the highest bandwidth of the levels shown (NaN:
- * none) */
+/* the highest measured compute ceiling (NaN: none) */
 double roof_top_peak(const struct roofline *r);
-double roof_top_bw(const struct roofline *r);
-/* where the memory roof of level l ends: on the highest compute roof (its intensity) */
-double roof_ridge(const struct roofline *r, int l);
+/* where the memory roof of level l ends: on the highest compute roof (its intensity), xr
+ * when none is measured */
+double roof_level_end(const struct roofline *r, int l, double xr);
+/* where compute ceiling k starts: on the highest bandwidth shown, never left of xl (xl when
+ * none is shown) */
+double roof_ceiling_start(const struct roofline *r, int k, double xl);
+/* the intensity 10^e as its tick label: "0.01", "1", "100" */
+void roof_decade(int e, char *buf, size_t len);
 /* "1.39 TB/s": 3 significant digits, an SI prefix, the unit */
 const char *roof_si_unit(double v, const char *unit, char *buf, size_t len);
 

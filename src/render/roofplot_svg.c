@@ -114,10 +114,8 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                         continue;
                 if (sci)
                         snprintf(buf, sizeof buf, "1e%d", e);
-                else if (e < 0)
-                        snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
                 else
-                        snprintf(buf, sizeof buf, "%.0f", pow(10, e));
+                        roof_decade(e, buf, sizeof buf);
                 svg_text(&sb, sx(&s, pow(10, e)), s.y0 + s.h + 18, "middle", NULL, buf);
         }
         double dy = ny > 0 ? s.h * (1.0 / (s.ax.ly1 - s.ax.ly0)) : s.h;
@@ -141,22 +139,20 @@ int roofplot_svg(const char *path, const struct roofline *r, struct err *err)
                 "<clipPath id=\"area\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                 "height=\"%.1f\"/></clipPath>\n<g clip-path=\"url(#area)\">\n",
                 s.x0, s.y0, s.w, s.h);
-        double tp = roof_top_peak(r), tb = roof_top_bw(r);
         double xl = pow(10, s.ax.lx0), xr = pow(10, s.ax.lx1);
         for (int k = 0; k < NCEIL(r); k++) {
                 if (!roof_usable(r->c.peak[k]))
                         continue;
-                double x0 = roof_usable(tb) ? r->c.peak[k] / tb : xl;
                 sb_addf(&sb,
                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555555\" "
                         "stroke-width=\"1.5\" stroke-dasharray=\"%s\"/>\n",
-                        sx(&s, x0 < xl ? xl : x0), sy(&s, r->c.peak[k]), s.x0 + s.w,
+                        sx(&s, roof_ceiling_start(r, k, xl)), sy(&s, r->c.peak[k]), s.x0 + s.w,
                         sy(&s, r->c.peak[k]), CEIL(r, k)->matrix ? "2 3" : "6 3");
         }
         for (int l = 0; l < NLEVELS(r); l++) {
                 if (!roof_shown(r, l) || !roof_usable(r->c.bw[l]))
                         continue;
-                double x1 = roof_usable(tp) ? roof_ridge(r, l) : xr;
+                double x1 = roof_level_end(r, l, xr);
                 sb_addf(&sb,
                         "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                         "stroke-width=\"2.2\"/>\n",

@@ -85,19 +85,10 @@ static void draw_axes(struct canvas *cv, const struct plot *p)
                 int col = (int)lround(px_of(p, pow(10, e), p->w * 2) / 2.0 - 0.25);
                 col = col < 0 ? 0 : col >= p->w ? p->w - 1 : col;
                 canvas_put(cv, p->x0 + col, p->y0 + p->h, CV_TT, CV_PLAIN);
-                if (e < 0)
-                        snprintf(buf, sizeof buf, "%.*f", -e, pow(10, e));
-                else
-                        snprintf(buf, sizeof buf, "%.0f", pow(10, e));
+                roof_decade(e, buf, sizeof buf);
                 int n = u8_width(buf), lx = p->x0 + col - n / 2;
                 canvas_text(cv, lx, p->y0 + p->h + 1, buf, CV_PLAIN);
         }
-}
-
-static void point_tag(const struct roofline *r, size_t i, char *buf, size_t len)
-{
-        (void)r;
-        snprintf(buf, len, "k%zu", i);
 }
 
 void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
@@ -136,13 +127,12 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         struct dots d = {p.w * 2, p.h * 4, NULL, NULL};
         d.on = xcalloc((size_t)d.w * d.h, 1);
         d.st = xcalloc((size_t)d.w * d.h, 1);
-        double tp = roof_top_peak(r), tb = roof_top_bw(r);
         double xl = pow(10, p.ax.lx0), xr = pow(10, p.ax.lx1);
         for (int l = 0; l < NLEVELS(r); l++) {
                 if (!roof_shown(r, l) || !roof_usable(r->c.bw[l]))
                         continue;
                 double bw = r->c.bw[l];
-                double x1 = roof_usable(tp) ? roof_ridge(r, l) : xr;
+                double x1 = roof_level_end(r, l, xr);
                 x1 = x1 > xr ? xr : x1;
                 dot_line(&d, (int)lround(px_of(&p, xl, d.w)), (int)lround(py_of(&p, bw * xl, d.h)),
                          (int)lround(px_of(&p, x1, d.w)), (int)lround(py_of(&p, bw * x1, d.h)),
@@ -151,9 +141,9 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
         for (int k = 0; k < NCEIL(r); k++) {
                 if (!roof_usable(r->c.peak[k]))
                         continue;
-                double x0 = roof_usable(tb) ? r->c.peak[k] / tb : xl;
                 int y = (int)lround(py_of(&p, r->c.peak[k], d.h));
-                dot_line(&d, (int)lround(px_of(&p, x0 < xl ? xl : x0, d.w)), y, d.w - 1, y, CV_DIM);
+                dot_line(&d, (int)lround(px_of(&p, roof_ceiling_start(r, k, xl), d.w)), y,
+                         d.w - 1, y, CV_DIM);
         }
         for (int cy = 0; cy < p.h; cy++)
                 for (int cx = 0; cx < p.w; cx++) {
@@ -213,7 +203,7 @@ void roofplot_draw(struct canvas *cv, const struct roofline *r, int width)
                 }
                 if (right >= 0) {
                         char tag[32];
-                        point_tag(r, i, tag, sizeof tag);
+                        snprintf(tag, sizeof tag, "k%zu", i);
                         int tx = p.x0 + right + 2;
                         if (tx + u8_width(tag) > p.x0 + p.w)
                                 tx = p.x0 + right - 1 - u8_width(tag);

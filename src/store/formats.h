@@ -103,6 +103,9 @@ void formats_impute(struct table *pmc, const unsigned long long *sig, const char
  * concatenates them in (malloc'd; none: *nfiles 0). A pass given both plain and gzip is an
  * error naming it. */
 int passes_list(const char *dir, char ***files, size_t *nfiles, struct err *err);
+/* The files of dir named <prefix>X.csv or <prefix>X.csv.gz (X not empty), whatever their
+ * kind, as paths in name order (malloc'd, *n of them; NULL when none). */
+char **formats_csv_files(const char *dir, const char *prefix, size_t *n);
 /* A plain results file at path whose last byte is no newline is cut short (rocprof-compute
  * ends every line, and a cut inside a number would read as another number): an error naming
  * it. A gzip file's end is checked by its trailer as it is read. */

@@ -1,7 +1,6 @@
 /* rocprof-compute 3.6+'s kernel_symbols_*.csv[.gz] files (docs/FORMATS.md, "The per-pass
  * layout"): each pass's Kernel_Name,Kernel_Short_Name pairs, read into one table of the
  * workload. Plain or gzip by their first bytes (csv_stream reads through bytesrc.c). */
-#include <dirent.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,7 @@ struct kread {
         int cfull, cshort;   /* its columns (-1: not yet seen) */
         struct table *out;   /* Kernel_Name, Kernel_Short_Name */
         struct smap *seen;   /* a full name -> its row in out */
-        char ***from;        /* from[row]: the file that gave out's row */
+        const char ***from;  /* from[row]: the file that gave out's row (files' own) */
         size_t *nfrom, *capfrom;
 };
 
@@ -57,42 +56,18 @@ static int row_of(void *vctx, char **f, const size_t *lens, size_t n, size_t lin
         table_set_str(k->out, 1, row, shrt);
         smap_put(k->seen, full, (int)row);
         xgrow(k->from, k->capfrom, *k->nfrom + 1, sizeof **k->from);
-        (*k->from)[(*k->nfrom)++] = xstrdup(k->path);
+        (*k->from)[(*k->nfrom)++] = k->path;
         return 0;
-}
-
-static int is_symbols(const char *name)
-{
-        size_t l = strlen(name);
-        if (strncmp(name, "kernel_symbols_", 15) || name[0] == '.')
-                return 0;
-        return (l > 15 + 4 && !strcmp(name + l - 4, ".csv")) ||
-               (l > 15 + 7 && !strcmp(name + l - 7, ".csv.gz"));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 int ksyms_load(const char *dir, struct table *out, struct err *err)
 {
-        char **files = NULL, **from = NULL;
-        size_t n = 0, cap = 0, nfrom = 0, capfrom = 0;
+        const char **from = NULL;
+        size_t n, nfrom = 0, capfrom = 0;
+        char **files = formats_csv_files(dir, "kernel_symbols_", &n);
         struct smap seen = {0};
         int rc = 0;
         table_init(out);
-        DIR *d = opendir(dir);
-        struct dirent *de;
-        while (d && (de = readdir(d)))
-                if (is_symbols(de->d_name)) {
-                        xgrow(&files, &cap, n + 1, sizeof *files);
-                        files[n++] = xasprintf("%s/%s", dir, de->d_name);
-                }
-        if (d)
-                closedir(d);
-        if (n)
-                qsort(files, n, sizeof *files, cmp_str);
         table_add_col(out, COL_KERNEL_NAME);
         table_add_col(out, COL_SHORT_NAME);
         for (size_t i = 0; !rc && i < n; i++) {
@@ -110,7 +85,6 @@ int ksyms_load(const char *dir, struct table *out, struct err *err)
                         rc = csv_stream(files[i], row_of, &k, err);
         }
         smap_free(&seen);
-        free_all((void *const *)from, nfrom);
         free(from);
         free_all((void *const *)files, n);
         free(files);

@@ -50,17 +50,9 @@ static void free_list(char **v, size_t n)
         free(v);
 }
 
-static int has(const char *dir, const char *file)
-{
-        char *p = xasprintf("%s/%s", dir, file);
-        int r = is_file(p);
-        free(p);
-        return r;
-}
-
 static int is_workload_dir(const char *dir)
 {
-        return has(dir, "pmc_perf.csv") || has(dir, "sysinfo.csv");
+        return is_file_in(dir, "pmc_perf.csv") || is_file_in(dir, "sysinfo.csv");
 }
 
 int multi_is_tree(const char *root)
@@ -102,7 +94,7 @@ static void scan_rank(struct rank_tree *t, size_t *cap, const char *rdir, const 
                 add_entry(t, cap, rdir, node, rank, 0);
                 return;
         }
-        if (has(rdir, DB_DEFAULT_NAME)) {
+        if (is_file_in(rdir, DB_DEFAULT_NAME)) {
                 char *p = xasprintf("%s/%s", rdir, DB_DEFAULT_NAME);
                 add_entry(t, cap, p, node, rank, 1);
                 free(p);
@@ -114,7 +106,7 @@ static void scan_rank(struct rank_tree *t, size_t *cap, const char *rdir, const 
                 char *p = xasprintf("%s/%s", rdir, sub[i]);
                 if (is_dir(p) && is_workload_dir(p)) {
                         add_entry(t, cap, p, node, rank, 0);
-                } else if (is_dir(p) && has(p, DB_DEFAULT_NAME)) {
+                } else if (is_dir(p) && is_file_in(p, DB_DEFAULT_NAME)) {
                         char *q = xasprintf("%s/%s", p, DB_DEFAULT_NAME);
                         add_entry(t, cap, q, node, rank, 1);
                         free(q);

@@ -29,50 +29,61 @@ static int cmp_str(const void *a, const void *b)
         return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* the pass a results file name is of ("pmc_perf_3" for results_pmc_perf_3.csv[.gz]), its
- * length, or 0 when name is none */
-static size_t pass_of(const char *name, const char **pass)
+/* the part of name between prefix and .csv or .csv.gz, its length, or 0 when name is no
+ * such file */
+static size_t csv_stem(const char *name, const char *prefix, const char **stem)
 {
-        size_t l = strlen(name);
-        if (strncmp(name, "results_", 8))
+        size_t l = strlen(name), lp = strlen(prefix);
+        if (strncmp(name, prefix, lp))
                 return 0;
         size_t end = l >= 7 && !strcmp(name + l - 7, ".csv.gz") ? l - 7
                      : l >= 4 && !strcmp(name + l - 4, ".csv")  ? l - 4
                                                                  : 0;
-        if (end <= 8)
+        if (end <= lp)
                 return 0;
-        *pass = name + 8;
-        return end - 8;
+        *stem = name + lp;
+        return end - lp;
+}
+
+/* the pass a results file name is of ("pmc_perf_3" for results_pmc_perf_3.csv[.gz]), its
+ * length, or 0 when name is none */
+static size_t pass_of(const char *name, const char **pass)
+{
+        return csv_stem(name, "results_", pass);
+}
+
+char **formats_csv_files(const char *dir, const char *prefix, size_t *n)
+{
+        char **v = NULL;
+        size_t cap = 0;
+        const char *stem;
+        *n = 0;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+                if (csv_stem(de->d_name, prefix, &stem)) {
+                        xgrow(&v, &cap, *n + 1, sizeof *v);
+                        v[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
+                }
+        if (d)
+                closedir(d);
+        if (*n)
+                qsort(v, *n, sizeof *v, cmp_str);
+        return v;
 }
 
 int passes_list(const char *dir, char ***files, size_t *nfiles, struct err *err)
 {
-        char **v = NULL;
-        size_t n = 0, cap = 0;
+        size_t n;
+        char **v = formats_csv_files(dir, "results_", &n);
         int rc = 0;
         *files = NULL;
         *nfiles = 0;
-        DIR *d = opendir(dir);
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-                const char *pass;
-                if (!pass_of(de->d_name, &pass))
-                        continue;
-                char *p = xasprintf("%s/%s", dir, de->d_name);
-                if (!is_file(p)) { /* a directory or a pipe of that name: its error */
-                        rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", p);
-                        free(p);
-                        break;
-                }
-                xgrow(&v, &cap, n + 1, sizeof *v);
-                v[n++] = p;
-        }
-        if (d)
-                closedir(d);
+        for (size_t i = 0; !rc && i < n; i++)
+                if (!is_file(v[i])) /* a directory or a pipe of that name: its error */
+                        rc = err_set(err, ERR_INPUT, "'%s' is not a regular file", v[i]);
         /* in name order, as rocprof-compute's analyze concatenates them (results_pmc_perf_10
          * before results_pmc_perf_2): a counter given by two passes takes the later's */
-        if (n)
-                qsort(v, n, sizeof *v, cmp_str);
         for (size_t i = 0; !rc && i + 1 < n; i++) {
                 const char *a, *b, *na = strrchr(v[i], '/') + 1, *nb = strrchr(v[i + 1], '/') + 1;
                 size_t la = pass_of(na, &a), lb = pass_of(nb, &b);

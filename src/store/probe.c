@@ -36,27 +36,18 @@ static long long data_bytes(const char *path)
         return n >= 0 ? n : regular_size(path, NULL);
 }
 
-static int dir_has(const char *dir, const char *file)
-{
-        char *p = xasprintf("%s/%s", dir, file);
-        int r = is_file(p);
-        free(p);
-        return r;
-}
-
 /* pmc_perf.csv[.gz], or 3.6+'s results files, in any form (formats_detect says more) */
 static int pmc_there(const char *dir)
 {
         char *pmc = formats_pmc_file(dir);
-        char **pf = NULL;
+        int r = !strcmp(pmc, "?") || access(pmc, F_OK) == 0;
+        free(pmc);
+        /* else any results file, whatever its kind (its load names a bad one) */
         size_t np = 0;
-        struct err e2 = {0};
-        int r = !strcmp(pmc, "?") || access(pmc, F_OK) == 0 || passes_list(dir, &pf, &np, &e2) ||
-                np > 0;
+        char **pf = r ? NULL : formats_csv_files(dir, "results_", &np);
         free_all((void *const *)pf, np);
         free(pf);
-        free(pmc);
-        return r;
+        return r || np > 0;
 }
 
 int store_probe(const char *path, struct store_probe *p, struct err *err)
@@ -76,9 +67,8 @@ int store_probe(const char *path, struct store_probe *p, struct err *err)
                 return err_set(err, ERR_INPUT, "cannot open workload '%s': not a directory", path);
         p->sys = xasprintf("%s/sysinfo.csv", path);
         int sys_there;
-        p->sys_file = regular_size(p->sys, &sys_there) >= 0;
-        if (!p->sys_file && !dir_has(path, "pmc_perf.csv")) {
-                if (dir_has(path, DB_DEFAULT_NAME)) {
+        if (regular_size(p->sys, &sys_there) < 0 && !is_file_in(path, "pmc_perf.csv")) {
+                if (is_file_in(path, DB_DEFAULT_NAME)) {
                         p->kind = STORE_DB;
                         p->db = xasprintf("%s/%s", path, DB_DEFAULT_NAME);
                         return 0;

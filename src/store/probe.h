@@ -19,7 +19,6 @@ struct store_probe {
         enum store_kind kind;
         char *db;            /* STORE_DB: the database file */
         char *sys;           /* STORE_DIR: path/sysinfo.csv (the name messages give) */
-        int sys_file;        /* STORE_DIR: sysinfo.csv is a regular file */
         int pmc_there;       /* STORE_DIR: pmc_perf.csv[.gz] or results_*.csv[.gz] there */
         /* the size of the per-dispatch data in bytes (a directory's pmc_perf.csv, else the
          * database), what deciding to stream keys on; -1: none to stream */

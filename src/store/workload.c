@@ -95,23 +95,18 @@ int store_detect(struct store_probe *p, const struct workload *w, int keep_texts
 int store_load(struct store_probe *p, const struct store_cols *c, struct workload *w,
                struct err *err)
 {
-        int rc;
+        struct keep k = {c->keep, c->keep_ctx}, wk = {c->want, c->want_ctx};
         if (p->kind == STORE_DIR) {
-                struct keep k = {c->keep, c->keep_ctx};
                 struct streaming st = {keep_col, &k};
                 return dir_load(p, c->want, c->want_ctx, c->keep ? &st : NULL, w, err);
         }
         workload_close(w); /* only its gpu_arch was read */
         if (p->kind == STORE_RANKS)
                 return multi_open(p->path, c->want, c->want_ctx, workload_open_cols, w, err);
-        if (c->keep) { /* a database, streamed alike */
-                struct keep k = {c->keep, c->keep_ctx}, wk = {c->want, c->want_ctx};
-                rc = db_open_streamed(p->db, keep_col, &k, c->want ? keep_col : NULL, &wk, w,
-                                      err);
-        } else {
-                rc = db_open_workload(p->db, c->want, c->want_ctx, w, err);
-        }
-        return rc;
+        if (c->keep) /* a database, streamed alike */
+                return db_open_streamed(p->db, keep_col, &k, c->want ? keep_col : NULL, &wk, w,
+                                        err);
+        return db_open_workload(p->db, c->want, c->want_ctx, w, err);
 }
 
 /* probe, sysinfo and load: what the workload_open functions share */

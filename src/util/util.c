@@ -403,6 +403,14 @@ int is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int is_file_in(const char *dir, const char *name)
+{
+        char *p = xasprintf("%s/%s", dir, name);
+        int r = is_file(p);
+        free(p);
+        return r;
+}
+
 static char exe_dir_buf[PATH_MAX];
 
 static void exe_dir_find(void)

@@ -107,6 +107,8 @@ int make_dir(const char *dir, struct err *err);
 /* 1 if path is a directory / regular file. */
 int is_dir(const char *path);
 int is_file(const char *path);
+/* 1 if dir/name is a regular file */
+int is_file_in(const char *dir, const char *name);
 /* 1: path is a regular file, 0: nothing is there, -1: something else is (a directory, a
  * FIFO, a device, a socket), which no input of prism may be */
 int file_kind(const char *path);
