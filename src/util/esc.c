@@ -64,7 +64,7 @@ static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int f
                         continue;
                 }
                 if (i + 3 <= n && ((c & 0xF0u) | (s[i + 1] & 0xC0u) << 8 |
-                                   (s[i + 2] & 0xC0u) << 16) == (0xE0u | 0x80u << 8 | 0x80u << 16)) {
+                                   (s[i + 2] & 0xC0u) << 16) == 0x8080E0u) {
                         run += 3;
                         i += 3;
                         continue;
