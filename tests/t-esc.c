@@ -53,6 +53,34 @@ static void test_strings(void **state)
         }
 }
 
+/* one byte that printable ASCII does not cover, at each place in a long printable run (the
+ * run is read eight bytes at a time): escaped as it is alone, the run around it kept */
+static void test_byte_in_run(void **state)
+{
+        (void)state;
+        static const char bad[] = {'\x00', '\x01', '\t', '\n', '\x1b', '\x1f', '\x7f',
+                                   '\x80', '\x9b', '\xc2', '\xe9', '\xff'};
+        char run[40];
+        for (size_t b = 0; b < sizeof bad; b++)
+                for (size_t at = 0; at < 24; at++) {
+                        for (size_t i = 0; i < sizeof run; i++)
+                                run[i] = (char)(' ' + (i * 7 + b) % 95); /* 0x20..0x7e */
+                        run[at] = bad[b];
+                        struct strbuf got = {0}, one = {0}, want = {0};
+                        esc_append(&got, run, sizeof run, 0);
+                        esc_append(&one, run + at, 1, 0);
+                        sb_addn(&want, run, at);
+                        sb_addn(&want, one.buf, one.len);
+                        sb_addn(&want, run + at + 1, sizeof run - at - 1);
+                        assert_true(one.len > 1 || bad[b] == '\t' || (unsigned char)bad[b] >= 0xA0);
+                        if (got.len != want.len || memcmp(got.buf, want.buf, got.len))
+                                fail_msg("byte 0x%02x at %zu", (unsigned char)bad[b], at);
+                        sb_free(&got);
+                        sb_free(&one);
+                        sb_free(&want);
+                }
+}
+
 /* text through the stream in writes of k bytes = esc_append of it all */
 static void test_stream_splits(void **state)
 {
@@ -97,6 +125,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_strings),
+            cmocka_unit_test(test_byte_in_run),
             cmocka_unit_test(test_stream_splits),
             cmocka_unit_test(test_stream_full),
         };

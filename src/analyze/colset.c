@@ -18,6 +18,19 @@ static void add_name(void *p, const char *name, int dollar)
                 smap_put(&cs->names, name, 1);
 }
 
+/* 1 when name[0..n) is one of the prefixes */
+static int has_prefix(const struct smap *pre, const char *name, size_t n)
+{
+        char buf[128];
+        char *k = n < sizeof buf ? buf : xmalloc(n + 1);
+        memcpy(k, name, n);
+        k[n] = 0;
+        int has = smap_get(pre, k, NULL);
+        if (k != buf)
+                free(k);
+        return has;
+}
+
 /* a template's names: "CACHE_HIT[0]" (from "@" -> 0) stands for every channel */
 static void add_template_name(void *p, const char *name, int dollar)
 {
@@ -30,11 +43,12 @@ static void add_template_name(void *p, const char *name, int dollar)
                 return;
         }
         size_t n = (size_t)(br - name) + 1;
-        for (size_t i = 0; i < cs->nprefixes; i++) /* each once: every column asks them all */
-                if (!strncmp(cs->prefixes[i], name, n) && !cs->prefixes[i][n])
-                        return;
-        xgrow(&cs->prefixes, &cs->cap, cs->nprefixes + 1, sizeof *cs->prefixes);
-        cs->prefixes[cs->nprefixes++] = xstrndup(name, n);
+        if (!has_prefix(&cs->prefixes, name, n)) {
+                char *k = xstrndup(name, n);
+                smap_put(&cs->prefixes, k, 1);
+                free(k);
+                cs->nprefixes++;
+        }
 }
 
 static void add_src(struct colset *cs, const char *src, int is_template)
@@ -93,14 +107,17 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
                 add_field(cs,
                           &(struct metric_field){.src = a->norms[i].src, .expr = a->norms[i].expr},
                           0);
+        int rules = 0; /* the findings' metrics: the same for each of their tables, added once */
         for (size_t i = 0; i < ps->npanels; i++) {
                 const struct panel *p = &ps->panels[i];
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
                         if (!analysis_table_wanted(o, p, pt))
                                 continue;
-                        if (pt->source && findings_is_source(pt->source))
+                        if (!rules && pt->source && findings_is_source(pt->source)) {
                                 findings_metrics(a, o, add_rule_metric, cs);
+                                rules = 1;
+                        }
                         for (size_t r = 0; r < pt->nrows; r++) {
                                 const struct metric *m = arch_metric(a, pt->rows[r]);
                                 if (m)
@@ -124,18 +141,14 @@ int colset_want(void *ctx, const char *name)
         const struct colset *cs = ctx;
         if (smap_get(&cs->names, name, NULL))
                 return 1;
-        for (size_t i = 0; i < cs->nprefixes; i++)
-                if (name[0] == cs->prefixes[i][0] &&
-                    !strncmp(name, cs->prefixes[i], strlen(cs->prefixes[i])))
-                        return 1;
-        return 0;
+        /* a prefix ends at its template name's first '[': the column's must end there too */
+        const char *br = cs->nprefixes ? strchr(name, '[') : NULL;
+        return br && has_prefix(&cs->prefixes, name, (size_t)(br - name) + 1);
 }
 
 void colset_free(struct colset *cs)
 {
         smap_free(&cs->names);
-        for (size_t i = 0; i < cs->nprefixes; i++)
-                free(cs->prefixes[i]);
-        free(cs->prefixes);
+        smap_free(&cs->prefixes);
         memset(cs, 0, sizeof *cs);
 }

@@ -8,8 +8,9 @@
 
 struct colset {
         struct smap names; /* exact column names */
-        char **prefixes;   /* "CACHE_HIT[": per-channel columns of template metrics */
-        size_t nprefixes, cap;
+        struct smap prefixes; /* "CACHE_HIT[": per-channel columns of template metrics (each
+                               * ends at its first '[') */
+        size_t nprefixes;
 };
 
 /* The columns the tables of ps that o selects (-b) need on architecture a. */

@@ -204,18 +204,22 @@ static int merge_metric(struct arch *a, struct ydoc *y, const char *key, yaml_no
         return 0;
 }
 
-static void named_merge(struct arch *a, struct named_expr **arr, size_t *n, const char *name,
-                        const char *src, const char *file, yaml_node_t *node)
+static void named_merge(struct arch *a, struct named_expr **arr, size_t *n, struct smap *at,
+                        const char *name, const char *src, const char *file, yaml_node_t *node)
 {
+        /* at: name -> index in *arr, kept while loading (a list of hundreds of descriptions
+         * searched name by name cost 2 M instructions a load) */
+        int idx;
         size_t j;
-        for (j = 0; j < *n; j++)
-                if (!strcmp((*arr)[j].name, name))
-                        break;
-        if (j == *n) {
+        if (smap_get(at, name, &idx)) {
+                j = (size_t)idx;
+        } else {
+                j = *n;
                 *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
                 memset(&(*arr)[j], 0, sizeof **arr);
                 (*arr)[j].name = arena_strdup(&a->ar, name);
                 (*n)++;
+                smap_put(at, name, (int)j);
         }
         (*arr)[j].src = arena_strdup(&a->ar, src);
         (*arr)[j].loc.file = file;
@@ -295,9 +299,10 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                 const char *sec;
                 struct named_expr **arr;
                 size_t *n;
-        } named[] = {{"builtins", &a->builtins, &a->nbuiltins},
-                     {"normalizations", &a->norms, &a->nnorms},
-                     {"defaults", &a->defaults, &a->ndefaults}};
+                struct smap *at;
+        } named[] = {{"builtins", &a->builtins, &a->nbuiltins, &a->named_at[0]},
+                     {"normalizations", &a->norms, &a->nnorms, &a->named_at[1]},
+                     {"defaults", &a->defaults, &a->ndefaults, &a->named_at[2]}};
         for (size_t j = 0; j < sizeof named / sizeof *named; j++) {
                 if (!(sec = ydoc_get(&y, root, named[j].sec)))
                         continue;
@@ -305,8 +310,8 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(a, named[j].arr, named[j].n, k, ydoc_str(v), file,
-                                            v);
+                                named_merge(a, named[j].arr, named[j].n, named[j].at, k,
+                                            ydoc_str(v), file, v);
                 }
         }
         arch_merge_words(a, &y, root);
@@ -405,7 +410,8 @@ static int merge_file(struct arch *a, const char *path, const struct ysrc *src,
                         const char *k = ydoc_str(ydoc_key(&y, sec, i));
                         yaml_node_t *v = ydoc_val(&y, sec, i);
                         if (k && ydoc_str(v))
-                                named_merge(a, &a->descs, &a->ndescs, k, ydoc_str(v), file, v);
+                                named_merge(a, &a->descs, &a->ndescs, &a->named_at[3], k,
+                                            ydoc_str(v), file, v);
                 }
         }
 out:
@@ -627,6 +633,8 @@ int arch_load(const char *dir, const char *target, struct arch *a, struct err *e
                 else if (idx >= 0) /* (a metric a later file dropped: -1) */
                         a->metrics[idx].desc = d->src;
         }
+        for (int l = 0; l < 4; l++)
+                smap_free(&a->named_at[l]);
         if (rc)
                 goto out;
         compact(a);
@@ -651,6 +659,8 @@ void arch_free(struct arch *a)
                 metric_clear(&a->metrics[i]);
         free(a->metrics);
         smap_free(&a->index);
+        for (int l = 0; l < 4; l++)
+                smap_free(&a->named_at[l]);
         struct named_expr *lists[3] = {a->builtins, a->norms, a->defaults};
         size_t counts[3] = {a->nbuiltins, a->nnorms, a->ndefaults};
         for (int l = 0; l < 3; l++) {

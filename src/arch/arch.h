@@ -128,6 +128,8 @@ struct arch {
         struct block_limit *limits; size_t nlimits;
         struct named_expr *defaults; size_t ndefaults;  /* sysinfo values when none given */
         struct named_expr *descs; size_t ndescs;        /* `descriptions:` while loading */
+        struct smap named_at[4]; /* while loading: name -> index in builtins, norms, defaults,
+                                  * descs */
         char **files; size_t nfiles;                    /* files of the chain, leaf first */
         /* NVIDIA: the chip name CUPTI's Profiler Host API counts passes for ("GH100"); when
          * set, the planner packs metrics into groups of one hardware pass each

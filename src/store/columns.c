@@ -21,15 +21,18 @@ const char *const dispatch_info_cols[] = {
 /* Grid_Size ... SGPR: a run of dispatch_info_cols */
 const char *const *const dispatch_launch_cols = dispatch_info_cols + 3;
 
+/* (the first bytes compared before the rest: a header asks about each of its hundreds of
+ * counter columns) */
 int col_is_timestamp(const char *name)
 {
-        return !strcmp(name, COL_START) || !strcmp(name, COL_END);
+        return (name[0] == COL_START[0] && !strcmp(name, COL_START)) ||
+               (name[0] == COL_END[0] && !strcmp(name, COL_END));
 }
 
 int col_is_dispatch_info(const char *name)
 {
         for (size_t i = 0; dispatch_info_cols[i]; i++)
-                if (!strcmp(dispatch_info_cols[i], name))
+                if (dispatch_info_cols[i][0] == name[0] && !strcmp(dispatch_info_cols[i], name))
                         return 1;
         return 0;
 }

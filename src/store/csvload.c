@@ -57,13 +57,14 @@ void csvload_cell(struct loader *ld, int c, size_t r, const char *s, size_t len)
  * columns under one name made data rows look too long (found by fuzz_csv). */
 /* The column's name (a repeated one made unique); *kept: whether want takes it, -1 when
  * the name was changed (want is asked again with the new name) */
-static char *header_name(struct loader *ld, const char *s, int *kept_out)
+static const char *header_name(struct loader *ld, const char *s, int *kept_out, char **owned)
 {
+        *owned = NULL; /* the name is s itself (past a BOM) unless renamed: then *owned */
         if (ld->field == 0 && !strncmp(s, "\xEF\xBB\xBF", 3))
                 s += 3;
         if (ld->field == 0)
                 ld->blank_head = !*s;
-        char *name = xstrdup(s);
+        const char *name = s;
         /* tell the caller about a repeated column it reads (workload.c warns) */
         int kept = !ld->want || ld->want(ld->want_ctx, s);
         int seen = smap_get(&ld->seen, name, NULL); /* asked once a name */
@@ -72,9 +73,10 @@ static char *header_name(struct loader *ld, const char *s, int *kept_out)
         *kept_out = kept;
         for (int k = 1; seen; k++) {
                 *kept_out = -1;
-                free(name);
-                name = k == 1 ? xasprintf("%s#%zu", s, ld->field)
-                              : xasprintf("%s#%zu#%d", s, ld->field, k);
+                free(*owned);
+                *owned = k == 1 ? xasprintf("%s#%zu", s, ld->field)
+                                : xasprintf("%s#%zu#%d", s, ld->field, k);
+                name = *owned;
                 seen = smap_get(&ld->seen, name, NULL);
         }
         smap_put(&ld->seen, name, 1);
@@ -114,10 +116,10 @@ void csvload_field(void *data, size_t len, void *p)
                 ld->row_line = ld->line;
         if (ld->header) {
                 int kept;
-                char *name = header_name(ld, s, &kept);
-                table_add_col(t, name);
+                char *owned;
+                table_add_col(t, header_name(ld, s, &kept, &owned));
                 ld->field++;
-                free(name);
+                free(owned);
                 free(s);
                 return;
         }
@@ -149,13 +151,14 @@ void csvload_field_cols(void *data, size_t len, void *p)
                 ld->row_line = ld->line;
         if (ld->header) {
                 int kept;
-                char *name = header_name(ld, s, &kept);
+                char *owned;
+                const char *name = header_name(ld, s, &kept, &owned);
                 if (kept < 0)
                         kept = ld->want(ld->want_ctx, name);
                 xgrow(&ld->map, &ld->cap_map, ld->field + 1, sizeof *ld->map);
                 ld->map[ld->field++] = kept ? table_add_col(t, name) : -1;
                 ld->nhead = ld->field;
-                free(name);
+                free(owned);
                 return;
         }
         if (ld->field >= ld->nhead) {

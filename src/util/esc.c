@@ -2,6 +2,7 @@
 #include "esc.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,27 @@ static int u8whole(const unsigned char *s, size_t len)
         return 1;
 }
 
+/* How many of the 8 bytes at s, from the first, are printable ASCII (0x20..0x7e). A flag
+ * in the high bit of each byte that is not: its own high bit, x - 0x20 borrowing (below
+ * 0x20), x ^ 0x7f being zero (0x7f). A borrow can flag a byte above a flagged one, never
+ * one below: the lowest flag is exact. */
+static size_t ascii8(const unsigned char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+        uint64_t w, d;
+        memcpy(&w, s, 8);
+        d = w ^ (ones * 0x7f);
+        uint64_t m = (w | ((w - ones * 0x20) & ~w) | ((d - ones) & ~d)) & highs;
+        return m ? (size_t)__builtin_ctzll(m) / 8 : 8;
+#else
+        size_t i = 0;
+        while (i < 8 && s[i] >= 0x20 && s[i] < 0x7f)
+                i++;
+        return i;
+#endif
+}
+
 /* Appends s[0..n) escaped; returns how many bytes at its end it left (an incomplete but
  * possibly well-formed UTF-8 sequence) when partial, else 0 */
 static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int flags,
@@ -31,16 +53,18 @@ static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int f
 {
         size_t i = 0, run = 0;
         while (i < n) {
+                /* the common kept bytes first: printable ASCII (up to eight at a time), and
+                 * whole three-byte sequences (a report's box-drawing lines), as
+                 * the checks below keep them */
                 unsigned char c = s[i];
-                /* the common kept bytes first: printable ASCII, and whole three-byte
-                 * sequences (a report's box-drawing lines), as the checks below keep them */
                 if (c >= 0x20 && c < 0x7f) {
-                        run++;
-                        i++;
+                        size_t k = i + 8 <= n ? ascii8(s + i) : 1;
+                        run += k;
+                        i += k;
                         continue;
                 }
-                if ((c & 0xF0) == 0xE0 && i + 3 <= n && (s[i + 1] & 0xC0) == 0x80 &&
-                    (s[i + 2] & 0xC0) == 0x80) {
+                if (i + 3 <= n && ((c & 0xF0u) | (s[i + 1] & 0xC0u) << 8 |
+                                   (s[i + 2] & 0xC0u) << 16) == 0x8080E0u) {
                         run += 3;
                         i += 3;
                         continue;
