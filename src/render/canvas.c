@@ -58,10 +58,7 @@ int u8_width(const char *s)
 {
         int n = 0;
         struct strbuf e = {0}; /* measured as canvas_text draws it: controls escaped */
-        if (esc_needed(s, strlen(s), 0)) {
-                esc_append(&e, s, strlen(s), 0);
-                s = e.buf;
-        }
+        s = esc_view(s, &e, 0);
         while (*s) {
                 u8_next(&s);
                 n++;
@@ -74,10 +71,7 @@ int canvas_text(struct canvas *cv, int x, int y, const char *s, int style)
 {
         int n = 0;
         struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
-        if (esc_needed(s, strlen(s), 0)) {
-                esc_append(&e, s, strlen(s), 0);
-                s = e.buf;
-        }
+        s = esc_view(s, &e, 0);
         while (*s)
                 canvas_put(cv, x + n++, y, u8_next(&s), style);
         sb_free(&e);

@@ -27,10 +27,7 @@ void svg_end(struct strbuf *sb)
 void svg_escape(struct strbuf *sb, const char *s)
 {
         struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
-        if (esc_needed(s, strlen(s), 0)) {
-                esc_append(&e, s, strlen(s), 0);
-                s = e.buf;
-        }
+        s = esc_view(s, &e, 0);
         for (; *s; s++) {
                 if (*s == '<')
                         sb_add(sb, "&lt;");

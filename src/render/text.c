@@ -22,8 +22,8 @@ static char **escaped_cells(char **cells, size_t n)
         char **e = xmalloc(n * sizeof *e);
         for (i = 0; i < n; i++) {
                 struct strbuf sb = {0};
-                esc_append(&sb, cells[i], strlen(cells[i]), ESC_KEEP_NL);
-                e[i] = sb.buf ? sb.buf : xstrdup("");
+                e[i] = xstrdup(esc_view(cells[i], &sb, ESC_KEEP_NL));
+                sb_free(&sb);
         }
         return e;
 }

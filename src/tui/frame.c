@@ -57,10 +57,7 @@ size_t tui_line_add(struct tui_line *l, const char *s, int attr)
 {
         size_t added = 0;
         struct strbuf e = {0}; /* control characters from the data shown escaped (esc.h) */
-        if (esc_needed(s, strlen(s), 0)) {
-                esc_append(&e, s, strlen(s), 0);
-                s = e.buf;
-        }
+        s = esc_view(s, &e, 0);
         while (*s) {
                 size_t len = u8seq(s);
                 xgrow(&l->c, &l->cap, l->n + 1, sizeof *l->c);

@@ -206,6 +206,15 @@ static int escf_close(void *p)
         return rc;
 }
 
+const char *esc_view(const char *s, struct strbuf *tmp, int flags)
+{
+        size_t n = strlen(s);
+        if (!esc_needed(s, n, flags))
+                return s;
+        esc_append(tmp, s, n, flags);
+        return tmp->buf;
+}
+
 FILE *esc_stream(FILE *to)
 {
         struct escf *e = xcalloc(1, sizeof *e);

@@ -18,6 +18,9 @@ enum { ESC_KEEP_NL = 1 }; /* newlines pass (a report's lines); else shown as \n 
 int esc_needed(const char *s, size_t n, int flags);
 /* s[0..n) appended to sb with its control characters escaped */
 void esc_append(struct strbuf *sb, const char *s, size_t n, int flags);
+/* s as it is shown: s itself when nothing in it needs escaping, else its escaped copy in
+ * tmp (which the caller frees with sb_free; tmp starts empty) */
+const char *esc_view(const char *s, struct strbuf *tmp, int flags);
 /* A stream writing to `to` what is written to it, escaped (newlines kept). Closing it
  * flushes `to` (not closed) and fails when any write to `to` failed: a full disk, a
  * closed pipe. Falls back to `to` itself when no stream can be made. */
