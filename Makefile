@@ -122,7 +122,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libprism.a
 # Debian 12 packages for building and testing (idempotent).
 DEPS := build-essential pkg-config libyaml-dev libcsv-dev libsqlite3-dev libncurses-dev zlib1g-dev \
         libdrm-dev libhsakmt-dev libcmocka-dev python3 tmux time bc debhelper \
-        clang libclang-rt-14-dev valgrind
+        clang libclang-rt-14-dev valgrind librsvg2-bin
 deps:
 	@if dpkg -s $(DEPS) >/dev/null 2>&1; then echo "deps: all installed"; \
 	else $(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq && \
