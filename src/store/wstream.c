@@ -60,6 +60,25 @@ static int spill_flush(struct wspill *s)
         return ok ? 0 : -1;
 }
 
+/* v[i..n) checked and copied one at a time, as spill_whole32 does: 1 with *bits updated, or 0 */
+static inline int whole32_from(const double *v, size_t i, size_t n, uint32_t *u, uint32_t *bits)
+{
+        uint32_t b = *bits;
+        for (; i < n; i++) {
+                double x = v[i];
+                /* NaN, negatives, fractions, -0.0 and large values: doubles */
+                if (!(x >= 0 && x <= 4294967295.0))
+                        return 0;
+                uint32_t w = (uint32_t)x;
+                if ((double)w != x || (w == 0 && signbit(x)))
+                        return 0;
+                u[i] = w;
+                b |= w; /* below 2^8 (2^16) exactly when every value is */
+        }
+        *bits = b;
+        return 1;
+}
+
 /* Whether v[0..n) are all whole numbers 0 .. 2^32 - 1 (not -0.0), each then in u, their
  * bits ORed in *bits; 0 at the first that is not (u and *bits then say nothing). Four at a
  * time: x + 2^52 is 2^52 + x exactly, its upper word 0x43300000 and its lower word x, just
@@ -88,21 +107,10 @@ __attribute__((target("avx2"))) static int whole32_avx2(const double *v, size_t 
                 __m256i w = _mm256_permutevar8x32_epi32(yb, lo32);
                 _mm_storeu_si128((__m128i *)(u + i), _mm256_castsi256_si128(w));
         }
-        uint32_t b = 0, a[8];
+        uint32_t a[8];
         _mm256_storeu_si256((__m256i *)a, acc);
-        b = a[0] | a[2] | a[4] | a[6];
-        for (; i < n; i++) {
-                double x = v[i];
-                if (!(x >= 0 && x <= 4294967295.0))
-                        return 0;
-                uint32_t w = (uint32_t)x;
-                if ((double)w != x || (w == 0 && signbit(x)))
-                        return 0;
-                u[i] = w;
-                b |= w;
-        }
-        *bits = b;
-        return 1;
+        *bits = a[0] | a[2] | a[4] | a[6];
+        return whole32_from(v, i, n, u, bits);
 }
 #endif
 
@@ -114,20 +122,8 @@ int spill_whole32(const double *v, size_t n, uint32_t *u, uint32_t *bits, int si
 #else
         (void)simd;
 #endif
-        uint32_t b = 0;
-        for (size_t i = 0; i < n; i++) {
-                double x = v[i];
-                /* NaN, negatives, fractions, -0.0 and large values: doubles */
-                if (!(x >= 0 && x <= 4294967295.0))
-                        return 0;
-                uint32_t w = (uint32_t)x;
-                if ((double)w != x || (w == 0 && signbit(x)))
-                        return 0;
-                u[i] = w;
-                b |= w; /* below 2^8 (2^16) exactly when every value is */
-        }
-        *bits = b;
-        return 1;
+        *bits = 0;
+        return whole32_from(v, 0, n, u, bits);
 }
 
 /* v (n values) appended to the spill as the narrowest kind that holds them exactly; *off and
