@@ -40,8 +40,9 @@ for s in stream compute; do
         [ "$rc" -eq 0 ] || { bad "$s: prism profile exited $rc"; continue; }
         want=$planned
         [ "$mode" = kernel ] && want=1
-        # the PC-sampling run after the counter runs (issue 35; --no-pc-sampling skips it)
-        want=$((want + $(grep -c '^PC sampling run' "$s.log")))
+        # the PC-sampling run after the counter runs (issue 35; --no-pc-sampling skips it):
+        # its summary line on stdout, or its failure on stderr
+        want=$((want + $(grep -c '^PC sampling: ' "$s.out") + $(grep -c 'PC sampling failed' "$s.log")))
         [ "${runs:-0}" -eq "$want" ] || bad "$s: $planned passes planned, $mode replay, but ${runs:-?} runs made"
         dir=$(dirname "$(ls workloads/$s/*/pmc_perf.csv | head -1)")
         "$PRISM" analyze -p "$dir" >"$s.analyze.txt" 2>"$s.analyze.err" ||
