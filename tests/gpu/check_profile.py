@@ -178,8 +178,10 @@ if wl:
         check(f"stream[{i}] warps launched", num(r, "smsp__warps_launched.sum"), n / 32)
         check(f"stream[{i}] blocks launched", num(r, "sm__ctas_launched.sum"), n / 256)
         check(f"stream[{i}] DRAM bytes read", num(r, "dram__bytes_read.sum"), ex["dram_read"], 0.02)
-        # the first launch also writes back the L2 lines the memsets left dirty (about 4%)
-        check(f"stream[{i}] DRAM bytes written", num(r, "dram__bytes_write.sum"), ex["dram_write"], 0.06 if i == 0 else 0.03)
+        # the first launch also writes back the L2 lines the memsets left dirty (about 4%); the
+        # later ones what kernel replay's restore of memory left dirty in the L2 (without a
+        # flush): -0.3% on the H100, +3.0 to +3.1% on the H200 (three device runs, 2026-11-29)
+        check(f"stream[{i}] DRAM bytes written", num(r, "dram__bytes_write.sum"), ex["dram_write"], 0.06 if i == 0 else 0.04)
         check(f"stream[{i}] L1 requests for global loads (2 per warp)", num(r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2 * n / 32)
         check(f"stream[{i}] L1 requests for global stores (1 per warp)", num(r, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), n / 32)
         check(f"stream[{i}] End - Start vs gpu__time_duration.sum", num(r, "End_Timestamp") - num(r, "Start_Timestamp"), num(r, "gpu__time_duration.sum"), 0.10)
