@@ -82,7 +82,7 @@ $(BUILD)/%.o: %.c
 
 # The data files' documents, parsed at build time (src/gen/ypack.c, yamldoc.h): prism takes
 # a data file's document from the binary when the file's text is the one packed.
-$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o $(BUILD)/src/util/alloc.o $(BUILD)/src/util/esc.o
+$(BUILD)/gen/ypack: src/gen/ypack.c $(BUILD)/src/arch/yamldoc.o $(BUILD)/src/util/util.o $(BUILD)/src/util/numparse.o $(BUILD)/src/util/alloc.o $(BUILD)/src/util/esc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -1,15 +1,18 @@
 /* Formulas as one block (expr_pack): per-channel instances against a parse of their text,
- * formulas in an arena, and the levels a formula's walk asks for (expr_level). */
+ * formulas in an arena, and the levels a formula's walk asks for (expr_level); the lexer's
+ * character classes against <ctype.h>. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr/expr.h"
+#include "expr/expr_int.h"
 #include "util/arena.h"
 
 static const struct expr_loc loc = {"metrics/cdna.yaml", 41, 10};
@@ -129,11 +132,65 @@ static void test_levels(void **state)
         expr_free(e);
 }
 
+/* the first token of src */
+static struct token first_token(const char *src)
+{
+        struct lexer lx;
+        struct token t;
+        lex_init(&lx, src);
+        lex_next(&lx, &t);
+        return t;
+}
+
+/* Every byte's class as <ctype.h> gives it in the C locale (lex.c decides ASCII itself):
+ * inside a name, before a name (a space is skipped), and alone (an operator or a bad
+ * character, "**" and "<=" taken whole). */
+static void test_lexer_classes(void **state)
+{
+        (void)state;
+        for (int c = 1; c < 256; c++) {
+                char in[] = {'x', (char)c, 'y', '\0'}, lead[] = {(char)c, 'y', '\0'};
+                struct token t = first_token(in);
+                int word = isalnum(c) || c == '_';
+                assert_int_equal(t.kind, T_NAME);
+                assert_int_equal(t.len, word ? 3 : c == '.' ? 3 : 1);
+                t = first_token(lead);
+                if (isspace(c)) {
+                        assert_int_equal(t.kind, T_NAME);
+                        assert_int_equal(t.pos, 1);
+                } else if (isalpha(c) || c == '_') {
+                        assert_int_equal(t.kind, T_NAME);
+                        assert_int_equal(t.len, 2);
+                } else if (isdigit(c)) {
+                        assert_int_equal(t.kind, T_BADNUM); /* "1y" */
+                } else if (c == '$') {
+                        assert_int_equal(t.kind, T_DOLLAR);
+                } else {
+                        assert_int_equal(t.pos, 0);
+                        int op = c < 128 && strchr("*<>()[],@+-/%", c);
+                        assert_int_equal(t.kind == T_BADCHAR, !op);
+                }
+        }
+        static const struct {
+                const char *src;
+                enum tok_kind kind;
+                size_t len;
+        } ops[] = {{"**2", T_POW, 2}, {"*2", T_STAR, 1}, {"==2", T_EQ, 2}, {"=2", T_BADCHAR, 1},
+                   {"!=2", T_NE, 2},  {"!2", T_BADCHAR, 1}, {"<=2", T_LE, 2}, {"<2", T_LT, 1},
+                   {">=2", T_GE, 2},  {">2", T_GT, 1},      {"%2", T_PERCENT, 1}};
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+                struct token t = first_token(ops[i].src);
+                assert_int_equal(t.kind, ops[i].kind);
+                assert_int_equal(t.len, ops[i].len);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_instance_and_arena),
             cmocka_unit_test(test_levels),
+            cmocka_unit_test(test_lexer_classes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * decimals, ratios as the metrics give, values next to rounding ties, binade edges, binary
  * fractions, 53-bit odd significands a few bits below the point (exact ties at 17 digits)
  * (PRISM_FMT_N sets the count); fmt_fixed against snprintf's "%.*f" on the same values and
- * chosen edges; key_num and long_text against snprintf. */
+ * chosen edges; key_num and long_text against snprintf; parse_double against strtod. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,12 +156,59 @@ static void test_key_num(void **state)
         }
 }
 
+/* parse_double's answer as strtod alone gives it: blanks before, blanks and line ends after,
+ * nothing else */
+static int strtod_whole(const char *s, double *out)
+{
+        while (*s == ' ' || *s == '\t')
+                s++;
+        char *end;
+        double v = strtod(s, &end);
+        if (!*s || end == s)
+                return -1;
+        while (*end && strchr(" \t\r\n", *end))
+                end++;
+        if (*end)
+                return -1;
+        *out = v;
+        return 0;
+}
+
+static void check_parse(const char *s)
+{
+        double a = 0, b = 0;
+        int ra = parse_double(s, &a), rb = strtod_whole(s, &b);
+        if (ra != rb || (!ra && memcmp(&a, &b, sizeof a) && !(isnan(a) && isnan(b))))
+                fail_msg("parse_double('%s') = %d, %.17g; strtod: %d, %.17g", s, ra, a, rb, b);
+}
+
+/* parse_double (num_fast for plain decimals, strtod for the rest) bit for bit against
+ * strtod, on generated values in several spellings and on texts only strtod reads */
+static void test_parse_double(void **state)
+{
+        (void)state;
+        static const char *const fmts[] = {"%.17g", "%g", "%.3f", " %.6e\t", "%.0f\r\n", "+%.9g "};
+        char buf[512];
+        for (uint64_t k = 0; k < 20000; k++) {
+                double v = gen(k);
+                snprintf(buf, sizeof buf, fmts[k % 6], v);
+                check_parse(buf);
+        }
+        static const char *const odd[] = {
+            "", " ", "\t", "1", "-0", "+0.0", "0.1", ".5", "5.", "1e22", "1e23", "1e-22",
+            "9007199254740993", "12345678901234567890", "0x1p3", "inf", "-nan", "1e", "1e+",
+            "1 2", "1.5x", "--1", "1e400", "4.9e-324", " 7 \n", "7\n ", "\n7", "1.2.3"};
+        for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+                check_parse(odd[i]);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_fmt_num_is_printf),
             cmocka_unit_test(test_fmt_fixed),
             cmocka_unit_test(test_key_num),
+            cmocka_unit_test(test_parse_double),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,19 +22,47 @@ void lex_init(struct lexer *lx, const char *src)
         lx->pos = 0;
 }
 
-static int is_ident_start(int c)
+/* The character classes of <ctype.h>, ASCII decided here without a call into the C
+ * library (the lexer's hottest tests); a byte from 0x80 up asks <ctype.h> as before, so a
+ * locale that classes it (prism's TUI sets one) still decides. */
+static inline int c_digit(unsigned char c)
 {
-        return isalpha((unsigned char)c) || c == '_';
+        return (c >= '0' && c <= '9') || (c >= 0x80 && isdigit(c));
 }
 
-static int is_ident(int c)
+static inline int c_space(unsigned char c)
 {
-        return isalnum((unsigned char)c) || c == '_';
+        return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x80 && isspace(c));
+}
+
+/* ASCII 64..127 as bits: 'A'-'Z', '_', 'a'-'z' */
+#define WORD_HI 0x07FFFFFE87FFFFFEull
+/* ASCII 0..63 as bits: '0'-'9' */
+#define DIGITS_LO 0x03FF000000000000ull
+
+static inline int is_ident_start(int c)
+{
+        unsigned char u = (unsigned char)c;
+        if (u < 64)
+                return 0;
+        if (u < 128)
+                return (int)(WORD_HI >> (u - 64) & 1);
+        return isalpha(u) != 0;
+}
+
+static inline int is_ident(int c)
+{
+        unsigned char u = (unsigned char)c;
+        if (u < 64)
+                return (int)(DIGITS_LO >> u & 1);
+        if (u < 128)
+                return (int)(WORD_HI >> (u - 64) & 1);
+        return isalnum(u) != 0;
 }
 
 static size_t scan_digits(const char *s, size_t i)
 {
-        while (isdigit((unsigned char)s[i]))
+        while (c_digit((unsigned char)s[i]))
                 i++;
         return i;
 }
@@ -114,12 +142,20 @@ struct punct {
         enum tok_kind kind;
 };
 
-/* Longest first, so that "**" wins over "*" and "<=" over "<". */
+/* Longest first, so that "**" wins over "*" and "<=" over "<"; the entries of one first byte
+ * together, where punct_at (below) finds them. */
 static const struct punct puncts[] = {
-    {"**", T_POW},   {"==", T_EQ},   {"!=", T_NE},     {"<=", T_LE},    {">=", T_GE},
-    {"<", T_LT},     {">", T_GT},    {"(", T_LPAREN},  {")", T_RPAREN}, {"[", T_LBRACK},
-    {"]", T_RBRACK}, {",", T_COMMA}, {"@", T_AT},      {"+", T_PLUS},   {"-", T_MINUS},
-    {"*", T_STAR},   {"/", T_SLASH}, {"%", T_PERCENT},
+    {"**", T_POW},    {"*", T_STAR},    {"==", T_EQ},     {"!=", T_NE},    {"<=", T_LE},
+    {"<", T_LT},      {">=", T_GE},     {">", T_GT},      {"(", T_LPAREN}, {")", T_RPAREN},
+    {"[", T_LBRACK},  {"]", T_RBRACK},  {",", T_COMMA},   {"@", T_AT},     {"+", T_PLUS},
+    {"-", T_MINUS},   {"/", T_SLASH},   {"%", T_PERCENT},
+};
+
+/* 1 + the index in puncts of the first entry that starts with the byte; 0: none */
+static const unsigned char punct_at[128] = {
+    ['*'] = 1,  ['='] = 3,  ['!'] = 4,  ['<'] = 5,  ['>'] = 7,  ['('] = 9,
+    [')'] = 10, ['['] = 11, [']'] = 12, [','] = 13, ['@'] = 14, ['+'] = 15,
+    ['-'] = 16, ['/'] = 17, ['%'] = 18,
 };
 
 void lex_next(struct lexer *lx, struct token *t)
@@ -128,7 +164,7 @@ void lex_next(struct lexer *lx, struct token *t)
         size_t k;
 
         /* whitespace, newlines included: formulas span lines in YAML block scalars */
-        while (s[lx->pos] && isspace((unsigned char)s[lx->pos]))
+        while (s[lx->pos] && c_space((unsigned char)s[lx->pos]))
                 lx->pos++;
         t->pos = lx->pos;
         t->len = 0;
@@ -137,8 +173,8 @@ void lex_next(struct lexer *lx, struct token *t)
                 t->kind = T_END;
                 return;
         }
-        if (isdigit((unsigned char)s[lx->pos]) ||
-            (s[lx->pos] == '.' && isdigit((unsigned char)s[lx->pos + 1]))) {
+        if (c_digit((unsigned char)s[lx->pos]) ||
+            (s[lx->pos] == '.' && c_digit((unsigned char)s[lx->pos + 1]))) {
                 scan_number(lx, t);
                 return;
         }
@@ -155,10 +191,15 @@ void lex_next(struct lexer *lx, struct token *t)
                 lx->pos = i;
                 return;
         }
-        for (k = 0; k < sizeof puncts / sizeof puncts[0]; k++) {
+        /* only the entries for this first byte */
+        unsigned char c0 = (unsigned char)s[lx->pos];
+        k = c0 < 0x80 && punct_at[c0] ? punct_at[c0] - 1u : sizeof puncts / sizeof puncts[0];
+        for (; k < sizeof puncts / sizeof puncts[0]; k++) {
                 const char *p = puncts[k].text;
                 size_t n = p[1] ? 2 : 1;
-                if (s[lx->pos] == p[0] && (n == 1 || s[lx->pos + 1] == p[1])) {
+                if (s[lx->pos] != p[0])
+                        break;
+                if (n == 1 || s[lx->pos + 1] == p[1]) {
                         t->kind = puncts[k].kind;
                         t->len = n;
                         lx->pos += n;

@@ -253,6 +253,14 @@ int parse_double(const char *s, double *out)
                 return -1;
         char *end;
         errno = 0;
+        /* a plain decimal (most data values) without strtod: the text up to its trailing
+         * blanks, when num_fast is certain of strtod's double for it */
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' ||
+                       s[len - 1] == '\n'))
+                len--;
+        if (num_fast(s, len, out))
+                return 0;
         double v = strtod(s, &end);
         if (end == s)
                 return -1;
