@@ -133,8 +133,8 @@ static int build_panels(struct build_ctx *bc, struct at from, struct at to, stru
  * row's once per repetition and three times over (each repetition is a formula of its own
  * to clone, bind and evaluate); the findings (a nested analysis per top kernel) a fixed
  * 3,800 cells for both tables (built at once: 4.2 M of the 14.9 M instructions of the
- * panels of vcopy/MI200, callgrind). Measured on recorded workloads; only the shape of the
- * split depends on it. */
+ * panels of the shared vcopy recording, callgrind; bench/RESULTS-startup.md). Measured on
+ * recorded workloads; only the shape of the split depends on it. */
 static double table_price(const struct build_ctx *bc, const struct panel *p,
                           const struct panel_table *pt)
 {

@@ -155,7 +155,7 @@ static void model_from_name(const char *name, char *out, size_t len)
 }
 
 /* The facts of the GPU that the driver does not report, from its family's data
- * (`model_facts:` of metrics/ for target, "sm_90"): NaN each where the data has none. */
+ * (`model_facts:` of metrics/ for the target chip): NaN each where the data has none. */
 struct sm_facts {
         double simd_per_cu, cu_per_se, lds_banks, xcd, l2_chan_bus_bits;
 };
