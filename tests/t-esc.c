@@ -121,11 +121,89 @@ static void test_stream_full(void **state)
         fclose(to);
 }
 
+/* The rules written out plainly, a character at a time (esc.h), to hold the escaping's
+ * fast paths (eight ASCII bytes, sixteen kept bytes, box drawing) against */
+static void reference(struct strbuf *sb, const unsigned char *s, size_t n, int flags)
+{
+        for (size_t i = 0; i < n;) {
+                unsigned char c = s[i];
+                if ((c >= 0x20 && c < 0x7f) || c == '\t' || (c == '\n' && (flags & ESC_KEEP_NL))) {
+                        sb_addc(sb, (char)c);
+                        i++;
+                        continue;
+                }
+                if (c < 0x20 || c == 0x7f) {
+                        if (c == '\n')
+                                sb_add(sb, "\\n");
+                        else if (c == '\r')
+                                sb_add(sb, "\\r");
+                        else
+                                sb_addf(sb, "\\x%02x", c);
+                        i++;
+                        continue;
+                }
+                size_t need = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                              : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+                int whole = need && i + need <= n;
+                for (size_t k = 1; whole && k < need; k++)
+                        whole = (s[i + k] & 0xC0) == 0x80;
+                if (whole && c == 0xC2 && s[i + 1] < 0xA0) {
+                        sb_addf(sb, "\\u%04x", s[i + 1]);
+                        i += 2;
+                } else if (whole) {
+                        sb_addn(sb, (const char *)s + i, need);
+                        i += need;
+                } else if (c < 0xA0) {
+                        sb_addf(sb, "\\x%02x", c);
+                        i++;
+                } else {
+                        sb_addc(sb, (char)c);
+                        i++;
+                }
+        }
+}
+
+/* random texts, mostly what a report holds (ASCII, box drawing, newlines) with controls,
+ * cut and stray UTF-8 bytes and C1 controls put in at every distance from a 16-byte
+ * block's edge: the same bytes as the plain rules give, with and without kept newlines */
+static void test_random_vs_reference(void **state)
+{
+        (void)state;
+        static const char *const pieces[] = {
+            "a",  "Kernel", " ",  "\xe2\x94\x80", "\xe2\x95\x90", "\xe2\x94\x82", "\n", "\t",
+            "\x1b", "\x7f", "\xc2\x9b", "\xc2\xa0", "\x9b", "\xe2", "\x94", "\xe9", "\xf0\x9f\x98\x80",
+            "\xed\xa0\x80", "\r", "\xff", "0123456789abcdef"};
+        const size_t np = sizeof pieces / sizeof pieces[0];
+        unsigned x = 12345;
+        for (int round = 0; round < 4000; round++) {
+                struct strbuf in = {0}, got = {0}, want = {0};
+                size_t len = (size_t)(round % 97) + 1;
+                while (in.len < len) {
+                        x = x * 1103515245u + 12345u;
+                        unsigned r = (x >> 16) % 100;
+                        /* three in four pieces ASCII or box drawing */
+                        size_t k = r < 40 ? 0 : r < 55 ? 3 : r < 65 ? 4 : r < 75 ? 20 : (x >> 8) % np;
+                        sb_add(&in, pieces[k]);
+                }
+                int flags = round & 1 ? ESC_KEEP_NL : 0;
+                esc_append(&got, in.buf, in.len, flags);
+                reference(&want, (const unsigned char *)in.buf, in.len, flags);
+                if (got.len != want.len || memcmp(got.buf, want.buf, got.len))
+                        fail_msg("round %d: %zu bytes escaped differently", round, in.len);
+                assert_int_equal(esc_needed(in.buf, in.len, flags),
+                                 want.len != in.len || memcmp(want.buf, in.buf, in.len) != 0);
+                sb_free(&in);
+                sb_free(&got);
+                sb_free(&want);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_strings),
             cmocka_unit_test(test_byte_in_run),
+            cmocka_unit_test(test_random_vs_reference),
             cmocka_unit_test(test_stream_splits),
             cmocka_unit_test(test_stream_full),
         };

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* bytes of the UTF-8 sequence that lead byte c starts (0: no lead byte) */
 static size_t u8need(unsigned char c)
@@ -46,13 +49,57 @@ static size_t ascii8(const unsigned char *s)
 #endif
 }
 
+#if defined(__SSE2__)
+/* How many of the 16 bytes at s, from the first, are kept as they are, when all are of
+ * kinds kept whole: printable ASCII, a tab, a newline where flags keep it, and whole
+ * three-byte UTF-8 sequences (lead 0xE0..0xEF and two continuation bytes, as esc_run's own
+ * fast check takes them; a report's box drawing). A sequence that the block cuts is left
+ * for the next block (14 or 15 then); 0 when the block has any other byte. */
+static size_t kept16(const unsigned char *s, int flags)
+{
+        const __m128i x = _mm_loadu_si128((const __m128i *)s);
+        /* printable ASCII: 0x20..0x7e, signed (bytes from 0x80 on are negative) */
+        __m128i ok = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(0x1f)),
+                                   _mm_cmplt_epi8(x, _mm_set1_epi8(0x7f)));
+        ok = _mm_or_si128(ok, _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+        if (flags & ESC_KEEP_NL)
+                ok = _mm_or_si128(ok, _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+        unsigned ascii = (unsigned)_mm_movemask_epi8(ok);
+        if (ascii == 0xFFFFu)
+                return 16;
+        unsigned lead = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xF0)), _mm_set1_epi8((char)0xE0)));
+        unsigned cont = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xC0)), _mm_set1_epi8((char)0x80)));
+        /* every byte one of the three kinds; each continuation byte one of the two after a
+         * lead, each lead followed by two (as far as the block goes) */
+        if ((ascii | lead | cont) != 0xFFFFu || cont != ((lead << 1 | lead << 2) & 0xFFFFu))
+                return 0;
+        return lead & 0x4000u ? 14 : lead & 0x8000u ? 15 : 16;
+}
+#endif
+
 /* Appends s[0..n) escaped; returns how many bytes at its end it left (an incomplete but
  * possibly well-formed UTF-8 sequence) when partial, else 0 */
 static size_t esc_run(struct strbuf *sb, const unsigned char *s, size_t n, int flags,
                       int partial)
 {
-        size_t i = 0, run = 0;
+        size_t i = 0, run = 0, simd_at = 0;
         while (i < n) {
+#if defined(__SSE2__)
+                /* sixteen kept bytes at a time where a block is all kept; where it is not,
+                 * the checks below take the next sixteen bytes before a block is tried
+                 * again */
+                if (i >= simd_at && i + 16 <= n) {
+                        size_t k = kept16(s + i, flags);
+                        if (k) {
+                                run += k;
+                                i += k;
+                                continue;
+                        }
+                        simd_at = i + 16;
+                }
+#endif
                 /* the common kept bytes first: printable ASCII (up to eight at a time), and
                  * whole three-byte sequences (a report's box-drawing lines), as
                  * the checks below keep them */
