@@ -1,6 +1,7 @@
 /* Text tables, panels in catalogue order (the box-drawn grid itself: grid.c). */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "render.h"
 #include "../util/esc.h"
 #include "../util/round.h"
+#include "../util/task.h"
 
 /* cells with their control characters escaped now, as the output stream would show them
  * (esc.h), so that columns are measured in what the terminal prints; NULL when no cell
@@ -241,10 +243,13 @@ void render_table_title(FILE *f, const struct rtable *t)
         }
 }
 
-void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
+/* tables [from, to) of an, each panel's heading before its first and its figures after
+ * its last; from starts a panel */
+static void render_range(FILE *f, const struct analysis *an, const struct render_opts *o,
+                         size_t from, size_t to)
 {
         const struct panel *cur = NULL;
-        for (size_t i = 0; i < an->ntables; i++) {
+        for (size_t i = from; i < to; i++) {
                 const struct rtable *t = &an->tables[i];
                 if (t->panel != cur) {
                         if (cur)
@@ -258,4 +263,96 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
         }
         if (cur)
                 render_figures(f, an, cur, o);
+}
+
+/* The report's second part, rendered on the other thread into memory */
+struct part {
+        const struct analysis *an;
+        const struct render_opts *o;
+        size_t from, to;
+        int escape; /* the report's stream escapes: the part is escaped here */
+        char *buf;
+        size_t len;
+        int ok;
+};
+
+static int part_job(void *p)
+{
+        struct part *pt = p;
+        char *raw = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&raw, &len);
+        if (!m)
+                return 0;
+        render_range(m, pt->an, pt->o, pt->from, pt->to);
+        if (fclose(m) != 0) {
+                free(raw);
+                return 0;
+        }
+        pt->ok = 1;
+        if (!pt->escape) {
+                pt->buf = raw;
+                pt->len = len;
+                return 0;
+        }
+        /* escaped here, as the report's stream escapes */
+        struct strbuf sb = {0};
+        esc_append(&sb, raw, len, ESC_KEEP_NL);
+        pt->buf = sb.buf;
+        pt->len = sb.len;
+        free(raw);
+        return 0;
+}
+
+/* Where the report splits in two parts of about the same work (a table's is about its
+ * cells; a figure's a few hundred cells' worth): the first table of a panel, or ntables
+ * when a split does not pay (a few small tables) */
+static size_t split_at(const struct analysis *an)
+{
+        size_t n = an->ntables;
+        double *w = xmalloc((n ? n : 1) * sizeof *w), total = 0;
+        for (size_t i = 0; i < n; i++) {
+                const struct rtable *t = &an->tables[i];
+                w[i] = 16.0 + (double)(t->nrows + 1) * (double)(t->ncols + 1);
+                total += w[i];
+        }
+        size_t best = n;
+        double acc = 0, gap = total;
+        for (size_t i = 0; i < n; i++) {
+                if (i && an->tables[i].panel != an->tables[i - 1].panel) {
+                        double d = fabs(total - 2 * acc);
+                        if (d < gap) {
+                                gap = d;
+                                best = i;
+                        }
+                }
+                acc += w[i];
+        }
+        free(w);
+        return total >= 2000 ? best : n;
+}
+
+void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
+{
+        size_t k = task_workers() > 1 ? split_at(an) : an->ntables;
+        if (k >= an->ntables) {
+                render_range(f, an, o, 0, an->ntables);
+                return;
+        }
+        /* the second part on the other thread while this one writes the first; the
+         * parts' bytes in order, as one thread writes them, each escaped on its thread */
+        struct part pt = {.an = an, .o = o, .from = k, .to = an->ntables,
+                          .escape = esc_is_stream(f)};
+        struct task t;
+        task_start(&t, part_job, &pt);
+        render_range(f, an, o, 0, k);
+        task_join(&t);
+        task_warnings(&t);
+        if (pt.ok && pt.escape)
+                esc_put_escaped(f, pt.buf, pt.len); /* a failure: f's close says so */
+        else if (pt.ok)
+                fwrite(pt.buf, 1, pt.len, f);
+        else
+                render_range(f, an, o, k, an->ntables);
+        free(pt.buf);
 }

@@ -2,6 +2,7 @@
 #include "esc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,9 +242,12 @@ static ssize_t escf_write(void *p, const char *buf, size_t n)
         return (ssize_t)n;
 }
 
+static void escf_forget(struct escf *e);
+
 static int escf_close(void *p)
 {
         struct escf *e = p;
+        escf_forget(e);
         int rc = e->failed || escf_put(e, "", 0, 0) ? -1 : 0;
         if (fflush(e->to) != 0 || ferror(e->to))
                 rc = -1;
@@ -262,6 +266,33 @@ const char *esc_view(const char *s, struct strbuf *tmp, int flags)
         return tmp->buf;
 }
 
+/* The escaping streams open now and their cookies (a report has one; the TUI none) */
+static struct {
+        FILE *f;
+        struct escf *e;
+} open_esc[4];
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static struct escf *escf_of(FILE *f)
+{
+        struct escf *e = NULL;
+        pthread_mutex_lock(&open_mu);
+        for (size_t i = 0; i < sizeof open_esc / sizeof open_esc[0] && !e; i++)
+                if (open_esc[i].f == f)
+                        e = open_esc[i].e;
+        pthread_mutex_unlock(&open_mu);
+        return e;
+}
+
+static void escf_forget(struct escf *e)
+{
+        pthread_mutex_lock(&open_mu);
+        for (size_t i = 0; i < sizeof open_esc / sizeof open_esc[0]; i++)
+                if (open_esc[i].e == e)
+                        open_esc[i].f = NULL, open_esc[i].e = NULL;
+        pthread_mutex_unlock(&open_mu);
+}
+
 FILE *esc_stream(FILE *to)
 {
         struct escf *e = xcalloc(1, sizeof *e);
@@ -273,5 +304,34 @@ FILE *esc_stream(FILE *to)
                 return to;
         }
         setvbuf(f, NULL, _IOFBF, 1 << 16);
+        pthread_mutex_lock(&open_mu);
+        for (size_t i = 0; i < sizeof open_esc / sizeof open_esc[0]; i++)
+                if (!open_esc[i].f) {
+                        open_esc[i].f = f;
+                        open_esc[i].e = e;
+                        break;
+                }
+        pthread_mutex_unlock(&open_mu);
         return f;
+}
+
+int esc_is_stream(FILE *f)
+{
+        return escf_of(f) != NULL;
+}
+
+int esc_put_escaped(FILE *f, const char *buf, size_t n)
+{
+        struct escf *e = escf_of(f);
+        if (!e)
+                return n && fwrite(buf, 1, n, f) != n ? -1 : 0;
+        /* what f holds goes first, a cut sequence at its end with it: the text before
+         * buf ends on a whole character as buf does */
+        if (fflush(f) != 0 || e->failed || (e->npend && escf_put(e, "", 0, 0)))
+                return -1;
+        if (n && fwrite(buf, 1, n, e->to) != n) {
+                e->failed = errno ? errno : EIO;
+                return -1;
+        }
+        return 0;
 }

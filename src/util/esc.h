@@ -25,5 +25,12 @@ const char *esc_view(const char *s, struct strbuf *tmp, int flags);
  * flushes `to` (not closed) and fails when any write to `to` failed: a full disk, a
  * closed pipe. Falls back to `to` itself when no stream can be made. */
 FILE *esc_stream(FILE *to);
+/* Text already escaped as esc_stream escapes it (esc_append with ESC_KEEP_NL, ending on a
+ * whole character), written on after what f holds: to the stream under f when f is an
+ * esc_stream (not scanned a second time), else to f. Returns 0, or -1 when a write
+ * failed (f's close then fails too). */
+int esc_put_escaped(FILE *f, const char *buf, size_t n);
+/* 1 when f is a stream esc_stream made (and not closed yet) */
+int esc_is_stream(FILE *f);
 
 #endif
