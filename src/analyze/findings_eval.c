@@ -192,15 +192,26 @@ static int debug_on(void)
         return d && *d && strcmp(d, "0");
 }
 
-static double eval(const struct rule_expr *e, const struct fvals *fv, struct err *err)
+/* The values as the formulas' slots: one array for a caller's many evaluations (a rule set
+ * evaluates hundreds of formulas over the same few hundred values) */
+struct slots {
+        struct expr_slot *s;
+        size_t cap;
+};
+
+static double eval(const struct rule_expr *e, const struct fvals *fv, struct slots *sl,
+                   struct err *err)
 {
-        struct expr_slot *s = xcalloc(fv->n + 1, sizeof *s);
+        if (fv->n + 1 > sl->cap) {
+                sl->s = xrealloc(sl->s, (fv->n + 1) * sizeof *sl->s);
+                for (size_t i = sl->cap; i < fv->n + 1; i++)
+                        sl->s[i] = (struct expr_slot){.col = NULL, .s = NAN};
+                sl->cap = fv->n + 1;
+        }
         for (size_t i = 0; i < fv->n; i++)
-                s[i].s = fv->v[i];
-        struct expr_env env = {.n = 1, .slots = s, .nslots = fv->n};
-        double v = expr_eval_agg(e->expr, &env, "avg", err);
-        free(s);
-        return v;
+                sl->s[i].s = fv->v[i];
+        struct expr_env env = {.n = 1, .slots = sl->s, .nslots = fv->n};
+        return expr_eval_agg(e->expr, &env, "avg", err);
 }
 
 static void finite_name(void *p, const char *name, int dollar)
@@ -326,13 +337,14 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
 {
         /* in file order, again while any value changes: a base value may read one that a
          * family file defines later */
+        struct slots sl = {0};
         for (size_t i = 0; i < rs->nvalues; i++)
                 fvals_set(fv, rs->values[i].name, NAN);
         for (size_t pass = 0, changed = 1; changed && pass <= rs->nvalues; pass++) {
                 changed = 0;
                 for (size_t i = 0; i < rs->nvalues; i++) {
                         double old = fvals_get(fv, rs->values[i].name);
-                        double v = eval(&rs->values[i].e, fv, err);
+                        double v = eval(&rs->values[i].e, fv, &sl, err);
                         if (isinf(v))
                                 v = NAN; /* no number (a zero peak or duration): n/a */
                         if (!(v == old || (isnan(v) && isnan(old))))
@@ -354,8 +366,8 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
                         (*nskipped)++;
                         continue;
                 }
-                double c = eval(&r->when, fv, err);
-                double g = eval(&r->gain, fv, err);
+                double c = eval(&r->when, fv, &sl, err);
+                double g = eval(&r->gain, fv, &sl, err);
                 if (debug_on())
                         fprintf(stderr, "findings: %s: when %g, gain %g\n", r->id, c, g);
                 if (!(c != 0) || isnan(c))
@@ -384,6 +396,7 @@ int findings_eval(const struct ruleset *rs, struct fvals *fv, const struct idmap
         if (nf)
                 qsort(f, nf, sizeof *f, cmp_finding);
         order_causes(f, nf);
+        free(sl.s);
         *out = f;
         *n = nf;
         return 0;
@@ -405,13 +418,15 @@ long findings_ceiling(const struct ruleset *rs, struct fvals *fv, double *util, 
         *util = *next_util = NAN;
         *next = -1;
         struct err err = {0};
+        struct slots sl = {0};
         for (size_t i = 0; i < rs->nceilings; i++) {
                 struct finite_ctx c = {fv, 1, ""};
                 expr_names(rs->ceilings[i].util.expr, finite_name, &c);
-                double u = c.ok ? eval(&rs->ceilings[i].util, fv, &err) : NAN;
+                double u = c.ok ? eval(&rs->ceilings[i].util, fv, &sl, &err) : NAN;
                 if (!isfinite(u) && rs->ceilings[i].required) {
                         *util = *next_util = NAN;
                         *next = -1;
+                        free(sl.s);
                         return -1;
                 }
                 if (!isfinite(u))
@@ -426,5 +441,6 @@ long findings_ceiling(const struct ruleset *rs, struct fvals *fv, double *util, 
                         *next_util = u;
                 }
         }
+        free(sl.s);
         return best;
 }
