@@ -461,10 +461,10 @@ int cmd_analyze(int argc, char **argv)
                 ro.norm = s.norm;
                 ro.width = figure_width(&ro, raw);
                 ro.roof = an[0].roof;
-                /* the CSV files are written while the report is */
+                /* the report (on both threads, render_text), then the CSV files (on both) */
+                render_text(out, &an[0], &ro);
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
-                render_text(out, &an[0], &ro);
                 int prc = args.plot_dir ? render_plots_svg(args.plot_dir, &an[0], &ro, stderr,
                                                            &err)
                                         : 0;
@@ -475,6 +475,11 @@ int cmd_analyze(int argc, char **argv)
         rc = 0;
         goto done;
 fail:
+        /* what the report holds so far first, so that the message follows it where both
+         * go to one file or terminal (not a buffer's size into it) */
+        fflush(out);
+        if (out != raw)
+                fflush(raw);
         fprintf(stderr, "prism: %s\n", err.msg);
         rc = 2;
 done:

@@ -114,6 +114,14 @@ if true; then
                 else fail=$((fail + 1)); echo "FAIL --save-dfs $1 (exit $rc): $(tail -1 "$T/err")"; fi
         }
         dfs_fails "$T/dfsfile" "^prism: '$T/dfsfile' exists and is not a directory$"
+        # report and message in one file: the whole report (as written alone), then the
+        # message as the last line (not cut into the report at a buffer's end)
+        "$P" analyze --compat 3.0 -p "$W" --save-dfs "$T/dfsfile" >"$T/both" 2>&1
+        "$P" analyze --compat 3.0 -p "$W" >"$T/alone" 2>/dev/null
+        if tail -1 "$T/both" | grep -q "^prism: '$T/dfsfile' exists and is not a directory$" &&
+           grep -v '^prism: ' "$T/both" | cmp -s - "$T/alone"; then
+                pass=$((pass + 1)); echo "ok   --save-dfs failure: the message after the whole report"
+        else fail=$((fail + 1)); echo "FAIL --save-dfs failure: the message is not after the report"; fi
         dfs_fails "$T/dfs2" "^prism: cannot rename '$T/dfs2/10\.1_[^']*\.tmp\.[0-9]+' to '$T/dfs2/10\.1_[^']*': Is a directory$"
         dfs_fails "$T/dfs1" "^prism: cannot rename .* to '$T/dfs1/18\.5_[^']*': Is a directory$"
         ok=1 n=0
