@@ -14,6 +14,7 @@
 
 #include "analyze/analysis.h"
 #include "util/esc.h"
+#include "util/heap.h"
 #include "analyze/findings.h"
 #include "analyze/roofline.h"
 #include "analyze/session.h"
@@ -306,6 +307,9 @@ static void tune_malloc(void)
          * (address space: a page costs memory only when written) */
         mallopt(M_TOP_PAD, 4 << 20);
 #endif
+        /* the main heap's next megabytes in 2 MiB pages (util/heap.h; the task threads
+         * ask for theirs as they start, util/task.c) */
+        heap_main_prepare((size_t)6 << 20);
 }
 
 /* Whether the session is freed piece by piece before the process ends: builds that look

@@ -1,5 +1,6 @@
 /* A second thread for independent steps, its warnings held for an ordered print. */
 #include "task.h"
+#include "heap.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ static int take_and_run(struct task *t)
 
 static void *trampoline(void *p)
 {
+        heap_thread_prepare();
         take_and_run(p);
         return NULL;
 }
