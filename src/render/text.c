@@ -276,31 +276,40 @@ struct part {
         int ok;
 };
 
+/* a stream that appends to a strbuf (open_memstream zero-fills what it grows by and
+ * copies: a tenth of the second part's time) */
+static ssize_t sb_write(void *c, const char *buf, size_t n)
+{
+        sb_addn(c, buf, n);
+        return (ssize_t)n;
+}
+
 static int part_job(void *p)
 {
         struct part *pt = p;
-        char *raw = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&raw, &len);
+        struct strbuf raw = {0};
+        cookie_io_functions_t io = {.write = sb_write};
+        FILE *m = fopencookie(&raw, "w", io);
         if (!m)
                 return 0;
+        setvbuf(m, NULL, _IOFBF, 1 << 16);
         render_range(m, pt->an, pt->o, pt->from, pt->to);
         if (fclose(m) != 0) {
-                free(raw);
+                sb_free(&raw);
                 return 0;
         }
         pt->ok = 1;
         if (!pt->escape) {
-                pt->buf = raw;
-                pt->len = len;
+                pt->len = raw.len;
+                pt->buf = sb_detach(&raw);
                 return 0;
         }
         /* escaped here, as the report's stream escapes */
         struct strbuf sb = {0};
-        esc_append(&sb, raw, len, ESC_KEEP_NL);
+        esc_append(&sb, raw.buf ? raw.buf : "", raw.len, ESC_KEEP_NL);
         pt->buf = sb.buf;
         pt->len = sb.len;
-        free(raw);
+        sb_free(&raw);
         return 0;
 }
 
