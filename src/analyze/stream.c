@@ -11,9 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* values of the accumulators that need them are kept in memory up to 32 MiB */
 
 /* $PRISM_EVAL_CHUNK (rows) and $PRISM_EVAL_VALUES_MB override the chunk size and the
  * memory for values, so that tests/stream.sh can compare one chunk held in memory with
@@ -90,8 +88,8 @@ static double pw_total(const struct pwacc *p)
 
 /* ---- accumulators ---- */
 
-static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
-                     size_t b)
+/* v: a's values of chunk b (n rows) */
+static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t b)
 {
         double mn, mx;
         size_t m = expr_minmax(v, n, &mn, &mx);
@@ -103,32 +101,17 @@ static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, 
                         a->mx = mx;
         }
         pw_feed(&a->pw, ev, v, n);
-        if (a->need_vals && a->vals)
-                memcpy(a->vals + at, v, n * sizeof *v);
-        else if (a->need_vals && ev->vf) {
-                long long off = ev->blk_off[b] + (long long)(a->vidx * ev->blk_n[b] * sizeof *v);
-                if (pwrite(fileno(ev->vf), v, n * sizeof *v, (off_t)off) != (ssize_t)(n * sizeof *v))
-                        a->failed = 2; /* reported when read */
-        }
+        if (a->need_vals)
+                accvals_put(&ev->vals, b, a->vidx, v);
 }
 
 /* every value of a, in row order (malloc'd), or NULL when they could not be read back */
 static double *acc_values(struct eval *ev, struct acc *a)
 {
         double *v = xmalloc((ev->n ? ev->n : 1) * sizeof *v);
-        if (a->vals) {
-                memcpy(v, a->vals, ev->n * sizeof *v);
-                return v;
-        }
-        size_t at = 0;
-        for (size_t b = 0; b < ev->nblk; b++) {
-                size_t k = ev->blk_n[b];
-                off_t off = (off_t)(ev->blk_off[b] + (long long)(a->vidx * k * sizeof *v));
-                if (pread(fileno(ev->vf), v + at, k * sizeof *v, off) != (ssize_t)(k * sizeof *v)) {
-                        free(v);
-                        return NULL;
-                }
-                at += k;
+        if (accvals_get(&ev->vals, a->vidx, v)) {
+                free(v);
+                return NULL;
         }
         return v;
 }
@@ -395,7 +378,7 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                                 a->sval = v.s;
                                 continue;
                         }
-                        acc_feed(ev, a, v.col, ch.n, s0, j);
+                        acc_feed(ev, a, v.col, ch.n, j);
                         expr_val_free(&v);
                 }
                 for (size_t i = 0; i < ev->nslots; i++) {
@@ -423,23 +406,18 @@ void eval_stream_free(struct eval *ev)
         free(ev->chunks);
         ev->chunks = NULL;
         for (size_t i = 0; i < ev->naccs; i++) {
-                free(ev->accs[i].vals);
                 free(ev->accs[i].pw.pend);
                 ev->accs[i].pw.pend = ev->accs[i].pw.stack = NULL;
         }
-        if (ev->vf)
-                fclose(ev->vf);
-        ev->vf = NULL;
+        accvals_free(&ev->vals);
         free(ev->pw_stacks);
         ev->pw_stacks = NULL;
         free(ev->leaf_len);
         free(ev->leaf_comb);
         free(ev->blk_n);
-        free(ev->blk_off);
         ev->leaf_len = NULL;
         ev->leaf_comb = NULL;
         ev->blk_n = NULL;
-        ev->blk_off = NULL;
 }
 
 int eval_run(struct eval *ev, struct err *err)
@@ -469,9 +447,6 @@ int eval_run(struct eval *ev, struct err *err)
         for (size_t i = 0; i < ev->naccs; i++)
                 if (ev->accs[i].need_vals)
                         ev->accs[i].vidx = ev->nvacc++;
-        if (ev->nvacc && (double)ev->nvacc * (double)ev->n * 8 >
-                             (double)env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024)
-                ev->vf = tmp_file();
         /* the chunks: the selected rows of each spill block, or ev->chunk rows at a time */
         if (ev->w->spill) {
                 size_t s0 = 0;
@@ -487,18 +462,13 @@ int eval_run(struct eval *ev, struct err *err)
                 for (size_t s0 = 0; s0 < ev->n; s0 += ev->chunk)
                         add_chunk(ev, s0, ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk, -1);
         }
-        /* in the file, a block per chunk: each accumulator's values of the chunk in turn */
-        for (size_t j = 0; ev->vf && j < ev->nchunks; j++) {
-                size_t k = ev->chunks[j].n;
-                xgrow(&ev->blk_n, &ev->capblk, ev->nblk + 1, sizeof *ev->blk_n);
-                ev->blk_off = xrealloc(ev->blk_off, ev->capblk * sizeof *ev->blk_off);
-                ev->blk_n[ev->nblk] = k;
-                ev->blk_off[ev->nblk++] = ev->vf_end;
-                ev->vf_end += (long long)(k * ev->nvacc * sizeof(double));
-        }
-        for (size_t i = 0; i < ev->naccs; i++)
-                if (ev->accs[i].need_vals && !ev->vf)
-                        ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
+        /* the kept values: a block per chunk and accumulator, coded; in memory when as
+         * doubles they take up to 32 MiB */
+        ev->blk_n = xmalloc((ev->nchunks ? ev->nchunks : 1) * sizeof *ev->blk_n);
+        for (size_t j = 0; j < ev->nchunks; j++)
+                ev->blk_n[j] = ev->chunks[j].n;
+        accvals_init(&ev->vals, ev->nvacc, ev->nchunks, ev->blk_n,
+                     env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024);
         pw_plan(ev, ev->n, 0);
         /* a block's sum waits at most for one sum per level above it: every accumulator's
          * stack in one array */
