@@ -20,6 +20,8 @@ struct spill_table {
         unsigned char *kind; /* the same: how they are stored (enum vcode_kind) */
         size_t *n;         /* per block: its rows */
         size_t nblk, cap, capoff;
+        FILE *f;           /* the temporary file holding them (the spill's own, or one
+                            * spill_adopt brought) */
 };
 
 /* A column of a block is coded by vcode.h: doubles, or, where every value is a whole
@@ -32,6 +34,8 @@ struct wspill {
         FILE *f;
         struct spill_table *t;
         size_t nt;
+        FILE **adopted;      /* the files of tables spill_adopt brought */
+        size_t nadopted;
         /* encoded columns waiting to be written at wend */
         unsigned char *wbuf;
         size_t wlen;
@@ -48,6 +52,17 @@ static int spill_flush(struct wspill *s)
         s->wend += (long long)s->wlen;
         s->wlen = 0;
         return ok ? 0 : -1;
+}
+
+/* a free place ti in s (grown to hold it) */
+static struct spill_table *place(struct wspill *s, size_t ti)
+{
+        if (ti >= s->nt) {
+                s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
+                memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
+                s->nt = ti + 1;
+        }
+        return &s->t[ti];
 }
 
 /* v (n values) appended to the spill as the narrowest kind that holds them exactly (vcode.h);
@@ -140,12 +155,7 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
-        if (ti >= s->nt) {
-                s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
-                memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
-                s->nt = ti + 1;
-        }
-        struct spill_table *st = &s->t[ti];
+        struct spill_table *st = place(s, ti);
         if (st->used) { /* a table that failed to load before takes this place again */
                 table_free(&st->head);
                 free(st->off);
@@ -154,6 +164,7 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         }
         memset(st, 0, sizeof *st);
         st->used = 1;
+        st->f = s->f;
         const struct table *h = src->head;
         head_of(&st->head, h);
         /* the resident columns, in file order */
@@ -247,6 +258,27 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         return rc;
 }
 
+void spill_adopt(struct wspill **dst, size_t dti, struct wspill *src, size_t sti)
+{
+        if (!*dst)
+                *dst = xcalloc(1, sizeof **dst);
+        struct wspill *d = *dst;
+        struct spill_table *from = &src->t[sti], *to = place(d, dti);
+        if (to->used) { /* a table that failed to load gives its place */
+                table_free(&to->head);
+                free(to->off);
+                free(to->kind);
+                free(to->n);
+        }
+        *to = *from;
+        memset(from, 0, sizeof *from);
+        if (src->f) {
+                d->adopted = xrealloc(d->adopted, (d->nadopted + 1) * sizeof *d->adopted);
+                d->adopted[d->nadopted++] = src->f;
+                src->f = NULL;
+        }
+}
+
 const struct table *spill_head(const struct wspill *s, size_t ti)
 {
         return s && ti < s->nt && s->t[ti].used ? &s->t[ti].head : NULL;
@@ -285,7 +317,7 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
         unsigned char *e = kd != VC_F64 && bytes <= sizeof rbuf
                                ? rbuf
                                : (unsigned char *)out + m * sizeof *out - bytes;
-        if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
+        if (pread(fileno(st->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
                 return -1;
         if (e == rbuf)
                 vcode_get(kd, rbuf, 0, out, m);
@@ -309,6 +341,10 @@ void spill_free(struct wspill *s)
                 free(s->t[i].n);
         }
         free(s->t);
+        for (size_t i = 0; i < s->nadopted; i++)
+                if (s->adopted[i])
+                        fclose(s->adopted[i]);
+        free(s->adopted);
         free(s->wbuf);
         vcoder_free(&s->vc);
         if (s->f)
