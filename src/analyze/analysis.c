@@ -296,7 +296,10 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
         size_t ntop = 0;
         const char **knames = NULL;
         size_t nknames = 0;
-        size_t *sel = xcalloc(w->pmc.nrows ? w->pmc.nrows : 1, sizeof *sel);
+        /* room for every row, written as far as rows are selected (not zeroed: the pages
+         * past them are never touched, 8 MB at 1M dispatches for each findings' nested
+         * analysis of a kernel) */
+        size_t *sel = xmalloc((w->pmc.nrows ? w->pmc.nrows : 1) * sizeof *sel);
 
         analysis_top_kernels(w, o, &top, &ntop);
         knames = xcalloc(o->nkernels + o->nkernel_names + 1, sizeof *knames);

@@ -146,8 +146,10 @@ static double acc_result(struct eval *ev, struct acc *a, const char *agg, double
         }
         double r;
         if (k < 4) {
-                agg_mq(v, ev->n, a->r); /* median, q1, q3 */
+                /* the deviation first: agg_mq_own rearranges v (one copy of n values the
+                 * less, per half of a two-thread evaluation at once) */
                 a->r[3] = agg_std(v, ev->n);
+                agg_mq_own(v, ev->n, a->r); /* median, q1, q3 */
                 a->have_r = 1;
                 r = a->r[k];
         } else {

@@ -122,6 +122,8 @@ double agg_quantile(const double *v, size_t n, double q);
 /* agg_median, agg_quantile(.25) and (.75) at once (out: median, q1, q3), the same values,
  * from one copy of the column (expr_quantile.c) */
 void agg_mq(const double *v, size_t n, double out[3]);
+/* agg_mq without the copy: v's values are rearranged (the caller's to lose) */
+void agg_mq_own(double *v, size_t n, double out[3]);
 /* by name as above; returns NaN for an unknown name */
 double agg_by_name(const char *agg, const double *v, size_t n);
 
