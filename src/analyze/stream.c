@@ -301,6 +301,89 @@ static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct ex
         es->col = v;
 }
 
+/* slot i's column for the chunk into es[i] (a built-in's or a column's; n/a where its
+ * formula cannot be computed in this pass) */
+static void fill_slot(struct eval *ev, struct chunk *ch, size_t i, struct expr_slot *es,
+                      const struct expr_env *env, int pass)
+{
+        struct slot *s = &ev->slots[i];
+        if (s->kind == SK_COL) {
+                fill_col_slot(ev, ch, i, &es[i]);
+        } else if (s->kind == SK_SCALAR) {
+                es[i].col = NULL;
+                es[i].s = s->s;
+        } else if (s->tainted || s->level >= pass) {
+                /* n/a as a whole, or not computable yet: unused now */
+                es[i].col = NULL;
+                es[i].s = NAN;
+        } else {
+                struct expr_val v = {0};
+                struct err e2;
+                e2.code = 0; /* not zeroed whole: 1 KiB a formula a chunk */
+                e2.msg[0] = 0;
+                if (expr_eval(s->e, env, &v, &e2)) {
+                        v.col = NULL;
+                        v.s = NAN;
+                }
+                ch->cols[i] = v.col;
+                es[i].col = v.col;
+                es[i].s = v.s;
+        }
+}
+
+/* Per accumulator of the pass, the slots its formula reads and, for a slot's formula that
+ * is computed in this pass, the slots that one reads, in index order (a slot's formula
+ * reads slots made before it); last[slot]: the last accumulator that reads it. A chunk then
+ * makes a slot's column as the first accumulator reading it needs it and frees it after
+ * the last: it holds the columns in use, not every one of the pass (at 1M dispatches the
+ * two halves' chunks held 4,096 rows of some thousand columns each). */
+struct needs {
+        size_t **slots, *n;
+        long *last;
+};
+
+static void needs_plan(struct eval *ev, int pass, struct needs *nd)
+{
+        nd->slots = xcalloc(ev->naccs + 1, sizeof *nd->slots);
+        nd->n = xcalloc(ev->naccs + 1, sizeof *nd->n);
+        nd->last = xmalloc((ev->nslots + 1) * sizeof *nd->last);
+        for (size_t k = 0; k < ev->nslots; k++)
+                nd->last[k] = -1;
+        unsigned char *mark = xmalloc(ev->nslots + 1);
+        for (size_t i = 0; i < ev->naccs; i++) {
+                const struct acc *a = &ev->accs[i];
+                if (a->pass != pass || a->missing || a->failed == 1)
+                        continue;
+                memset(mark, 0, ev->nslots + 1);
+                expr_slots_read(a->e, mark, ev->nslots);
+                size_t m = 0;
+                for (size_t k = ev->nslots; k-- > 0;) {
+                        const struct slot *sl = &ev->slots[k];
+                        if (!mark[k])
+                                continue;
+                        m++;
+                        if (sl->kind == SK_EXPR && !sl->tainted && sl->level < pass)
+                                expr_slots_read(sl->e, mark, ev->nslots);
+                }
+                nd->slots[i] = xmalloc((m ? m : 1) * sizeof *nd->slots[i]);
+                for (size_t k = 0; k < ev->nslots; k++)
+                        if (mark[k]) {
+                                nd->slots[i][nd->n[i]++] = k;
+                                nd->last[k] = (long)i;
+                        }
+        }
+        free(mark);
+}
+
+static void needs_free(struct eval *ev, struct needs *nd)
+{
+        for (size_t i = 0; i < ev->naccs; i++)
+                free(nd->slots[i]);
+        free(nd->slots);
+        free(nd->n);
+        free(nd->last);
+}
+
 static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
 {
         (void)err;
@@ -312,21 +395,9 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                                .naggs = ev->naccs};
         /* the slots this pass reads: its accumulators', and theirs (a built-in reads
          * counters); the others are neither read from the spill nor evaluated */
-        unsigned char *used = xcalloc(ev->nslots + 1, 1);
-        for (size_t i = 0; i < ev->naccs; i++) {
-                const struct acc *a = &ev->accs[i];
-                if (a->pass == pass && !a->missing && a->failed != 1)
-                        expr_slots_read(a->e, used, ev->nslots);
-        }
-        for (int more = 1; more;) {
-                more = 0;
-                for (size_t j = 0; j < ev->nslots; j++)
-                        if (used[j] == 1 && ev->slots[j].kind == SK_EXPR) {
-                                used[j] = 2; /* its own slots marked */
-                                expr_slots_read(ev->slots[j].e, used, ev->nslots);
-                                more = 1;
-                        }
-        }
+        struct needs nd;
+        needs_plan(ev, pass, &nd);
+        unsigned char *made = xcalloc(ev->nslots + 1, 1);
         for (size_t j = 0; j < ev->nchunks; j++) {
                 size_t s0 = ev->chunks[j].s0;
                 ch.sel = ev->sel + s0;
@@ -334,37 +405,21 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 ch.blk = ev->chunks[j].blk;
                 env.n = ch.n;
                 for (size_t i = 0; i < ev->nslots; i++) {
-                        struct slot *s = &ev->slots[i];
-                        if (!used[i] && s->kind != SK_SCALAR) {
-                                es[i].col = NULL; /* not read in this pass */
-                                es[i].s = NAN;
-                        } else if (s->kind == SK_COL) {
-                                fill_col_slot(ev, &ch, i, &es[i]);
-                        } else if (s->kind == SK_SCALAR) {
-                                es[i].col = NULL;
-                                es[i].s = s->s;
-                        } else if (s->tainted || s->level >= pass) {
-                                /* n/a as a whole, or not computable yet: unused now */
-                                es[i].col = NULL;
-                                es[i].s = NAN;
-                        } else {
-                                struct expr_val v = {0};
-                                struct err e2;
-                                e2.code = 0; /* not zeroed whole: 1 KiB a formula a chunk */
-                                e2.msg[0] = 0;
-                                if (expr_eval(s->e, &env, &v, &e2)) {
-                                        v.col = NULL;
-                                        v.s = NAN;
-                                }
-                                ch.cols[i] = v.col;
-                                es[i].col = v.col;
-                                es[i].s = v.s;
-                        }
+                        es[i].col = NULL; /* made when read */
+                        es[i].s = NAN;
+                        made[i] = 0;
                 }
                 for (size_t i = 0; i < ev->naccs; i++) {
                         struct acc *a = &ev->accs[i];
                         if (a->pass != pass || a->missing || a->failed == 1 || a->scalar)
                                 continue;
+                        for (size_t k = 0; k < nd.n[i]; k++) {
+                                size_t sl = nd.slots[i][k];
+                                if (!made[sl]) {
+                                        fill_slot(ev, &ch, sl, es, &env, pass);
+                                        made[sl] = 1;
+                                }
+                        }
                         struct expr_val v = {0};
                         struct err e2;
                         e2.code = 0;
@@ -372,16 +427,24 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                         if (expr_eval(a->e, &env, &v, &e2)) {
                                 warnf("%s", e2.msg);
                                 a->failed = 1;
-                                continue;
-                        }
-                        if (!v.col) {
+                        } else if (!v.col) {
                                 /* a value that is not per row: the same for every chunk */
                                 a->scalar = 1;
                                 a->sval = v.s;
-                                continue;
+                        } else {
+                                acc_feed(ev, a, v.col, ch.n, j);
+                                expr_val_free(&v);
                         }
-                        acc_feed(ev, a, v.col, ch.n, j);
-                        expr_val_free(&v);
+                        /* the columns no later accumulator reads */
+                        for (size_t k = 0; k < nd.n[i]; k++) {
+                                size_t sl = nd.slots[i][k];
+                                if (nd.last[sl] == (long)i) {
+                                        free(ch.cols[sl]);
+                                        ch.cols[sl] = NULL;
+                                        es[sl].col = NULL;
+                                        es[sl].s = NAN;
+                                }
+                        }
                 }
                 for (size_t i = 0; i < ev->nslots; i++) {
                         free(ch.cols[i]);
@@ -391,7 +454,8 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
         free(ch.cols);
         free(ch.buf);
         free(es);
-        free(used);
+        free(made);
+        needs_free(ev, &nd);
         return 0;
 }
 
