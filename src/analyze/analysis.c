@@ -137,9 +137,10 @@ static int build_panels(struct build_ctx *bc, struct at from, struct at to, stru
  * recorded workloads; only the shape of the split depends on it.
  * And the evaluation over the dispatches, which outweighs the rest from some thousands of
  * them on: per dispatch, a hundredth of a cell for each formula evaluated (a row, once per
- * repetition and per field), three for one whose values are all kept (median, quartiles,
- * deviation: coded, kept, then selected through). At 100k generated dispatches the halves
- * split so took 0.29 and 0.28 s of CPU, against 0.18 and 0.35 s with the cells alone. */
+ * repetition and per field), twice that for one whose values are all kept (median,
+ * quartiles, deviation: coded, kept, then selected through). At 100k generated dispatches
+ * the halves split so took 0.27-0.29 and 0.23-0.24 s of CPU (perf, per thread), against
+ * 0.18 and 0.35 s with the cells alone; at 1M 3.7 and 3.4 s, against 1.9 and 5.1 s. */
 static double table_price(const struct build_ctx *bc, const struct panel *p,
                           const struct panel_table *pt)
 {
@@ -157,7 +158,7 @@ static double table_price(const struct build_ctx *bc, const struct panel *p,
                 fields += pt->cols[c].field ? 1 : 0;
                 if (show && (!strcmp(show, "median") || !strcmp(show, "q1") ||
                              !strcmp(show, "q3") || !strcmp(show, "std")))
-                        kept = 3;
+                        kept = 2;
         }
         int rep = pt->repeat && r > 1;
         double formulas = (double)pt->nrows * (rep ? r : 1) * (fields ? fields : 1);
