@@ -338,48 +338,74 @@ static void fill_slot(struct eval *ev, struct chunk *ch, size_t i, struct expr_s
  * the last: it holds the columns in use, not every one of the pass (at 1M dispatches the
  * two halves' chunks held 4,096 rows of some thousand columns each). */
 struct needs {
-        size_t **slots, *n;
+        size_t *pool;     /* the accumulators' slots, one after another */
+        size_t *off, *n;  /* per accumulator: where its slots are in pool, how many */
         long *last;
 };
 
+/* the slots of one accumulator's formula being gathered: each once (stamp), with those the
+ * formulas of computed slots read */
+struct gather {
+        const struct eval *ev;
+        int pass;
+        unsigned *stamp, cur;
+        size_t *list, n, cap;
+};
+
+static void gather_slot(void *p, int slot)
+{
+        struct gather *g = p;
+        if ((size_t)slot >= g->ev->nslots || g->stamp[slot] == g->cur)
+                return;
+        g->stamp[slot] = g->cur;
+        if (g->n == g->cap)
+                xgrow(&g->list, &g->cap, g->n + 1, sizeof *g->list);
+        g->list[g->n++] = (size_t)slot;
+        const struct slot *sl = &g->ev->slots[slot];
+        if (sl->kind == SK_EXPR && !sl->tainted && sl->level < g->pass)
+                expr_slots_each(sl->e, gather_slot, g);
+}
+
+
 static void needs_plan(struct eval *ev, int pass, struct needs *nd)
 {
-        nd->slots = xcalloc(ev->naccs + 1, sizeof *nd->slots);
+        nd->off = xcalloc(ev->naccs + 1, sizeof *nd->off);
         nd->n = xcalloc(ev->naccs + 1, sizeof *nd->n);
         nd->last = xmalloc((ev->nslots + 1) * sizeof *nd->last);
         for (size_t k = 0; k < ev->nslots; k++)
                 nd->last[k] = -1;
-        unsigned char *mark = xmalloc(ev->nslots + 1);
+        struct gather g = {.ev = ev, .pass = pass,
+                           .stamp = xcalloc(ev->nslots + 1, sizeof *g.stamp)};
         for (size_t i = 0; i < ev->naccs; i++) {
                 const struct acc *a = &ev->accs[i];
                 if (a->pass != pass || a->missing || a->failed == 1)
                         continue;
-                memset(mark, 0, ev->nslots + 1);
-                expr_slots_read(a->e, mark, ev->nslots);
-                size_t m = 0;
-                for (size_t k = ev->nslots; k-- > 0;) {
-                        const struct slot *sl = &ev->slots[k];
-                        if (!mark[k])
-                                continue;
-                        m++;
-                        if (sl->kind == SK_EXPR && !sl->tainted && sl->level < pass)
-                                expr_slots_read(sl->e, mark, ev->nslots);
+                size_t from = g.n;
+                g.cur++;
+                expr_slots_each(a->e, gather_slot, &g);
+                /* made in index order (a slot's formula reads earlier ones): a few each,
+                 * sorted by insertion */
+                size_t *l = g.list + from;
+                for (size_t k = 1; k < g.n - from; k++) {
+                        size_t x = l[k], m = k;
+                        for (; m > 0 && l[m - 1] > x; m--)
+                                l[m] = l[m - 1];
+                        l[m] = x;
                 }
-                nd->slots[i] = xmalloc((m ? m : 1) * sizeof *nd->slots[i]);
-                for (size_t k = 0; k < ev->nslots; k++)
-                        if (mark[k]) {
-                                nd->slots[i][nd->n[i]++] = k;
-                                nd->last[k] = (long)i;
-                        }
+                nd->off[i] = from;
+                nd->n[i] = g.n - from;
+                for (size_t k = from; k < g.n; k++)
+                        nd->last[g.list[k]] = (long)i;
         }
-        free(mark);
+        nd->pool = g.list;
+        free(g.stamp);
 }
 
 static void needs_free(struct eval *ev, struct needs *nd)
 {
-        for (size_t i = 0; i < ev->naccs; i++)
-                free(nd->slots[i]);
-        free(nd->slots);
+        (void)ev;
+        free(nd->pool);
+        free(nd->off);
         free(nd->n);
         free(nd->last);
 }
@@ -413,8 +439,9 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                         struct acc *a = &ev->accs[i];
                         if (a->pass != pass || a->missing || a->failed == 1 || a->scalar)
                                 continue;
+                        const size_t *need = nd.pool + nd.off[i];
                         for (size_t k = 0; k < nd.n[i]; k++) {
-                                size_t sl = nd.slots[i][k];
+                                size_t sl = need[k];
                                 if (!made[sl]) {
                                         fill_slot(ev, &ch, sl, es, &env, pass);
                                         made[sl] = 1;
@@ -437,7 +464,7 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                         }
                         /* the columns no later accumulator reads */
                         for (size_t k = 0; k < nd.n[i]; k++) {
-                                size_t sl = nd.slots[i][k];
+                                size_t sl = need[k];
                                 if (nd.last[sl] == (long)i) {
                                         free(ch.cols[sl]);
                                         ch.cols[sl] = NULL;
