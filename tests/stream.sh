@@ -9,6 +9,8 @@
 # ends before it starts and a repeated Dispatch_ID (warnings in the same order). The same
 # workload imported into a database gives the same tables streamed (its pages decoded
 # directly, and through SQL: PRISM_DB_SQL) and in memory, and the same warnings both ways.
+# A copy whose per-channel counters take every width of the coded kept values (1, 2, 4
+# bytes, doubles, one value) gives the same tables in memory, in a file and in chunks.
 set -u
 cd "$(dirname "$0")/.."
 P=${PRISM:-./prism}
@@ -36,19 +38,41 @@ s, e = h.index("Start_Timestamp"), h.index("End_Timestamp")
 rows[4100][s], rows[4100][e] = rows[4100][e], rows[4100][s]
 csv.writer(open(p, "w", newline=""), lineterminator="\n").writerows(rows)
 PY
+# a copy whose per-channel L2 counters take every width the kept values are coded in
+# (src/store/vcode.c): below 2^8 in the first block of rows, up to 2^32 - 1 in the second,
+# below 2^16 with a fraction and a -0 in the third; 2^32 and 2^40 in the last rows
+mkdir -p "$T/wide" && cp "$T/w"/*.csv "$T/wide/"
+python3 - "$T/wide/pmc_perf.csv" <<'PY'
+import csv, re, sys
+p = sys.argv[1]
+rows = list(csv.reader(open(p, newline="")))
+h = rows[0]
+cols = [i for i, c in enumerate(h) if re.match(r"TCC_\w+\[\d+\]$", c)]
+for r in range(1, len(rows)):
+    for j, c in enumerate(cols):
+        x = r * 7 + j * 13
+        rows[r][c] = str(x % 200 if r <= 4096 else x * 2654435761 % 2**32 if r <= 8192
+                         else x % 60000)
+rows[8500][cols[0]] = "0.5"
+rows[9500][cols[1]] = "-0"
+rows[9990][cols[2]] = str(2**32)
+rows[9991][cols[3]] = str(2**40)
+csv.writer(open(p, "w", newline=""), lineterminator="\n").writerows(rows)
+PY
 run() { # run NAME WORKLOAD OPTS...: --save-dfs into $T/NAME, stderr into $T/NAME.err
         local name=$1 wl=$2; shift 2
         rm -rf "$T/$name"
         "$P" analyze -p "$wl" "$@" --save-dfs "$T/$name" >/dev/null 2>"$T/$name.err"
         sed -i "s|$wl|WL|g" "$T/$name.err"
 }
-for w in w bad; do
+for w in w bad wide; do
         "$P" database --import "$T/$w" --db "$T/$w.db" >/dev/null 2>&1 ||
                 { fail=$((fail + 1)); echo "FAIL database --import $w"; }
 done
-for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18" BAD; do
+for opts in "" "-k 0 1 2" "-d 5 17 9000" "-n per_second -t us" "-b 16 18" WIDE BAD; do
         wl=$T/w
         [ "$opts" = BAD ] && { wl=$T/bad; opts=""; }
+        [ "$opts" = WIDE ] && { wl=$T/wide; opts=""; }
         # the database: streamed (by pages, by SQL) and in memory, tables as the directory's
         # shellcheck disable=SC2086
         PRISM_STREAM_MB=0 run dbs "$wl.db" $opts

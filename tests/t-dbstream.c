@@ -512,7 +512,7 @@ static void test_whole32(void **state)
                 if (k % 2)
                         v[(r >> 7) % n] = odd[(r >> 40) % (sizeof odd / sizeof *odd)];
                 b1 = b2 = 7;
-                int a = spill_whole32(v, n, u1, &b1, 0), b = spill_whole32(v, n, u2, &b2, 1);
+                int a = vcode_whole32(v, n, u1, &b1, 0), b = vcode_whole32(v, n, u2, &b2, 1);
                 assert_int_equal(a, b);
                 if (!a) {
                         not_whole++;

@@ -605,7 +605,8 @@ static void test_agg_bits(void **state)
 }
 
 /* agg_mq (median and quartiles from one selection) gives agg_median's and agg_quantile's
- * doubles bit for bit: sizes 1 to 60, repeated values, NaN, -0.0 beside 0.0 */
+ * doubles bit for bit: sizes 1 to 60, repeated values, NaN, -0.0 beside 0.0; and so does
+ * agg_mq_own, selecting in the caller's column */
 static void test_agg_mq(void **state)
 {
         (void)state;
@@ -623,12 +624,20 @@ static void test_agg_mq(void **state)
                 }
                 double out[3], want[3] = {agg_median(v, n), agg_quantile(v, n, 0.25),
                                           agg_quantile(v, n, 0.75)};
+                double own[3], w[60];
+                memcpy(w, v, n * sizeof *v);
+                agg_mq_own(w, n, own);
                 agg_mq(v, n, out);
-                for (int j = 0; j < 3; j++)
+                for (int j = 0; j < 3; j++) {
                         if (memcmp(&out[j], &want[j], sizeof out[j]) &&
                             !(isnan(out[j]) && isnan(want[j])))
                                 fail_msg("case %d (n %zu) statistic %d: %.17g, want %.17g", k,
                                          n, j, out[j], want[j]);
+                        if (memcmp(&own[j], &want[j], sizeof own[j]) &&
+                            !(isnan(own[j]) && isnan(want[j])))
+                                fail_msg("agg_mq_own, case %d (n %zu) statistic %d: %.17g, "
+                                         "want %.17g", k, n, j, own[j], want[j]);
+                }
         }
 }
 

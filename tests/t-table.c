@@ -50,6 +50,13 @@ static const struct good_case good[] = {
     {"a,b\n", 0, 2, "a", 0, 0, NULL},                                    /* header only */
     {"a,a#2,a\n1,2,3\n", 1, 3, "a#2#2", 0, 3, "3"},                      /* taken alias */
     {"k,v\n1,1e400\n", 1, 2, "v", 0, INFINITY, "1e400"},                 /* text kept */
+    /* words: strtod's (inf, nan, hex, blanks first) or text without asking it */
+    {"k,v\n1,kernel_a\n2,Infinity\n", 2, 2, "v", 1, INFINITY, "Infinity"},
+    {"k,v\n1,_Z3foo\n2,NaN\n", 2, 2, "v", 1, NAN, "NaN"},
+    {"k,v\n1,x\n2,0x10\n", 2, 2, "v", 1, 16, "0x10"},
+    {"k,v\n1,Z\n2,\" -7\"\n", 2, 2, "v", 1, -7, " -7"},
+    {"k,v\n1,nope\n2,ik\n", 2, 2, "v", 1, NAN, "ik"},
+    {"k,v\n1,2\n2,_\n", 2, 2, "v", 1, NAN, "_"},
 };
 
 static void test_good(void **state)

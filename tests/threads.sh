@@ -32,7 +32,7 @@ same() {
                 sed -i "s#$T/$n/#T/#g" "$T/$n/err"
         done
         if diff -r "$T/1" "$T/2" >"$T/diff"; then ok; else bad "$name: $(head -5 "$T/diff")"; fi
-        rm -rf "$T/1" "$T/2"
+        rm -rf "$T/1" "$T/last" && mv "$T/2" "$T/last" # (the two-thread run's, to look into)
 }
 n=0
 for d in "$S"/rocprof-workloads/*/*/ "$S"/rocprof-workloads-3.3/*/*/ workloads-sample/*/*/ \
@@ -133,6 +133,26 @@ open(sys.argv[3], "w", newline="").write("\n".join(out) + "\n")
         sed -i '50s/,[0-9.]*,/,abc,/; 4000s/,[0-9.]*,/,-1,/' "$T/w9k/pmc_perf.csv"
         "$P" database --import "$T/w9k" --db "$T/w9kc.db" >/dev/null 2>&1
         same "the same with damaged cells" -p "$T/w9kc.db"
+        # the directory streamed, its accumulate tables read beside pmc_perf.csv
+        # (store/workload.c): their warnings after pmc_perf.csv's, file by file, as one
+        # thread gives them: a damaged cell, rows missing, a file that does not load, a
+        # repeated Dispatch_ID
+        sed -i '77s/,[0-9.]*,/,zz,/' "$T/w9k/SQ_LEVEL_WAVES.csv"
+        sed -i '5000,$d' "$T/w9k/SQ_IFETCH_LEVEL.csv"
+        sed -i '300s/$/,1/' "$T/w9k/SQ_INST_LEVEL_LDS.csv"
+        sed -i '600s/^[0-9]*,/12,/' "$T/w9k/SQ_INST_LEVEL_SMEM.csv"
+        PRISM_STREAM_MB=0 same "a streamed directory, its side files beside pmc_perf.csv" \
+                -p "$T/w9k"
+        grep -q "SQ_LEVEL_WAVES.csv:77" "$T/last/err" && grep -q "SQ_IFETCH_LEVEL.csv: 4998 rows" \
+                "$T/last/err" && grep -q "SQ_INST_LEVEL_LDS.csv:300" "$T/last/err" &&
+                grep -q "SQ_INST_LEVEL_SMEM.csv:600: Dispatch_ID 12 also at line 14" "$T/last/err" ||
+                bad "the side files' warnings are missing: $(head -c 600 "$T/last/err")"
+        # a pmc_perf.csv that fails: its error alone, nothing of the side files
+        sed -i '3s/^/"/' "$T/w9k/pmc_perf.csv"
+        PRISM_STREAM_MB=0 same "a streamed pmc_perf.csv that fails, side files damaged" \
+                -p "$T/w9k"
+        grep -q "pmc_perf.csv:3" "$T/last/err" && ! grep -q "SQ_" "$T/last/err" ||
+                bad "a failing pmc_perf.csv: $(head -c 600 "$T/last/err")"
         # bytes in the middle of the file overwritten: quick_check's error, on both
         sz=$(stat -c %s "$T/w9k.db")
         printf 'damaged page%.0s' $(seq 600) | dd of="$T/w9k.db" bs=1 seek=$((sz / 2)) \

@@ -184,7 +184,7 @@ void kstats_free(struct kstat *ks, size_t n)
 /* the rows passing the gpu, rank and dispatch filters */
 static size_t *base_rows(const struct workload *w, const struct analysis_opts *o, size_t *n)
 {
-        size_t *rows = xcalloc(w->pmc.nrows ? w->pmc.nrows : 1, sizeof *rows);
+        size_t *rows = xmalloc((w->pmc.nrows ? w->pmc.nrows : 1) * sizeof *rows); /* (as sel) */
         *n = 0;
         for (size_t r = 0; r < w->pmc.nrows; r++)
                 if (row_base_selected(w, o, r))

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "accvals.h"
 #include "build.h"
 
 /* rows evaluated at a time */
@@ -48,8 +49,7 @@ struct acc {
         size_t m;          /* values that are not NaN */
         double mn, mx;
         struct pwacc pw;
-        double *vals;      /* need_vals: every value (NULL when they are in the file) */
-        size_t vidx;       /* need_vals: its place among them in the file's blocks */
+        size_t vidx;       /* need_vals: its place among eval's vals */
         int have_r;        /* r holds median, q1, q3, std */
         double r[4];
 };
@@ -106,13 +106,11 @@ struct eval {
         unsigned char *leaf_comb;
         size_t nleaves, capleaves, pw_depth;
         double *pw_stacks; /* the accumulators' stacks, pw_depth + 1 sums each */
-        /* every value of the accumulators that need them, when too many for memory */
-        FILE *vf;
+        /* every value of the accumulators that need them (nvacc of them), a block per
+         * chunk of blk_n[chunk] rows */
+        struct accvals vals;
         size_t nvacc;
         size_t *blk_n;
-        long long *blk_off;
-        size_t nblk, capblk;
-        long long vf_end;
         size_t chunk; /* rows per chunk */
         struct {
                 size_t s0, n; /* selected rows s0 ... s0 + n - 1 */

@@ -11,9 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* values of the accumulators that need them are kept in memory up to 32 MiB */
 
 /* $PRISM_EVAL_CHUNK (rows) and $PRISM_EVAL_VALUES_MB override the chunk size and the
  * memory for values, so that tests/stream.sh can compare one chunk held in memory with
@@ -90,8 +88,8 @@ static double pw_total(const struct pwacc *p)
 
 /* ---- accumulators ---- */
 
-static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t at,
-                     size_t b)
+/* v: a's values of chunk b (n rows) */
+static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, size_t b)
 {
         double mn, mx;
         size_t m = expr_minmax(v, n, &mn, &mx);
@@ -103,32 +101,17 @@ static void acc_feed(struct eval *ev, struct acc *a, const double *v, size_t n, 
                         a->mx = mx;
         }
         pw_feed(&a->pw, ev, v, n);
-        if (a->need_vals && a->vals)
-                memcpy(a->vals + at, v, n * sizeof *v);
-        else if (a->need_vals && ev->vf) {
-                long long off = ev->blk_off[b] + (long long)(a->vidx * ev->blk_n[b] * sizeof *v);
-                if (pwrite(fileno(ev->vf), v, n * sizeof *v, (off_t)off) != (ssize_t)(n * sizeof *v))
-                        a->failed = 2; /* reported when read */
-        }
+        if (a->need_vals)
+                accvals_put(&ev->vals, b, a->vidx, v);
 }
 
 /* every value of a, in row order (malloc'd), or NULL when they could not be read back */
 static double *acc_values(struct eval *ev, struct acc *a)
 {
         double *v = xmalloc((ev->n ? ev->n : 1) * sizeof *v);
-        if (a->vals) {
-                memcpy(v, a->vals, ev->n * sizeof *v);
-                return v;
-        }
-        size_t at = 0;
-        for (size_t b = 0; b < ev->nblk; b++) {
-                size_t k = ev->blk_n[b];
-                off_t off = (off_t)(ev->blk_off[b] + (long long)(a->vidx * k * sizeof *v));
-                if (pread(fileno(ev->vf), v + at, k * sizeof *v, off) != (ssize_t)(k * sizeof *v)) {
-                        free(v);
-                        return NULL;
-                }
-                at += k;
+        if (accvals_get(&ev->vals, a->vidx, v)) {
+                free(v);
+                return NULL;
         }
         return v;
 }
@@ -163,8 +146,10 @@ static double acc_result(struct eval *ev, struct acc *a, const char *agg, double
         }
         double r;
         if (k < 4) {
-                agg_mq(v, ev->n, a->r); /* median, q1, q3 */
+                /* the deviation first: agg_mq_own rearranges v (one copy of n values the
+                 * less, per half of a two-thread evaluation at once) */
                 a->r[3] = agg_std(v, ev->n);
+                agg_mq_own(v, ev->n, a->r); /* median, q1, q3 */
                 a->have_r = 1;
                 r = a->r[k];
         } else {
@@ -316,6 +301,115 @@ static void fill_col_slot(struct eval *ev, struct chunk *ch, size_t i, struct ex
         es->col = v;
 }
 
+/* slot i's column for the chunk into es[i] (a built-in's or a column's; n/a where its
+ * formula cannot be computed in this pass) */
+static void fill_slot(struct eval *ev, struct chunk *ch, size_t i, struct expr_slot *es,
+                      const struct expr_env *env, int pass)
+{
+        struct slot *s = &ev->slots[i];
+        if (s->kind == SK_COL) {
+                fill_col_slot(ev, ch, i, &es[i]);
+        } else if (s->kind == SK_SCALAR) {
+                es[i].col = NULL;
+                es[i].s = s->s;
+        } else if (s->tainted || s->level >= pass) {
+                /* n/a as a whole, or not computable yet: unused now */
+                es[i].col = NULL;
+                es[i].s = NAN;
+        } else {
+                struct expr_val v = {0};
+                struct err e2;
+                e2.code = 0; /* not zeroed whole: 1 KiB a formula a chunk */
+                e2.msg[0] = 0;
+                if (expr_eval(s->e, env, &v, &e2)) {
+                        v.col = NULL;
+                        v.s = NAN;
+                }
+                ch->cols[i] = v.col;
+                es[i].col = v.col;
+                es[i].s = v.s;
+        }
+}
+
+/* Per accumulator of the pass, the slots its formula reads and, for a slot's formula that
+ * is computed in this pass, the slots that one reads, in index order (a slot's formula
+ * reads slots made before it); last[slot]: the last accumulator that reads it. A chunk then
+ * makes a slot's column as the first accumulator reading it needs it and frees it after
+ * the last: it holds the columns in use, not every one of the pass (at 1M dispatches the
+ * two halves' chunks held 4,096 rows of some thousand columns each). */
+struct needs {
+        size_t *pool;     /* the accumulators' slots, one after another */
+        size_t *off, *n;  /* per accumulator: where its slots are in pool, how many */
+        long *last;
+};
+
+/* the slots of one accumulator's formula being gathered: each once (stamp), with those the
+ * formulas of computed slots read */
+struct gather {
+        const struct eval *ev;
+        int pass;
+        unsigned *stamp, cur;
+        size_t *list, n, cap;
+};
+
+static void gather_slot(void *p, int slot)
+{
+        struct gather *g = p;
+        if ((size_t)slot >= g->ev->nslots || g->stamp[slot] == g->cur)
+                return;
+        g->stamp[slot] = g->cur;
+        if (g->n == g->cap)
+                xgrow(&g->list, &g->cap, g->n + 1, sizeof *g->list);
+        g->list[g->n++] = (size_t)slot;
+        const struct slot *sl = &g->ev->slots[slot];
+        if (sl->kind == SK_EXPR && !sl->tainted && sl->level < g->pass)
+                expr_slots_each(sl->e, gather_slot, g);
+}
+
+
+static void needs_plan(struct eval *ev, int pass, struct needs *nd)
+{
+        nd->off = xcalloc(ev->naccs + 1, sizeof *nd->off);
+        nd->n = xcalloc(ev->naccs + 1, sizeof *nd->n);
+        nd->last = xmalloc((ev->nslots + 1) * sizeof *nd->last);
+        for (size_t k = 0; k < ev->nslots; k++)
+                nd->last[k] = -1;
+        struct gather g = {.ev = ev, .pass = pass,
+                           .stamp = xcalloc(ev->nslots + 1, sizeof *g.stamp)};
+        for (size_t i = 0; i < ev->naccs; i++) {
+                const struct acc *a = &ev->accs[i];
+                if (a->pass != pass || a->missing || a->failed == 1)
+                        continue;
+                size_t from = g.n;
+                g.cur++;
+                expr_slots_each(a->e, gather_slot, &g);
+                /* made in index order (a slot's formula reads earlier ones): a few each,
+                 * sorted by insertion */
+                size_t *l = g.list + from;
+                for (size_t k = 1; k < g.n - from; k++) {
+                        size_t x = l[k], m = k;
+                        for (; m > 0 && l[m - 1] > x; m--)
+                                l[m] = l[m - 1];
+                        l[m] = x;
+                }
+                nd->off[i] = from;
+                nd->n[i] = g.n - from;
+                for (size_t k = from; k < g.n; k++)
+                        nd->last[g.list[k]] = (long)i;
+        }
+        nd->pool = g.list;
+        free(g.stamp);
+}
+
+static void needs_free(struct eval *ev, struct needs *nd)
+{
+        (void)ev;
+        free(nd->pool);
+        free(nd->off);
+        free(nd->n);
+        free(nd->last);
+}
+
 static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
 {
         (void)err;
@@ -327,21 +421,9 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                                .naggs = ev->naccs};
         /* the slots this pass reads: its accumulators', and theirs (a built-in reads
          * counters); the others are neither read from the spill nor evaluated */
-        unsigned char *used = xcalloc(ev->nslots + 1, 1);
-        for (size_t i = 0; i < ev->naccs; i++) {
-                const struct acc *a = &ev->accs[i];
-                if (a->pass == pass && !a->missing && a->failed != 1)
-                        expr_slots_read(a->e, used, ev->nslots);
-        }
-        for (int more = 1; more;) {
-                more = 0;
-                for (size_t j = 0; j < ev->nslots; j++)
-                        if (used[j] == 1 && ev->slots[j].kind == SK_EXPR) {
-                                used[j] = 2; /* its own slots marked */
-                                expr_slots_read(ev->slots[j].e, used, ev->nslots);
-                                more = 1;
-                        }
-        }
+        struct needs nd;
+        needs_plan(ev, pass, &nd);
+        unsigned char *made = xcalloc(ev->nslots + 1, 1);
         for (size_t j = 0; j < ev->nchunks; j++) {
                 size_t s0 = ev->chunks[j].s0;
                 ch.sel = ev->sel + s0;
@@ -349,37 +431,22 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                 ch.blk = ev->chunks[j].blk;
                 env.n = ch.n;
                 for (size_t i = 0; i < ev->nslots; i++) {
-                        struct slot *s = &ev->slots[i];
-                        if (!used[i] && s->kind != SK_SCALAR) {
-                                es[i].col = NULL; /* not read in this pass */
-                                es[i].s = NAN;
-                        } else if (s->kind == SK_COL) {
-                                fill_col_slot(ev, &ch, i, &es[i]);
-                        } else if (s->kind == SK_SCALAR) {
-                                es[i].col = NULL;
-                                es[i].s = s->s;
-                        } else if (s->tainted || s->level >= pass) {
-                                /* n/a as a whole, or not computable yet: unused now */
-                                es[i].col = NULL;
-                                es[i].s = NAN;
-                        } else {
-                                struct expr_val v = {0};
-                                struct err e2;
-                                e2.code = 0; /* not zeroed whole: 1 KiB a formula a chunk */
-                                e2.msg[0] = 0;
-                                if (expr_eval(s->e, &env, &v, &e2)) {
-                                        v.col = NULL;
-                                        v.s = NAN;
-                                }
-                                ch.cols[i] = v.col;
-                                es[i].col = v.col;
-                                es[i].s = v.s;
-                        }
+                        es[i].col = NULL; /* made when read */
+                        es[i].s = NAN;
+                        made[i] = 0;
                 }
                 for (size_t i = 0; i < ev->naccs; i++) {
                         struct acc *a = &ev->accs[i];
                         if (a->pass != pass || a->missing || a->failed == 1 || a->scalar)
                                 continue;
+                        const size_t *need = nd.pool + nd.off[i];
+                        for (size_t k = 0; k < nd.n[i]; k++) {
+                                size_t sl = need[k];
+                                if (!made[sl]) {
+                                        fill_slot(ev, &ch, sl, es, &env, pass);
+                                        made[sl] = 1;
+                                }
+                        }
                         struct expr_val v = {0};
                         struct err e2;
                         e2.code = 0;
@@ -387,16 +454,24 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
                         if (expr_eval(a->e, &env, &v, &e2)) {
                                 warnf("%s", e2.msg);
                                 a->failed = 1;
-                                continue;
-                        }
-                        if (!v.col) {
+                        } else if (!v.col) {
                                 /* a value that is not per row: the same for every chunk */
                                 a->scalar = 1;
                                 a->sval = v.s;
-                                continue;
+                        } else {
+                                acc_feed(ev, a, v.col, ch.n, j);
+                                expr_val_free(&v);
                         }
-                        acc_feed(ev, a, v.col, ch.n, s0, j);
-                        expr_val_free(&v);
+                        /* the columns no later accumulator reads */
+                        for (size_t k = 0; k < nd.n[i]; k++) {
+                                size_t sl = need[k];
+                                if (nd.last[sl] == (long)i) {
+                                        free(ch.cols[sl]);
+                                        ch.cols[sl] = NULL;
+                                        es[sl].col = NULL;
+                                        es[sl].s = NAN;
+                                }
+                        }
                 }
                 for (size_t i = 0; i < ev->nslots; i++) {
                         free(ch.cols[i]);
@@ -406,7 +481,8 @@ static int run_pass(struct eval *ev, int pass, double *aggs, struct err *err)
         free(ch.cols);
         free(ch.buf);
         free(es);
-        free(used);
+        free(made);
+        needs_free(ev, &nd);
         return 0;
 }
 
@@ -423,23 +499,18 @@ void eval_stream_free(struct eval *ev)
         free(ev->chunks);
         ev->chunks = NULL;
         for (size_t i = 0; i < ev->naccs; i++) {
-                free(ev->accs[i].vals);
                 free(ev->accs[i].pw.pend);
                 ev->accs[i].pw.pend = ev->accs[i].pw.stack = NULL;
         }
-        if (ev->vf)
-                fclose(ev->vf);
-        ev->vf = NULL;
+        accvals_free(&ev->vals);
         free(ev->pw_stacks);
         ev->pw_stacks = NULL;
         free(ev->leaf_len);
         free(ev->leaf_comb);
         free(ev->blk_n);
-        free(ev->blk_off);
         ev->leaf_len = NULL;
         ev->leaf_comb = NULL;
         ev->blk_n = NULL;
-        ev->blk_off = NULL;
 }
 
 int eval_run(struct eval *ev, struct err *err)
@@ -469,9 +540,6 @@ int eval_run(struct eval *ev, struct err *err)
         for (size_t i = 0; i < ev->naccs; i++)
                 if (ev->accs[i].need_vals)
                         ev->accs[i].vidx = ev->nvacc++;
-        if (ev->nvacc && (double)ev->nvacc * (double)ev->n * 8 >
-                             (double)env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024)
-                ev->vf = tmp_file();
         /* the chunks: the selected rows of each spill block, or ev->chunk rows at a time */
         if (ev->w->spill) {
                 size_t s0 = 0;
@@ -487,18 +555,13 @@ int eval_run(struct eval *ev, struct err *err)
                 for (size_t s0 = 0; s0 < ev->n; s0 += ev->chunk)
                         add_chunk(ev, s0, ev->n - s0 < ev->chunk ? ev->n - s0 : ev->chunk, -1);
         }
-        /* in the file, a block per chunk: each accumulator's values of the chunk in turn */
-        for (size_t j = 0; ev->vf && j < ev->nchunks; j++) {
-                size_t k = ev->chunks[j].n;
-                xgrow(&ev->blk_n, &ev->capblk, ev->nblk + 1, sizeof *ev->blk_n);
-                ev->blk_off = xrealloc(ev->blk_off, ev->capblk * sizeof *ev->blk_off);
-                ev->blk_n[ev->nblk] = k;
-                ev->blk_off[ev->nblk++] = ev->vf_end;
-                ev->vf_end += (long long)(k * ev->nvacc * sizeof(double));
-        }
-        for (size_t i = 0; i < ev->naccs; i++)
-                if (ev->accs[i].need_vals && !ev->vf)
-                        ev->accs[i].vals = xmalloc((ev->n ? ev->n : 1) * sizeof(double));
+        /* the kept values: a block per chunk and accumulator, coded; in memory when as
+         * doubles they take up to 32 MiB */
+        ev->blk_n = xmalloc((ev->nchunks ? ev->nchunks : 1) * sizeof *ev->blk_n);
+        for (size_t j = 0; j < ev->nchunks; j++)
+                ev->blk_n[j] = ev->chunks[j].n;
+        accvals_init(&ev->vals, ev->nvacc, ev->nchunks, ev->blk_n,
+                     env_size("PRISM_EVAL_VALUES_MB", 32) * 1024 * 1024);
         pw_plan(ev, ev->n, 0);
         /* a block's sum waits at most for one sum per level above it: every accumulator's
          * stack in one array */

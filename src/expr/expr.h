@@ -122,6 +122,8 @@ double agg_quantile(const double *v, size_t n, double q);
 /* agg_median, agg_quantile(.25) and (.75) at once (out: median, q1, q3), the same values,
  * from one copy of the column (expr_quantile.c) */
 void agg_mq(const double *v, size_t n, double out[3]);
+/* agg_mq without the copy: v's values are rearranged (the caller's to lose) */
+void agg_mq_own(double *v, size_t n, double out[3]);
 /* by name as above; returns NaN for an unknown name */
 double agg_by_name(const char *agg, const double *v, size_t n);
 
@@ -149,6 +151,9 @@ int expr_level(const struct expr *e, expr_level_fn level, void *ctx);
 /* Set used[slot] for every slot e reads outside its tagged aggregate calls (whose values
  * an evaluation with aggs takes from there). */
 void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots);
+/* fn(ctx, slot) for each slot e reads as expr_slots_read marks them (a slot read twice is
+ * said twice) */
+void expr_slots_each(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx);
 
 /* numpy's pairwise sum of n values, NaN counted as 0, as agg_sum and agg_avg add (for
  * callers that add a column block by block the way numpy splits it). */

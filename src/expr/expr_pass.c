@@ -93,3 +93,20 @@ void expr_slots_read(const struct expr *e, unsigned char *used, size_t nslots)
         if (e)
                 node_slots(e->root, used, nslots);
 }
+
+static void node_slots_each(const struct expr_node *n, void (*fn)(void *ctx, int slot),
+                            void *ctx)
+{
+        if (n->kind == EK_CALL && n->agg_tag >= 0 && expr_fn_is_aggregate(n->op))
+                return; /* its value comes from its accumulator */
+        if (n->kind == EK_NAME && n->slot >= 0)
+                fn(ctx, n->slot);
+        for (int i = 0; i < n->nkids; i++)
+                node_slots_each(n->kids[i], fn, ctx);
+}
+
+void expr_slots_each(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx)
+{
+        if (e)
+                node_slots_each(e->root, fn, ctx);
+}

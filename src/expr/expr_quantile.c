@@ -147,21 +147,16 @@ static double rank_of(double *s, size_t m, size_t km, double vk, double vk1, siz
         return select_kth(s + km + 1, m - km - 1, r - km - 1);
 }
 
-void agg_mq(const double *v, size_t n, double out[3])
+/* agg_mq of the m values of s, which are v's not NaN in v's order (rearranged here) */
+static void mq_valid(double *s, size_t m, double out[3])
 {
-        size_t m;
-        double *s = valid_copy(v, n, &m);
-        out[0] = out[1] = out[2] = NAN;
-        if (!s)
-                return;
         for (size_t i = 0; i < m; i++)
                 if (s[i] == 0 && signbit(s[i])) {
                         /* -0.0 beside 0.0: which one a selection returns depends on its
                          * order, so each statistic is found as on its own */
-                        free(s);
-                        out[0] = agg_median(v, n);
-                        out[1] = agg_quantile(v, n, 0.25);
-                        out[2] = agg_quantile(v, n, 0.75);
+                        out[0] = agg_median(s, m);
+                        out[1] = agg_quantile(s, m, 0.25);
+                        out[2] = agg_quantile(s, m, 0.75);
                         return;
                 }
         /* the median's selection splits s around rank km; the quartiles are then selected
@@ -188,5 +183,26 @@ void agg_mq(const double *v, size_t n, double out[3])
                 }
                 out[1 + j] = q_lerp(a, b, t);
         }
+}
+
+void agg_mq(const double *v, size_t n, double out[3])
+{
+        size_t m;
+        double *s = valid_copy(v, n, &m);
+        out[0] = out[1] = out[2] = NAN;
+        if (!s)
+                return;
+        mq_valid(s, m, out);
         free(s);
+}
+
+void agg_mq_own(double *v, size_t n, double out[3])
+{
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+                if (!isnan(v[i]))
+                        v[m++] = v[i];
+        out[0] = out[1] = out[2] = NAN;
+        if (m)
+                mq_valid(v, m, out);
 }

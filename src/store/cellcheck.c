@@ -160,6 +160,18 @@ static int cmp_idrow(const void *a, const void *b)
         return (x->row > y->row) - (x->row < y->row);
 }
 
+void cellcheck_rise(struct cellcheck_rise *r, const double *v, size_t n)
+{
+        for (size_t i = 0; r->rising && i < n; i++) {
+                if (isnan(v[i]))
+                        continue;
+                struct idrow x = {v[i], 0}, prev = {r->prev, 0};
+                r->rising = !r->seen || cmp_idrow(&prev, &x) < 0;
+                r->prev = v[i];
+                r->seen = 1;
+        }
+}
+
 void cellcheck_report(struct cellcheck *cc, const struct table *t, const char *dup,
                       const char *file)
 {
@@ -182,18 +194,10 @@ void cellcheck_report(struct cellcheck *cc, const struct table *t, const char *d
          * the first row that repeats an earlier id is named */
         int id = table_col(t, COL_DISPATCH_ID);
         /* ids that rise row by row (as recorded) repeat none: no sort */
-        int rising = id >= 0;
-        struct idrow prev = {0, 0}, x;
-        int seen = 0;
-        for (size_t r = 0; rising && r < t->nrows; r++) {
-                if (isnan(t->num[id][r]))
-                        continue;
-                x = (struct idrow){t->num[id][r], 0};
-                rising = !seen || cmp_idrow(&prev, &x) < 0;
-                prev = x;
-                seen = 1;
-        }
-        if (id >= 0 && !rising) {
+        struct cellcheck_rise rise = {0, 0, id >= 0};
+        if (id >= 0)
+                cellcheck_rise(&rise, t->num[id], t->nrows);
+        if (id >= 0 && !rise.rising) {
                 struct idrow *v = xcalloc(t->nrows + 1, sizeof *v);
                 size_t n = 0;
                 for (size_t r = 0; r < t->nrows; r++)

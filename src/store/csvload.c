@@ -19,14 +19,24 @@ double table_text_num(const char *s)
         return NAN;
 }
 
+/* Whether strtod reads no number from s for certain: its first byte a letter that starts
+ * none ("inf", "nan" and "0x" do not start so) or '_' (a kernel name, mostly) */
+static int surely_text(const char *s)
+{
+        unsigned char c = (unsigned char)s[0];
+        unsigned l = c | 0x20u;
+        return c == '_' || (l - 'a' < 26u && l != 'i' && l != 'n');
+}
+
 /* One data cell: its number (NaN when empty or text), and its text in text columns. */
 void csvload_cell(struct loader *ld, int c, size_t r, const char *s, size_t len)
 {
         struct table *t = ld->t;
         double v;
+        int text = len && surely_text(s);
         if (len == 0) {
                 t->num[c][r] = NAN;
-        } else if ((num_fast(s, len, &v) || parse_double(s, &v) == 0) &&
+        } else if (!text && (num_fast(s, len, &v) || parse_double(s, &v) == 0) &&
                    (isfinite(v) || t->str[c])) {
                 t->num[c][r] = v;
                 if (t->str[c])
@@ -34,7 +44,7 @@ void csvload_cell(struct loader *ld, int c, size_t r, const char *s, size_t len)
         } else {
                 /* text; or "nan", "inf", "1e400": NaN or inf, and its text kept for
                  * messages (workload.c names the damaged cell as written) */
-                if (parse_double(s, &v) != 0)
+                if (text || parse_double(s, &v) != 0)
                         v = NAN;
                 t->num[c][r] = v;
                 if (!t->str[c]) {

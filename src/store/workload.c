@@ -5,6 +5,8 @@
 #include "workload.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -19,7 +21,9 @@
 #include "multi.h"
 #include "probe.h"
 #include "cellcheck.h"
+#include "csvsplit.h"
 #include "wstream.h"
+#include "../util/task.h"
 
 /* how dir_load streams (workload_open_streamed), or NULL */
 struct streaming {
@@ -159,6 +163,85 @@ int workload_open_streamed(const char *path, table_col_fn keep, void *keep_ctx,
 
 /* ---- a workload directory ---- */
 
+/* The accumulate tables of a streamed directory, read on a second thread while this one
+ * reads pmc_perf.csv (whose own second thread is idle part of the time): each into a spill
+ * of its own, its warnings held apart, to join the workload's spill and be said in the
+ * order of a one-thread run. A pmc_perf.csv that fails stops it after the file it is on. */
+struct side {
+        char *path;
+        struct wspill *spill;
+        struct table t;
+        struct err err;
+        int rc;
+        struct strbuf warnings;
+};
+
+struct sides {
+        struct side *s;
+        size_t n;
+        struct keep *keep;
+        int stop; /* atomic */
+        struct task task;
+        cpu_set_t cpus; /* this process's */
+        int have_cpus;
+};
+
+static int sides_job(void *p)
+{
+        struct sides *j = p;
+        /* any CPU, as the reading of pmc_perf.csv has (a task starts on the other CPU
+         * alone; the files' own second threads would share it) */
+        if (j->have_cpus)
+                pthread_setaffinity_np(pthread_self(), sizeof j->cpus, &j->cpus);
+        for (size_t i = 0; i < j->n && !__atomic_load_n(&j->stop, __ATOMIC_ACQUIRE); i++) {
+                struct side *sd = &j->s[i];
+                struct strbuf *outer = warn_hold(&sd->warnings);
+                sd->rc = spill_load(&sd->spill, 1, sd->path, NULL, NULL, keep_col, j->keep,
+                                    &sd->t, &sd->err);
+                warn_hold(outer);
+        }
+        return 0;
+}
+
+static void sides_start(struct sides *j, const char *path, char **names, size_t n,
+                        struct keep *keep)
+{
+        j->s = xcalloc(n, sizeof *j->s);
+        j->n = n;
+        j->keep = keep;
+        for (size_t i = 0; i < n; i++) {
+                j->s[i].path = xasprintf("%s/%s.csv", path, names[i]);
+                j->s[i].rc = ERR_INPUT; /* until read */
+        }
+        csv_split_level(-1); /* chosen on this thread, before the other splits lines */
+        j->have_cpus = sched_getaffinity(0, sizeof j->cpus, &j->cpus) == 0;
+        task_start(&j->task, sides_job, j);
+}
+
+/* the thread's end (its work dropped when stop) */
+static void sides_join(struct sides *j, int stop)
+{
+        if (!j->s)
+                return;
+        if (stop)
+                __atomic_store_n(&j->stop, 1, __ATOMIC_RELEASE);
+        task_join(&j->task);
+        task_warnings(&j->task); /* (none: each file's are its own) */
+}
+
+static void sides_free(struct sides *j)
+{
+        for (size_t i = 0; i < j->n; i++) {
+                free(j->s[i].path);
+                spill_free(j->s[i].spill);
+                table_free(&j->s[i].t);
+                sb_free(&j->s[i].warnings);
+        }
+        free(j->s);
+        j->s = NULL;
+        j->n = 0;
+}
+
 /* the rest of a directory whose sysinfo store_open_sysinfo read into w */
 static int dir_load(struct store_probe *p, table_col_fn want, void *want_ctx,
                     const struct streaming *st, struct workload *w, struct err *err)
@@ -168,6 +251,7 @@ static int dir_load(struct store_probe *p, table_col_fn want, void *want_ctx,
         struct keep keep = {want, want_ctx};
         char *f = formats_pmc_file(path), **names = NULL; /* the accumulate files */
         size_t nn = 0;
+        struct sides sides = {0};
         if (!p->pmc_there) {
                 rc = err_set(err, ERR_INPUT, "cannot open workload '%s': no pmc_perf.csv", path);
                 goto out;
@@ -189,13 +273,17 @@ static int dir_load(struct store_probe *p, table_col_fn want, void *want_ctx,
                 if ((rc = ksyms_load(path, &w->ksyms, err)))
                         goto out;
         }
-        /* streamed: a plain pmc_perf.csv read once into the temporary file */
+        /* streamed: a plain pmc_perf.csv read once into the temporary file, the
+         * accumulate tables meanwhile on a second thread */
+        if (st && layout == WL_LAYOUT_WIDE && nn && task_workers() > 1)
+                sides_start(&sides, path, names, nn, &keep);
         if (st && layout == WL_LAYOUT_WIDE)
                 rc = spill_load(&w->spill, 0, f, st->keep, st->keep_ctx, keep_col, &keep,
                                 &w->pmc, err);
         else
                 rc = formats_load_pmc(path, layout, want ? keep_col : NULL, &keep, &p->ct, &w->pmc,
                                       err);
+        sides_join(&sides, rc != 0);
         if (rc)
                 goto out;
         if (w->pmc.nrows == 0) {
@@ -215,11 +303,24 @@ static int dir_load(struct store_probe *p, table_col_fn want, void *want_ctx,
         for (size_t i = 0; i < nn; i++) {
                 char *ap = xasprintf("%s/%s.csv", path, names[i]);
                 struct err e2 = {0};
-                /* streamed: nothing of an accumulate table is read but its counters */
-                int lrc = w->spill ? spill_load(&w->spill, 1 + w->nacc, ap, NULL, NULL, keep_col,
-                                                &keep, &w->acc[w->nacc], &e2)
-                                   : table_load_csv_in(&w->acc[w->nacc], ap, &p->ct,
-                                                       want ? keep_col : NULL, &keep, &e2);
+                int lrc;
+                if (sides.s) { /* read on the second thread: its warnings now */
+                        struct side *sd = &sides.s[i];
+                        warn_emit(&sd->warnings);
+                        lrc = sd->rc;
+                        e2 = sd->err;
+                        if (!lrc) {
+                                spill_adopt(&w->spill, 1 + w->nacc, sd->spill, 1);
+                                w->acc[w->nacc] = sd->t;
+                                table_init(&sd->t);
+                        }
+                } else {
+                        /* streamed: nothing of an accumulate table is read but its counters */
+                        lrc = w->spill ? spill_load(&w->spill, 1 + w->nacc, ap, NULL, NULL,
+                                                    keep_col, &keep, &w->acc[w->nacc], &e2)
+                                       : table_load_csv_in(&w->acc[w->nacc], ap, &p->ct,
+                                                           want ? keep_col : NULL, &keep, &e2);
+                }
                 if (lrc) {
                         warnf("%s; metrics that need it are n/a", e2.msg);
                         free(names[i]);
@@ -250,6 +351,8 @@ static int dir_load(struct store_probe *p, table_col_fn want, void *want_ctx,
                         w->has_roofline = 1;
         }
 out:
+        sides_join(&sides, 1);
+        sides_free(&sides);
         csv_texts_free(&p->ct);
         free_all((void *const *)names, nn);
         free(names);

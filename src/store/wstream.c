@@ -5,13 +5,6 @@
 
 #include "columns.h"
 
-#include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +17,30 @@ struct spill_table {
         size_t nrows;
         long long *off;    /* per block and column (ncols + 1 of them, the last the rows'
                             * lines): where its values are */
-        unsigned char *kind; /* the same: how they are stored (enum spill_kind) */
+        unsigned char *kind; /* the same: how they are stored (enum vcode_kind) */
         size_t *n;         /* per block: its rows */
         size_t nblk, cap, capoff;
+        FILE *f;           /* the temporary file holding them (the spill's own, or one
+                            * spill_adopt brought) */
 };
 
-/* A column of a block is stored as doubles, or, where every value is a whole number from
- * 0 to 2^32 - 1 (most counter values), in 1, 2 or 4 bytes each: less to write and read
- * back, and the same doubles when read. A block whose values are all the same (bit for
- * bit: a counter of a unit the kernels leave idle stays 0) is that value alone, kept in
- * its offset's place: nothing written, nothing read back. */
-enum spill_kind { SK_F64, SK_U8, SK_U16, SK_U32, SK_CONST };
-static const size_t kind_width[] = {8, 1, 2, 4, 0};
+/* A column of a block is coded by vcode.h: doubles, or, where every value is a whole
+ * number from 0 to 2^32 - 1 (most counter values), 1, 2 or 4 bytes each: less to write and
+ * read back, and the same doubles when read. A block whose values are all the same (bit
+ * for bit: a counter of a unit the kernels leave idle stays 0) is that value alone, kept
+ * in its offset's place: nothing written, nothing read back. */
 
 struct wspill {
         FILE *f;
         struct spill_table *t;
         size_t nt;
+        FILE **adopted;      /* the files of tables spill_adopt brought */
+        size_t nadopted;
         /* encoded columns waiting to be written at wend */
         unsigned char *wbuf;
         size_t wlen;
         long long wend;
-        uint32_t *ubuf;      /* spill_put's values as 32 bits */
-        size_t capu;
+        struct vcoder vc;    /* spill_put's */
 };
 
 #define WBUF (1 << 20)
@@ -60,147 +54,41 @@ static int spill_flush(struct wspill *s)
         return ok ? 0 : -1;
 }
 
-/* v[i..n) checked and copied one at a time, as spill_whole32 does: 1 with *bits updated, or 0 */
-static inline int whole32_from(const double *v, size_t i, size_t n, uint32_t *u, uint32_t *bits)
+/* a free place ti in s (grown to hold it) */
+static struct spill_table *place(struct wspill *s, size_t ti)
 {
-        uint32_t b = *bits;
-        for (; i < n; i++) {
-                double x = v[i];
-                /* NaN, negatives, fractions, -0.0 and large values: doubles */
-                if (!(x >= 0 && x <= 4294967295.0))
-                        return 0;
-                uint32_t w = (uint32_t)x;
-                if ((double)w != x || (w == 0 && signbit(x)))
-                        return 0;
-                u[i] = w;
-                b |= w; /* below 2^8 (2^16) exactly when every value is */
+        if (ti >= s->nt) {
+                s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
+                memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
+                s->nt = ti + 1;
         }
-        *bits = b;
-        return 1;
+        return &s->t[ti];
 }
 
-/* Whether v[0..n) are all whole numbers 0 .. 2^32 - 1 (not -0.0), each then in u, their
- * bits ORed in *bits; 0 at the first that is not (u and *bits then say nothing). Four at a
- * time: x + 2^52 is 2^52 + x exactly, its upper word 0x43300000 and its lower word x, just
- * when x is such a number (a fraction rounds: less 2^52 it is no longer x, bit for bit; a
- * negative, a larger value, NaN and inf change the upper word). */
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2"))) static int whole32_avx2(const double *v, size_t n, uint32_t *u,
-                                                        uint32_t *bits)
-{
-        const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-        const __m256i hi = _mm256_set1_epi64x(0x43300000);
-        const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-        __m256i acc = _mm256_setzero_si256();
-        size_t i = 0;
-        for (; i + 4 <= n; i += 4) {
-                __m256d x = _mm256_loadu_pd(v + i);
-                __m256d y = _mm256_add_pd(x, two52);
-                __m256i yb = _mm256_castpd_si256(y);
-                __m256i back = _mm256_castpd_si256(_mm256_sub_pd(y, two52));
-                __m256i ok = _mm256_and_si256(
-                    _mm256_cmpeq_epi64(back, _mm256_castpd_si256(x)),
-                    _mm256_cmpeq_epi64(_mm256_srli_epi64(yb, 32), hi));
-                if (_mm256_movemask_epi8(ok) != -1)
-                        return 0;
-                acc = _mm256_or_si256(acc, yb);
-                __m256i w = _mm256_permutevar8x32_epi32(yb, lo32);
-                _mm_storeu_si128((__m128i *)(u + i), _mm256_castsi256_si128(w));
-        }
-        uint32_t a[8];
-        _mm256_storeu_si256((__m256i *)a, acc);
-        *bits = a[0] | a[2] | a[4] | a[6];
-        return whole32_from(v, i, n, u, bits);
-}
-#endif
-
-int spill_whole32(const double *v, size_t n, uint32_t *u, uint32_t *bits, int simd)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-        if (simd && __builtin_cpu_supports("avx2"))
-                return whole32_avx2(v, n, u, bits);
-#else
-        (void)simd;
-#endif
-        *bits = 0;
-        return whole32_from(v, 0, n, u, bits);
-}
-
-/* v (n values) appended to the spill as the narrowest kind that holds them exactly; *off and
- * *kind say where and how. One pass converts and checks (into u, 32 bits a value), a second
- * narrows what it holds. */
+/* v (n values) appended to the spill as the narrowest kind that holds them exactly (vcode.h);
+ * *off and *kind say where and how. */
 static int spill_put(struct wspill *s, const double *v, size_t n, long long *off,
                      unsigned char *kind)
 {
         if (!s->wbuf)
                 s->wbuf = xmalloc(WBUF);
-        /* one value throughout? (a differing one usually comes at once; a counter that
-         * stays 0 is read to the end, eight values at a time) */
-        uint64_t v0 = 0, x0;
-        if (n)
-                memcpy(&v0, v, sizeof v0);
-        size_t same = 1;
-#if defined(__SSE2__)
-        const __m128i p0 = _mm_set1_epi64x((long long)v0);
-        for (; same + 8 <= n; same += 8) {
-                const __m128i *q = (const __m128i *)(v + same);
-                __m128i d = _mm_or_si128(
-                    _mm_or_si128(_mm_xor_si128(_mm_loadu_si128(q), p0),
-                                 _mm_xor_si128(_mm_loadu_si128(q + 1), p0)),
-                    _mm_or_si128(_mm_xor_si128(_mm_loadu_si128(q + 2), p0),
-                                 _mm_xor_si128(_mm_loadu_si128(q + 3), p0)));
-                if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) != 0xFFFF)
-                        break; /* a differing value among these eight: found below */
-        }
-#endif
-        for (; same < n; same++) {
-                memcpy(&x0, v + same, sizeof x0);
-                if (x0 != v0)
-                        break;
-        }
-        if (n && same == n) {
-                memcpy(off, &v0, sizeof *off);
-                *kind = SK_CONST;
+        uint64_t one;
+        enum vcode_kind k = vcode_kind(&s->vc, v, n, n * sizeof *v <= WBUF, &one);
+        *kind = (unsigned char)k;
+        if (k == VC_ONE) {
+                memcpy(off, &one, sizeof *off);
                 return 0;
         }
-        if (n > s->capu) {
-                s->capu = n;
-                s->ubuf = xrealloc(s->ubuf, n * sizeof *s->ubuf);
-        }
-        uint32_t *u = s->ubuf, bits = 0;
-        enum spill_kind k = n * sizeof *v <= WBUF && spill_whole32(v, n, u, &bits, 1) ? SK_U32 : SK_F64;
-        if (k != SK_F64)
-                k = bits < 256 ? SK_U8 : bits < 65536 ? SK_U16 : SK_U32;
-        size_t bytes = n * kind_width[k];
+        size_t bytes = vcode_bytes(k, n);
         if (s->wlen + bytes > WBUF && spill_flush(s))
                 return -1;
         *off = s->wend + (long long)s->wlen;
-        *kind = (unsigned char)k;
         if (bytes > WBUF) { /* doubles of a block over WBUF (never at SPILL_CHUNK rows) */
                 int ok = pwrite(fileno(s->f), v, bytes, (off_t)s->wend) == (ssize_t)bytes;
                 s->wend += (long long)bytes;
                 return ok ? 0 : -1;
         }
-        unsigned char *d = s->wbuf + s->wlen;
-        switch (k) {
-        case SK_F64:
-                memcpy(d, v, bytes);
-                break;
-        case SK_U8:
-                for (size_t i = 0; i < n; i++)
-                        d[i] = (uint8_t)u[i];
-                break;
-        case SK_U16:
-                for (size_t i = 0; i < n; i++) {
-                        uint16_t x = (uint16_t)u[i];
-                        memcpy(d + 2 * i, &x, 2);
-                }
-                break;
-        case SK_U32:
-        case SK_CONST: /* (not here) */
-                memcpy(d, u, bytes);
-                break;
-        }
+        vcode_put(&s->vc, k, v, n, s->wbuf + s->wlen);
         s->wlen += bytes;
         return 0;
 }
@@ -267,12 +155,7 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
-        if (ti >= s->nt) {
-                s->t = xrealloc(s->t, (ti + 1) * sizeof *s->t);
-                memset(s->t + s->nt, 0, (ti + 1 - s->nt) * sizeof *s->t);
-                s->nt = ti + 1;
-        }
-        struct spill_table *st = &s->t[ti];
+        struct spill_table *st = place(s, ti);
         if (st->used) { /* a table that failed to load before takes this place again */
                 table_free(&st->head);
                 free(st->off);
@@ -281,6 +164,7 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         }
         memset(st, 0, sizeof *st);
         st->used = 1;
+        st->f = s->f;
         const struct table *h = src->head;
         head_of(&st->head, h);
         /* the resident columns, in file order */
@@ -333,6 +217,8 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
                 rc = ERR_INPUT; /* the stream's error */
         if (!rc && spill_flush(s))
                 rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
+        free(s->wbuf); /* (made again by a table loaded next) */
+        s->wbuf = NULL;
         free(map);
         if (!rc && !cc) {
                 /* values checked before (a database): the rows' count only */
@@ -343,11 +229,26 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
                 cellcheck_report(cc, resident, h->dup, path);
         } else if (!rc) {
                 /* no rows kept: the rows' count, and for the check of repeated ids the
-                 * Dispatch_ID column and the lines read back for a moment */
+                 * Dispatch_ID column and the lines read back for a moment, unless the ids
+                 * rise row by row (as recorded: none repeats; 16 MB not made at 1M rows) */
                 resident->nrows = st->nrows;
                 struct table ids;
                 table_init(&ids);
                 int cid = table_col(h, COL_DISPATCH_ID);
+                if (cid >= 0) {
+                        struct cellcheck_rise rise = {0, 0, 1};
+                        double *v = xmalloc(SPILL_CHUNK * sizeof *v);
+                        for (size_t k = 0; k < st->nblk && rise.rising; k++) {
+                                size_t n = 0;
+                                if (!spill_read(s, ti, k, cid, v, &n) && n <= SPILL_CHUNK)
+                                        cellcheck_rise(&rise, v, n);
+                                else
+                                        rise.rising = 0; /* (read whole below) */
+                        }
+                        free(v);
+                        if (rise.rising)
+                                cid = -1;
+                }
                 if (cid >= 0) {
                         int c = table_add_col(&ids, COL_DISPATCH_ID);
                         for (size_t k = 0; k < st->nblk; k++) {
@@ -374,6 +275,27 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         return rc;
 }
 
+void spill_adopt(struct wspill **dst, size_t dti, struct wspill *src, size_t sti)
+{
+        if (!*dst)
+                *dst = xcalloc(1, sizeof **dst);
+        struct wspill *d = *dst;
+        struct spill_table *from = &src->t[sti], *to = place(d, dti);
+        if (to->used) { /* a table that failed to load gives its place */
+                table_free(&to->head);
+                free(to->off);
+                free(to->kind);
+                free(to->n);
+        }
+        *to = *from;
+        memset(from, 0, sizeof *from);
+        if (src->f) {
+                d->adopted = xrealloc(d->adopted, (d->nadopted + 1) * sizeof *d->adopted);
+                d->adopted[d->nadopted++] = src->f;
+                src->f = NULL;
+        }
+}
+
 const struct table *spill_head(const struct wspill *s, size_t ti)
 {
         return s && ti < s->nt && s->t[ti].used ? &s->t[ti].head : NULL;
@@ -389,47 +311,6 @@ size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k)
         return s && ti < s->nt && s->t[ti].used && k < s->t[ti].nblk ? s->t[ti].n[k] : 0;
 }
 
-/* m narrow values of kind kd at e as doubles. With SSE2, four at a time: a 32-bit value v
- * put under the exponent bits of 2^52 is the double 2^52 + v exactly, less 2^52: v. */
-static void widen(enum spill_kind kd, const unsigned char *restrict e, double *restrict out,
-                  size_t m)
-{
-        size_t i = 0;
-#if defined(__SSE2__)
-        const __m128i hi = _mm_set1_epi32(0x43300000), zero = _mm_setzero_si128();
-        const __m128d bias = _mm_set1_pd(4503599627370496.0);
-        for (; i + 4 <= m; i += 4) {
-                __m128i x; /* four 32-bit values */
-                if (kd == SK_U8) {
-                        int32_t w;
-                        memcpy(&w, e + i, 4);
-                        x = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(w), zero),
-                                               zero);
-                } else if (kd == SK_U16) {
-                        x = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(e + 2 * i)),
-                                               zero);
-                } else {
-                        x = _mm_loadu_si128((const __m128i *)(e + 4 * i));
-                }
-                _mm_storeu_pd(out + i,
-                              _mm_sub_pd(_mm_castsi128_pd(_mm_unpacklo_epi32(x, hi)), bias));
-                _mm_storeu_pd(out + i + 2,
-                              _mm_sub_pd(_mm_castsi128_pd(_mm_unpackhi_epi32(x, hi)), bias));
-        }
-#endif
-        for (; i < m; i++) {
-                uint32_t x = kd == SK_U8 ? e[i] : 0;
-                if (kd == SK_U16) {
-                        uint16_t h;
-                        memcpy(&h, e + 2 * i, 2);
-                        x = h;
-                } else if (kd == SK_U32) {
-                        memcpy(&x, e + 4 * i, 4);
-                }
-                out[i] = x;
-        }
-}
-
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n)
 {
         const struct spill_table *st = &s->t[ti];
@@ -438,30 +319,29 @@ int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, 
                 return 0;
         /* column c, or c == ncols for the rows' lines */
         size_t at = k * (st->head.ncols + 1) + (size_t)c;
-        enum spill_kind kd = (enum spill_kind)st->kind[at];
-        size_t m = *n, bytes = m * kind_width[kd];
-        if (kd == SK_CONST) {
-                double x;
-                memcpy(&x, &st->off[at], sizeof x);
-                for (size_t i = 0; i < m; i++)
-                        out[i] = x;
+        enum vcode_kind kd = (enum vcode_kind)st->kind[at];
+        size_t m = *n, bytes = vcode_bytes(kd, m);
+        if (kd == VC_ONE) {
+                uint64_t one;
+                memcpy(&one, &st->off[at], sizeof one);
+                vcode_get(kd, NULL, one, out, m);
                 return 0;
         }
         /* narrow values go to rbuf (the caller's stack: two threads read one spill) and
          * are widened into out; beyond rbuf's room (a block longer than SPILL_CHUNK rows),
          * through a copy; doubles straight into out */
         unsigned char rbuf[SPILL_CHUNK * 4];
-        unsigned char *e = kd != SK_F64 && bytes <= sizeof rbuf
+        unsigned char *e = kd != VC_F64 && bytes <= sizeof rbuf
                                ? rbuf
                                : (unsigned char *)out + m * sizeof *out - bytes;
-        if (pread(fileno(s->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
+        if (pread(fileno(st->f), e, bytes, (off_t)st->off[at]) != (ssize_t)bytes)
                 return -1;
         if (e == rbuf)
-                widen(kd, rbuf, out, m);
-        else if (kd != SK_F64) {
+                vcode_get(kd, rbuf, 0, out, m);
+        else if (kd != VC_F64) {
                 unsigned char *c = xmalloc(bytes);
                 memcpy(c, e, bytes);
-                widen(kd, c, out, m);
+                vcode_get(kd, c, 0, out, m);
                 free(c);
         }
         return 0;
@@ -478,8 +358,12 @@ void spill_free(struct wspill *s)
                 free(s->t[i].n);
         }
         free(s->t);
+        for (size_t i = 0; i < s->nadopted; i++)
+                if (s->adopted[i])
+                        fclose(s->adopted[i]);
+        free(s->adopted);
         free(s->wbuf);
-        free(s->ubuf);
+        vcoder_free(&s->vc);
         if (s->f)
                 fclose(s->f);
         free(s);

@@ -7,6 +7,7 @@
 #define PRISM_WSTREAM_H
 
 #include "workload.h"
+#include "vcode.h"
 
 #include <stdint.h>
 
@@ -46,9 +47,9 @@ size_t spill_block_rows(const struct wspill *s, size_t ti, size_t k);
 /* Column c of table ti in block k (rows k * SPILL_CHUNK ...) into out; *n its rows. */
 int spill_read(const struct wspill *s, size_t ti, size_t k, int c, double *out, size_t *n);
 void spill_free(struct wspill *s);
-/* Whether v[0..n) are all whole numbers 0 .. 2^32 - 1 (-0.0 not), each then in u and
- * their bits ORed in *bits (how a spill block is narrowed); simd: AVX2 where the CPU has
- * it (the same answers; exposed for tests/t-dbstream.c). */
-int spill_whole32(const double *v, size_t n, uint32_t *u, uint32_t *bits, int simd);
+/* Table sti of src (loaded, flushed) moved into *dst (made when NULL) as table dti, with
+ * src's temporary file: a table loaded on another thread into a spill of its own joins
+ * the workload's. src's other tables, if any, go to the same *dst; then spill_free(src). */
+void spill_adopt(struct wspill **dst, size_t dti, struct wspill *src, size_t sti);
 
 #endif

@@ -113,6 +113,15 @@ struct strbuf *warn_hold(struct strbuf *sb)
         return was;
 }
 
+void warn_emit(struct strbuf *sb)
+{
+        if (sb->len && warn_sink)
+                sb_addn(warn_sink, sb->buf, sb->len);
+        else if (sb->len)
+                fwrite(sb->buf, 1, sb->len, stderr);
+        sb_free(sb);
+}
+
 /* eight bytes a step (a byte at a time was most of a lookup), mixed by multiplications */
 static uint64_t hash_str(const char *s)
 {

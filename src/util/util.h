@@ -33,6 +33,8 @@ struct strbuf;
 /* warnings of this thread into sb instead of stderr (NULL: stderr); returns where they went
  * before, to put back (see task.h) */
 struct strbuf *warn_hold(struct strbuf *sb);
+/* sb's held warnings where this thread's go now (held, or stderr); sb freed */
+void warn_emit(struct strbuf *sb);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
