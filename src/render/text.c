@@ -315,7 +315,7 @@ static int part_job(void *p)
 
 /* Where the report splits in two parts of about the same time: the first table of a
  * panel, or ntables when a split does not pay (a few small tables). A table's work is
- * about its cells; this thread's part is about two fifths of them, as it also writes
+ * about its cells; this thread's part is about a third of them (35%), as it also writes
  * through the escaping stream and writes the other part (phase clocks, one recorded
  * dispatch: with the cells halved the other part was done 0.3 ms before this one). */
 static size_t split_at(const struct analysis *an)
