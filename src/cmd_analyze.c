@@ -317,16 +317,6 @@ static void tune_malloc(void)
  * process's end gives it all back at once (freeing took about 0.15 ms of a 5 ms
  * one-workload run) and a copy of the session stays reachable from here, so that a leak
  * checker run on such a build (valgrind) sees memory still in use, not lost. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FREE_AT_EXIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define FREE_AT_EXIT 1
-#endif
-#endif
-#ifndef FREE_AT_EXIT
-#define FREE_AT_EXIT 0
-#endif
 static struct session *volatile left_at_exit; /* (volatile: the store is kept) */
 
 int cmd_analyze(int argc, char **argv)
@@ -499,7 +489,7 @@ done:
                         strerror(errno ? errno : EIO));
                 rc = 2;
         }
-        if (FREE_AT_EXIT || rc) {
+        if (PRISM_SANITIZED || rc) {
                 session_close(&s);
         } else {
                 struct session *keep = xmalloc(sizeof s);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "util/heap.h"
+#include "util/util.h"
 
 #define MIB ((uintptr_t)1 << 20)
 
@@ -53,17 +54,10 @@ static int asked(uintptr_t a)
 /* a sanitizer's allocator, or no glibc on Linux: heap_*_prepare do nothing there */
 static int expect_inactive(void)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__GLIBC__) || \
-    !defined(__linux__)
-        return 1;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#if !defined(__GLIBC__) || !defined(__linux__)
         return 1;
 #else
-        return 0;
-#endif
-#else
-        return 0;
+        return PRISM_SANITIZED;
 #endif
 }
 

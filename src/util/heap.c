@@ -24,15 +24,10 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
+#include "util.h"
+
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE) && \
-    UINTPTR_MAX > 0xffffffffu && !defined(SANITIZED)
+    UINTPTR_MAX > 0xffffffffu && !PRISM_SANITIZED
 #define ACTIVE 1
 #else
 #define ACTIVE 0

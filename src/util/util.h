@@ -8,6 +8,20 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* PRISM_SANITIZED: 1 in a build whose allocator and threads a sanitizer watches (ASan,
+ * TSan): what such a build must still do (free all it allocated) or must not (shape the
+ * heap: util/heap.c) */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PRISM_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PRISM_SANITIZED 1
+#endif
+#endif
+#ifndef PRISM_SANITIZED
+#define PRISM_SANITIZED 0
+#endif
+
 /* An error report filled below the command layer; only main/cmd_* print it.
  * Functions return 0 on success or a negative code and fill *err. */
 struct err {
