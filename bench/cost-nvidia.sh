@@ -24,17 +24,7 @@ cd "$O/work" || exit 1
 nvidia-smi -L >gpus.txt 2>&1
 nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,clocks.max.sm,driver_version --format=csv >>gpus.txt 2>&1
 ncu --version >>gpus.txt 2>&1
-step() { # name timeout command...
-        local n=$1 t=$2
-        shift 2
-        mkdir -p "$(dirname "$n")"
-        local t0
-        t0=$(date +%s.%N)
-        timeout "$t" "$@" >"$n.out" 2>"$n.err"
-        local rc=$?
-        echo "$n rc=$rc wall=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")" | tee -a "$O/steps.txt"
-}
-has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+. "$R/bench/device-steps.sh"
 K=("$R/tests/bin/kinds" all -l 2)
 M5=gpu__time_duration.sum,sm__cycles_elapsed.avg,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sector_hit_rate.pct
 if has probe; then

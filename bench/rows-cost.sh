@@ -26,17 +26,7 @@ export PRISM_DATA_DIR=$R PRISM_CACHE_DIR=$O/passcache
 cd "$O/work" || exit 1
 nvidia-smi --query-gpu=index,name,uuid,clocks.max.sm,driver_version --format=csv >gpus.txt 2>&1
 ncu --version >>gpus.txt 2>&1
-step() { # name timeout command...
-        local n=$1 t=$2
-        shift 2
-        mkdir -p "$(dirname "$n")"
-        local t0
-        t0=$(date +%s.%N)
-        timeout "$t" "$@" >"$n.out" 2>"$n.err"
-        local rc=$?
-        echo "$n rc=$rc wall=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")" | tee -a "$O/steps.txt"
-}
-has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+. "$R/bench/device-steps.sh"
 prog() {
         case $1 in
         kinds) echo "$R/tests/bin/kinds all -l 2" ;;
