@@ -163,10 +163,10 @@ static void accvals_case(const size_t *rows, size_t nchunk, size_t nacc)
                         assert_true(same_bits(got, want + a * total, total));
                 }
                 /* a file only where a block is more than one value */
-                assert_true(file ? (s.f != NULL) == (s.fend + (long long)s.wlen > 0)
-                                 : s.f == NULL);
+                assert_true(file ? (s.file.f != NULL) == (s.file.end + (long long)s.file.len > 0)
+                                 : s.file.f == NULL);
                 if (file && rows[0] > 1)
-                        assert_non_null(s.f);
+                        assert_non_null(s.file.f);
                 accvals_free(&s);
         }
         free(want);

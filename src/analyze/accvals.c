@@ -33,49 +33,6 @@ void accvals_init(struct accvals *s, size_t nacc, size_t nchunk, const size_t *r
         memset(s->kind, UNFED, nb);
 }
 
-static int flush(struct accvals *s)
-{
-        int ok = !s->wlen ||
-                 pwrite(fileno(s->f), s->wbuf, s->wlen, (off_t)s->fend) == (ssize_t)s->wlen;
-        s->fend += (long long)s->wlen;
-        s->wlen = 0;
-        return ok ? 0 : -1;
-}
-
-/* the temporary file, made as the first block goes to it */
-static int to_file(struct accvals *s)
-{
-        if (!(s->f = tmp_file()))
-                return -1;
-        s->wbuf = xmalloc(WBUF);
-        return 0;
-}
-
-/* room for bytes more at the end, *at its offset: in memory, or the file's write buffer;
- * *d NULL for a block larger than that buffer (the caller writes it at *at). -1 when the
- * file fails. */
-static int room(struct accvals *s, size_t bytes, unsigned char **d, long long *at)
-{
-        if (s->in_mem) {
-                *at = (long long)s->len;
-                *d = s->mem + s->len;
-                s->len += bytes;
-                return 0;
-        }
-        if (!s->f && to_file(s))
-                return -1;
-        if (s->wlen + bytes > WBUF && flush(s))
-                return -1;
-        *at = s->fend + (long long)s->wlen;
-        *d = NULL;
-        if (bytes > WBUF) {
-                s->fend += (long long)bytes;
-                return 0;
-        }
-        *d = s->wbuf + s->wlen;
-        s->wlen += bytes;
-        return 0;
-}
 
 void accvals_put(struct accvals *s, size_t k, size_t a, const double *v)
 {
@@ -89,22 +46,19 @@ void accvals_put(struct accvals *s, size_t k, size_t a, const double *v)
                 s->kind[b] = (unsigned char)kd;
                 return;
         }
-        size_t bytes = vcode_bytes(kd, n);
         long long at = 0;
-        unsigned char *d;
-        if (room(s, bytes, &d, &at)) {
-                s->failed = 1;
-                return;
-        }
-        if (d) {
-                vcode_put(&s->vc, kd, v, n, d);
+        if (s->in_mem) {
+                at = (long long)s->len;
+                vcode_put(&s->vc, kd, v, n, s->mem + s->len);
+                s->len += vcode_bytes(kd, n);
         } else {
-                /* a block larger than the write buffer: coded apart, written at once */
-                d = xmalloc(bytes);
-                vcode_put(&s->vc, kd, v, n, d);
-                int ok = pwrite(fileno(s->f), d, bytes, (off_t)at) == (ssize_t)bytes;
-                free(d);
-                if (!ok) {
+                /* the temporary file, made as the first block goes to it */
+                if (!s->file.f && !(s->file.f = tmp_file())) {
+                        s->failed = 1;
+                        return;
+                }
+                s->file.cap = WBUF;
+                if (vappend_block(&s->file, &s->vc, kd, v, n, &at)) {
                         s->failed = 1;
                         return;
                 }
@@ -115,7 +69,7 @@ void accvals_put(struct accvals *s, size_t k, size_t a, const double *v)
 
 int accvals_get(struct accvals *s, size_t a, double *out)
 {
-        if (s->failed || (s->f && flush(s))) {
+        if (s->failed || (s->file.f && vappend_flush(&s->file))) {
                 s->failed = 1;
                 return -1;
         }
@@ -141,7 +95,8 @@ int accvals_get(struct accvals *s, size_t a, double *out)
                                 }
                                 r = s->rbuf;
                         }
-                        if (pread(fileno(s->f), r, bytes, (off_t)s->off[b]) != (ssize_t)bytes)
+                        if (pread(fileno(s->file.f), r, bytes, (off_t)s->off[b]) !=
+                            (ssize_t)bytes)
                                 return -1;
                         d = r;
                 }
@@ -157,9 +112,9 @@ void accvals_free(struct accvals *s)
         free(s->kind);
         vcoder_free(&s->vc);
         free(s->mem);
-        free(s->wbuf);
+        vappend_free(&s->file);
         free(s->rbuf);
-        if (s->f)
-                fclose(s->f);
+        if (s->file.f)
+                fclose(s->file.f);
         memset(s, 0, sizeof *s);
 }

@@ -19,10 +19,7 @@ struct accvals {
         int in_mem;           /* the blocks are in mem, else in the file */
         unsigned char *mem;
         size_t len;
-        FILE *f;
-        unsigned char *wbuf;  /* blocks waiting to be written at fend */
-        size_t wlen;
-        long long fend;
+        struct vappend file;  /* the temporary file (file.f NULL until the first block) */
         unsigned char *rbuf;  /* a coded block read back */
         size_t caprbuf;
         int failed;           /* the file could not be made or written */

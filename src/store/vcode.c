@@ -12,6 +12,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const size_t kind_width[] = {8, 1, 2, 4, 0};
 
@@ -223,4 +224,45 @@ void vcoder_free(struct vcoder *c)
         free(c->u);
         c->u = NULL;
         c->capu = 0;
+}
+
+int vappend_flush(struct vappend *w)
+{
+        int ok = !w->len ||
+                 pwrite(fileno(w->f), w->buf, w->len, (off_t)w->end) == (ssize_t)w->len;
+        w->end += (long long)w->len;
+        w->len = 0;
+        return ok ? 0 : -1;
+}
+
+int vappend_block(struct vappend *w, const struct vcoder *c, enum vcode_kind k,
+                  const double *v, size_t n, long long *at)
+{
+        size_t bytes = vcode_bytes(k, n);
+        if (w->len + bytes > w->cap && vappend_flush(w))
+                return -1;
+        *at = w->end + (long long)w->len;
+        if (bytes > w->cap) {
+                /* coded apart (doubles are v itself) and written at once */
+                unsigned char *d = k == VC_F64 ? NULL : xmalloc(bytes);
+                if (d)
+                        vcode_put(c, k, v, n, d);
+                const void *src = d ? (const void *)d : (const void *)v;
+                int ok = pwrite(fileno(w->f), src, bytes, (off_t)w->end) == (ssize_t)bytes;
+                free(d);
+                w->end += (long long)bytes;
+                return ok ? 0 : -1;
+        }
+        if (!w->buf)
+                w->buf = xmalloc(w->cap);
+        vcode_put(c, k, v, n, w->buf + w->len);
+        w->len += bytes;
+        return 0;
+}
+
+void vappend_free(struct vappend *w)
+{
+        free(w->buf);
+        w->buf = NULL;
+        w->len = 0;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum vcode_kind { VC_F64, VC_U8, VC_U16, VC_U32, VC_ONE };
 
@@ -30,6 +31,25 @@ void vcode_put(const struct vcoder *c, enum vcode_kind k, const double *v, size_
 void vcode_get(enum vcode_kind k, const unsigned char *d, uint64_t one, double *out,
                size_t n);
 void vcoder_free(struct vcoder *c);
+
+/* Coded blocks appended to a file through a write buffer of cap bytes (made at the first
+ * block): the spill's columns, the evaluator's kept values. Zeroed to start, with f the
+ * open file; vappend_free frees the buffer (not f). */
+struct vappend {
+        FILE *f;
+        size_t cap;
+        unsigned char *buf; /* blocks waiting to be written at end */
+        size_t len;
+        long long end;      /* the file's bytes written */
+};
+/* v[0..n), of the kind vcode_kind just gave c for them (not VC_ONE), appended; *at: where.
+ * A block over the buffer is coded apart and written at once. 0, or -1 when a write
+ * failed. */
+int vappend_block(struct vappend *w, const struct vcoder *c, enum vcode_kind k,
+                  const double *v, size_t n, long long *at);
+/* the buffer written out: 0, or -1 when the write failed */
+int vappend_flush(struct vappend *w);
+void vappend_free(struct vappend *w);
 
 /* Whether v[0..n) are all whole numbers 0 .. 2^32 - 1 (-0.0 not), each then in u and
  * their bits ORed in *bits (how a block is narrowed); simd: AVX2 where the CPU has it (the

@@ -36,23 +36,12 @@ struct wspill {
         size_t nt;
         FILE **adopted;      /* the files of tables spill_adopt brought */
         size_t nadopted;
-        /* encoded columns waiting to be written at wend */
-        unsigned char *wbuf;
-        size_t wlen;
-        long long wend;
+        struct vappend out;  /* coded columns appended to f */
         struct vcoder vc;    /* spill_put's */
 };
 
 #define WBUF (1 << 20)
 
-static int spill_flush(struct wspill *s)
-{
-        int ok = !s->wlen ||
-                 pwrite(fileno(s->f), s->wbuf, s->wlen, (off_t)s->wend) == (ssize_t)s->wlen;
-        s->wend += (long long)s->wlen;
-        s->wlen = 0;
-        return ok ? 0 : -1;
-}
 
 /* a free place ti in s (grown to hold it) */
 static struct spill_table *place(struct wspill *s, size_t ti)
@@ -70,27 +59,15 @@ static struct spill_table *place(struct wspill *s, size_t ti)
 static int spill_put(struct wspill *s, const double *v, size_t n, long long *off,
                      unsigned char *kind)
 {
-        if (!s->wbuf)
-                s->wbuf = xmalloc(WBUF);
         uint64_t one;
+        /* (doubles for a block over the write buffer: never at SPILL_CHUNK rows) */
         enum vcode_kind k = vcode_kind(&s->vc, v, n, n * sizeof *v <= WBUF, &one);
         *kind = (unsigned char)k;
         if (k == VC_ONE) {
                 memcpy(off, &one, sizeof *off);
                 return 0;
         }
-        size_t bytes = vcode_bytes(k, n);
-        if (s->wlen + bytes > WBUF && spill_flush(s))
-                return -1;
-        *off = s->wend + (long long)s->wlen;
-        if (bytes > WBUF) { /* doubles of a block over WBUF (never at SPILL_CHUNK rows) */
-                int ok = pwrite(fileno(s->f), v, bytes, (off_t)s->wend) == (ssize_t)bytes;
-                s->wend += (long long)bytes;
-                return ok ? 0 : -1;
-        }
-        vcode_put(&s->vc, k, v, n, s->wbuf + s->wlen);
-        s->wlen += bytes;
-        return 0;
+        return vappend_block(&s->out, &s->vc, k, v, n, off);
 }
 
 static void head_of(struct table *h, const struct table *t)
@@ -155,6 +132,8 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         struct wspill *s = *sp;
         if (!s->f && !(s->f = tmp_file()))
                 return err_set(err, ERR_SYS, "cannot create a temporary file for '%s'", path);
+        s->out.f = s->f;
+        s->out.cap = WBUF;
         struct spill_table *st = place(s, ti);
         if (st->used) { /* a table that failed to load before takes this place again */
                 table_free(&st->head);
@@ -215,10 +194,9 @@ int spill_load_src(struct wspill **sp, size_t ti, const char *path, struct spill
         }
         if (!t && !rc)
                 rc = ERR_INPUT; /* the stream's error */
-        if (!rc && spill_flush(s))
+        if (!rc && vappend_flush(&s->out))
                 rc = err_set(err, ERR_SYS, "cannot write a temporary file for '%s'", path);
-        free(s->wbuf); /* (made again by a table loaded next) */
-        s->wbuf = NULL;
+        vappend_free(&s->out); /* (the buffer made again by a table loaded next) */
         free(map);
         if (!rc && !cc) {
                 /* values checked before (a database): the rows' count only */
@@ -362,7 +340,7 @@ void spill_free(struct wspill *s)
                 if (s->adopted[i])
                         fclose(s->adopted[i]);
         free(s->adopted);
-        free(s->wbuf);
+        vappend_free(&s->out);
         vcoder_free(&s->vc);
         if (s->f)
                 fclose(s->f);
