@@ -332,11 +332,8 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                         continue;
                 if (nknames) {
                         const char *text = texts ? texts[r] : NULL;
-                        size_t slot;
                         int in;
-                        if (text && seen.cap && seen.key[slot = kptr_slot(&seen, text)]) {
-                                in = seen.k[slot];
-                        } else {
+                        if (!kptr_get(&seen, text, &in)) {
                                 char *name = row_kname(w, o, r);
                                 size_t k;
                                 for (k = 0; k < nknames; k++)
@@ -344,16 +341,14 @@ int analysis_run(const struct workload *w, const struct arch *a, const struct pa
                                                 break;
                                 free(name);
                                 in = k < nknames;
-                                if (text)
-                                        kptr_put(&seen, text, in);
+                                kptr_put(&seen, text, in);
                         }
                         if (!in)
                                 continue;
                 }
                 sel[n++] = r;
         }
-        free(seen.key);
-        free(seen.k);
+        kptr_free(&seen);
         if (!n) {
                 rc = err_set(err, ERR_INPUT, "the filters select no dispatch");
                 goto out;

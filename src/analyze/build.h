@@ -71,7 +71,10 @@ struct kptr {
         size_t cap, n;
 };
 size_t kptr_slot(const struct kptr *m, const char *key); /* m->cap > 0 */
+/* 1 and *k when key (not NULL) has a number; kptr_put with key NULL does nothing */
+int kptr_get(const struct kptr *m, const char *key, int *k);
 void kptr_put(struct kptr *m, const char *key, int k);
+void kptr_free(struct kptr *m);
 /* Row r's duration (End_Timestamp - Start_Timestamp), NaN when absent. */
 double row_duration(const struct workload *w, size_t r);
 

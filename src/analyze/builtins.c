@@ -91,8 +91,28 @@ size_t kptr_slot(const struct kptr *m, const char *key)
         return i;
 }
 
+int kptr_get(const struct kptr *m, const char *key, int *k)
+{
+        if (!key || !m->cap)
+                return 0;
+        size_t i = kptr_slot(m, key);
+        if (!m->key[i])
+                return 0;
+        *k = m->k[i];
+        return 1;
+}
+
+void kptr_free(struct kptr *m)
+{
+        free(m->key);
+        free(m->k);
+        memset(m, 0, sizeof *m);
+}
+
 void kptr_put(struct kptr *m, const char *key, int k)
 {
+        if (!key)
+                return;
         if (2 * (m->n + 1) > m->cap) {
                 struct kptr g = {.cap = m->cap ? 2 * m->cap : 64};
                 g.key = xcalloc(g.cap, sizeof *g.key);
@@ -128,11 +148,8 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
         for (size_t i = 0; i < nrows; i++) {
                 size_t r = rows[i];
                 const char *text = texts ? texts[r] : NULL;
-                size_t slot = 0;
                 int k;
-                if (text && byptr.cap && byptr.key[slot = kptr_slot(&byptr, text)]) {
-                        k = byptr.k[slot];
-                } else {
+                if (!kptr_get(&byptr, text, &k)) {
                         char *name = row_kname(w, o, r);
                         if (!smap_get(&idx, name, &k)) {
                                 xgrow(&ks, &cap, n + 1, sizeof *ks);
@@ -141,8 +158,7 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                                 k = (int)n++;
                                 smap_put(&idx, name, k);
                         }
-                        if (text)
-                                kptr_put(&byptr, text, k);
+                        kptr_put(&byptr, text, k);
                         free(name);
                 }
                 double d = cs >= 0 && ce >= 0 ? w->pmc.num[ce][r] - w->pmc.num[cs][r] : NAN;
@@ -154,8 +170,7 @@ struct kstat *kstats_of(const struct workload *w, const struct analysis_opts *o,
                 ks[k].sum += d;
         }
         smap_free(&idx);
-        free(byptr.key);
-        free(byptr.k);
+        kptr_free(&byptr);
         if (n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
                 qsort(ks, n, sizeof *ks, by_name ? cmp_kstat_name : cmp_kstat_sum);
         *nk = n;
@@ -273,11 +288,8 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
                 char key[32];
                 snprintf(key, sizeof key, "%zu", r);
                 const char *text = texts ? texts[r] : NULL;
-                size_t slot;
                 int k;
-                if (text && bytext.cap && bytext.key[slot = kptr_slot(&bytext, text)]) {
-                        k = bytext.k[slot];
-                } else {
+                if (!kptr_get(&bytext, text, &k)) {
                         char *name = row_kname(w, bc->o, r);
                         if (!smap_get(&idx, name, &k)) {
                                 xgrow(&pooled, &capk, nk + 1, sizeof *pooled);
@@ -288,8 +300,7 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
                                 smap_put(&idx, name, k);
                         }
                         free(name);
-                        if (text)
-                                kptr_put(&bytext, text, k);
+                        kptr_put(&bytext, text, k);
                 }
                 /* a comparison pairs dispatches by kernel and occurrence: "name#k" */
                 struct cell *row = rtable_add_row_occ(t, key, 1, count[k]++);
@@ -298,8 +309,7 @@ int build_dispatch_list(const struct build_ctx *bc, const struct panel *p,
                 row[2].v = cg >= 0 ? w->pmc.num[cg][r] : NAN;
         }
         smap_free(&idx);
-        free(bytext.key);
-        free(bytext.k);
+        kptr_free(&bytext);
         free(pooled);
         free(count);
         return 0;

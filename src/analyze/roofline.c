@@ -241,20 +241,15 @@ static int build_kernels(const struct build_ctx *bc, const struct panel *p,
         struct kptr bytext = {0}; /* a cell text's kernel, found once */
         for (size_t i = 0; i < bc->n; i++) {
                 const char *text = texts ? texts[bc->sel[i]] : NULL;
-                size_t slot;
-                if (text && bytext.cap && bytext.key[slot = kptr_slot(&bytext, text)]) {
-                        kof[i] = bytext.k[slot];
+                if (kptr_get(&bytext, text, &kof[i]))
                         continue;
-                }
                 char *name = row_kname(bc->w, bc->o, bc->sel[i]);
                 if (!smap_get(&idx, name, &kof[i]))
                         kof[i] = -1;
                 free(name);
-                if (text)
-                        kptr_put(&bytext, text, kof[i]);
+                kptr_put(&bytext, text, kof[i]);
         }
-        free(bytext.key);
-        free(bytext.k);
+        kptr_free(&bytext);
         /* rows for the largest kernel's dispatches, not for every selected one */
         size_t nt = nk < top ? nk : top, most = 0;
         size_t *cnt = xcalloc(nt + 1, sizeof *cnt);
