@@ -2,7 +2,8 @@
 # analyze on two threads (src/util/task.c: the panels read beside the architecture; the
 # panels evaluated in two halves, src/analyze/analysis.c) prints what one thread prints:
 # the text report, stderr and every --save-dfs file of each recording, with several option
-# sets, compared byte for byte with PRISM_THREADS=1. Also data whose formulas warn in the
+# sets, compared byte for byte with PRISM_THREADS=1. Also the first workload's layout
+# detected while the rules load (warning, failing), data whose formulas warn in the
 # first half, in the second half, or in both (the analysis is then redone on one thread, so
 # the warnings keep their one-thread order), and a panels file that fails to load while
 # the architecture is read (its error, not the workload's, is reported).
@@ -96,6 +97,29 @@ PY
         done
         if cmp -s "$T/perr1" "$T/perr2" && grep -q '02-system-speed-of-light.yaml' "$T/perr2" &&
                 grep -q 'rc 2' "$T/perr2"; then ok; else bad "damaged panels: $(cat "$T/perr2")"; fi
+        # the first workload's layout is detected while the rules load (src/analyze/
+        # session.c): a detection that warns (a clock recorded as 0), with the rules' own
+        # warning (no rules/), and one that warns and then fails (profiling_config.yaml
+        # names an unknown layout): each warning once, where one thread says it
+        W0=$T/sclk0 && cp -r "$V" "$W0" && chmod -R u+w "$W0"
+        python3 - "$W0/sysinfo.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+rows[1][rows[0].index("max_sclk")] = "0"
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+        D=$T/data-norules
+        PRISM_DATA_DIR='' PB=$D/prism same "a detection that warns, no rules/" -p "$W0"
+        # (and in the order of a run that reads the rules before the dispatches)
+        r=$(grep -n "cannot find prism's rules/" "$T/last/err" | cut -d: -f1)
+        c=$(grep -n "max_sclk is 0" "$T/last/err" | cut -d: -f1)
+        [ -n "$r" ] && [ -n "$c" ] && [ "$r" -lt "$c" ] ||
+                bad "detection warnings: $(head -c 600 "$T/last/err")"
+        printf 'format_rocprof_output: xml\n' >"$W0/profiling_config.yaml"
+        same "a detection that warns and fails" -p "$W0"
+        [ "$(grep -c "max_sclk is 0" "$T/last/err")" = 1 ] && grep -q "format_rocprof_output 'xml'" \
+                "$T/last/err" && [ "$(cat "$T/last/rc")" = 2 ] ||
+                bad "a failing detection: $(head -c 600 "$T/last/err")"
 else
         echo "SKIP threads: no $V"
         skip=$((skip + 1))

@@ -107,17 +107,14 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
                 add_field(cs,
                           &(struct metric_field){.src = a->norms[i].src, .expr = a->norms[i].expr},
                           0);
-        int rules = 0; /* the findings' metrics: the same for each of their tables, added once */
         for (size_t i = 0; i < ps->npanels; i++) {
                 const struct panel *p = &ps->panels[i];
                 for (size_t j = 0; j < p->ntables; j++) {
                         const struct panel_table *pt = &p->tables[j];
                         if (!analysis_table_wanted(o, p, pt))
                                 continue;
-                        if (!rules && pt->source && findings_is_source(pt->source)) {
-                                findings_metrics(a, o, add_rule_metric, cs);
-                                rules = 1;
-                        }
+                        if (pt->source && findings_is_source(pt->source))
+                                cs->rules = 1;
                         for (size_t r = 0; r < pt->nrows; r++) {
                                 const struct metric *m = arch_metric(a, pt->rows[r]);
                                 if (m)
@@ -125,6 +122,14 @@ void colset_build(struct colset *cs, const struct arch *a, const struct panel_se
                         }
                 }
         }
+}
+
+void colset_add_rules(struct colset *cs, const struct arch *a, const struct analysis_opts *o)
+{
+        /* the same for each of the findings' tables: added once */
+        if (cs->rules)
+                findings_metrics(a, o, add_rule_metric, cs);
+        cs->rules = 0;
 }
 
 int colset_always(void *ctx, const char *name)

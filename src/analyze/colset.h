@@ -11,11 +11,15 @@ struct colset {
         struct smap prefixes; /* "CACHE_HIT[": per-channel columns of template metrics (each
                                * ends at its first '[') */
         size_t nprefixes;
+        int rules; /* a selected table is a findings table: colset_add_rules adds theirs */
 };
 
-/* The columns the tables of ps that o selects (-b) need on architecture a. */
+/* The columns the tables of ps that o selects (-b) need on architecture a, but for the
+ * metrics the findings' rules read: colset_add_rules adds those (the rules are loaded on
+ * another thread meanwhile, src/analyze/session.c). */
 void colset_build(struct colset *cs, const struct arch *a, const struct panel_set *ps,
                   const struct analysis_opts *o);
+void colset_add_rules(struct colset *cs, const struct arch *a, const struct analysis_opts *o);
 /* As a table_col_fn: 1 if name is in the set (ctx is the struct colset). */
 int colset_want(void *ctx, const char *name);
 void colset_free(struct colset *cs);

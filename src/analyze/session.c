@@ -2,6 +2,7 @@
  * the workloads, each opened once: probe, sysinfo, architecture, dispatches. */
 #include "session.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,21 +57,50 @@ int session_data(struct session *s, const char *compat, const char *norm, struct
 }
 
 /* On the second thread, while the first reads the workload's architecture: the panels,
- * then (target known) the rules of target's family chain for the findings. Warnings are
- * held in two parts, printed where a one-thread run prints them: the panels' before the
- * architecture's, the rules' after. */
+ * then (target known) the rules of target's family chain for the findings; the first
+ * thread, its architecture read, takes the panels as soon as they are there (panels_wait).
+ * Warnings are held in two parts, printed where a one-thread run prints them: the panels'
+ * before the architecture's, the rules' after. */
 struct panels_job {
         const char *dir, *mdir, *target;
         const struct analysis_opts *sel;
         struct panel_set *ps;
         struct err err;
         struct strbuf rules_warnings;
+        /* the panels are loaded (panels_rc their result): the first thread may read them
+         * while the rules load */
+        pthread_mutex_t mu;
+        pthread_cond_t cv;
+        int panels_done, panels_rc;
 };
+
+static void panels_said(struct panels_job *j, int rc)
+{
+        pthread_mutex_lock(&j->mu);
+        j->panels_rc = rc;
+        j->panels_done = 1;
+        pthread_cond_signal(&j->cv);
+        pthread_mutex_unlock(&j->mu);
+}
+
+/* The panels' result once loaded: on the task's thread, waited for; else the whole task is
+ * run here first (the second thread had not begun it). */
+static int panels_wait(struct task *t, struct panels_job *j)
+{
+        if (!task_run_here(t)) {
+                pthread_mutex_lock(&j->mu);
+                while (!j->panels_done)
+                        pthread_cond_wait(&j->cv, &j->mu);
+                pthread_mutex_unlock(&j->mu);
+        }
+        return j->panels_rc;
+}
 
 static int panels_job(void *p)
 {
         struct panels_job *j = p;
         int rc = panels_load(j->dir, j->ps, &j->err);
+        panels_said(j, rc);
         if (rc || !j->target)
                 return rc;
         struct strbuf *panels_warnings = warn_hold(&j->rules_warnings);
@@ -113,14 +143,48 @@ static int load_arch(const struct workload *w, const char *mdir, struct arch *a,
         return rc;
 }
 
+/* What the first thread does for the first workload while the second loads the rules:
+ * its directory's layout detected (the warnings held) and the columns the selected panels'
+ * metrics read. */
+struct early {
+        int have_cs;
+        struct strbuf warnings; /* the detection's, said where the load would say them */
+        struct colset cs;
+};
+
+/* Detect p's layout (a directory's) now, its warnings held in e. A failure is left to the
+ * load, which detects again and says it in its place (what this try read is dropped). */
+static void early_detect(struct store_probe *p, const struct workload *w, struct early *e)
+{
+        if (p->kind != STORE_DIR || !p->pmc_there)
+                return;
+        struct err derr = {0};
+        struct strbuf *outer = warn_hold(&e->warnings);
+        int rc = store_detect(p, w, !stream_it(p), &derr);
+        warn_hold(outer);
+        if (rc) {
+                sb_free(&e->warnings);
+                csv_texts_free(&p->ct);
+        }
+}
+
 /* The dispatches of a workload whose sysinfo is in w and architecture in a, reading only
- * the columns the tables sel's -b ids select read (column projection). */
+ * the columns the tables sel's -b ids select read (column projection); e: what was done
+ * for it already, or NULL. */
 static int load_data(struct store_probe *p, const struct panel_set *ps,
                      const struct analysis_opts *sel, struct workload *w, struct arch *a,
-                     struct err *err)
+                     struct early *e, struct err *err)
 {
         struct colset cs;
-        colset_build(&cs, a, ps, sel);
+        if (e && e->have_cs) {
+                cs = e->cs;
+                e->have_cs = 0;
+        } else {
+                colset_build(&cs, a, ps, sel);
+        }
+        colset_add_rules(&cs, a, sel);
+        if (e)
+                warn_release(&e->warnings); /* the layout's, detected before */
         struct store_cols c = {.want = colset_want, .want_ctx = &cs};
         if (stream_it(p))
                 c.keep = colset_always;
@@ -137,7 +201,10 @@ int session_open(struct session *s, char *const *paths, size_t n,
                  const struct analysis_opts *sel, struct err *err)
 {
         struct store_probe p[2];
-        struct panels_job pj = {.dir = s->pdir, .mdir = s->mdir, .sel = sel, .ps = &s->ps};
+        struct panels_job pj = {.dir = s->pdir, .mdir = s->mdir, .sel = sel, .ps = &s->ps,
+                                .mu = PTHREAD_MUTEX_INITIALIZER,
+                                .cv = PTHREAD_COND_INITIALIZER};
+        struct early e = {0};
         struct task pt;
         struct strbuf held = {0};
         int rc = 0, sys = 0, arch = 0; /* w[0] has its sysinfo, a[0] is loaded */
@@ -153,11 +220,21 @@ int session_open(struct session *s, char *const *paths, size_t n,
         if (sys)
                 arch = !(rc = load_arch(&s->w[0], s->mdir, &s->a[0], err));
         warn_hold(outer);
+        /* while the rules load: the first workload's layout, and its columns once the
+         * panels are there */
+        if (arch) {
+                early_detect(&p[0], &s->w[0], &e);
+                if (!panels_wait(&pt, &pj)) {
+                        colset_build(&e.cs, &s->a[0], &s->ps, sel);
+                        e.have_cs = 1;
+                }
+        }
         int prc = task_join(&pt);
         task_warnings(&pt);
         if (prc) {
                 sb_free(&held);
                 sb_free(&pj.rules_warnings);
+                sb_free(&e.warnings);
                 *err = pj.err;
                 rc = prc;
                 goto out;
@@ -174,7 +251,8 @@ int session_open(struct session *s, char *const *paths, size_t n,
                         arch = 1;
                 }
                 sys = 0; /* store_load closes w on error */
-                if ((rc = load_data(&p[i], &s->ps, sel, &s->w[i], &s->a[i], err)))
+                if ((rc = load_data(&p[i], &s->ps, sel, &s->w[i], &s->a[i], i ? NULL : &e,
+                                    err)))
                         break;
                 arch = 0;
                 s->n++;
@@ -182,6 +260,9 @@ int session_open(struct session *s, char *const *paths, size_t n,
         if (!rc && n)
                 panels_use_titles(&s->ps, &s->a[0]);
 out:
+        if (e.have_cs)
+                colset_free(&e.cs);
+        sb_free(&e.warnings);
         /* what a failed step left half open: workload s->n */
         if (sys)
                 workload_close(&s->w[s->n]);

@@ -63,6 +63,11 @@ void task_start(struct task *t, int (*fn)(void *), void *arg)
                 take_and_run(t);
 }
 
+int task_run_here(struct task *t)
+{
+        return !t->started || take_and_run(t);
+}
+
 int task_join(struct task *t)
 {
         if (t->started && !t->joined) {

@@ -24,6 +24,9 @@ struct task {
 /* Run fn(arg) on a new thread (or at once on this one: one worker, task_workers, or no
  * thread could be started). */
 void task_start(struct task *t, int (*fn)(void *), void *arg);
+/* Run t here now if its thread has not begun it (1: t is done, here or by task_start);
+ * 0: its thread has it (then its function may be partway through). */
+int task_run_here(struct task *t);
 /* Wait for t, or run it here if its thread has not begun it yet; returns fn's result.
  * Its warnings stay held until task_warnings. */
 int task_join(struct task *t);
