@@ -117,7 +117,7 @@ static void rules_metric_keys(const struct arch *a, struct smap *keys)
         char *rdir = data_path("rules");
         struct ruleset rs;
         struct err err = {0};
-        if (rdir && !rules_load(rdir, a, &rs, &err)) {
+        if (rdir && !rules_load(rdir, a, 0, &rs, &err)) {
                 struct ruled r = {a, keys};
                 rules_names(&rs, ruled_name, &r);
                 rules_free(&rs);
@@ -221,7 +221,7 @@ int cmd_check_data(int argc, char **argv)
                 /* the findings rules serving this architecture load and parse */
                 char *rdir = data_path("rules");
                 struct ruleset rs;
-                if (rdir && rules_load(rdir, &a, &rs, &err)) {
+                if (rdir && rules_load(rdir, &a, 1, &rs, &err)) {
                         fprintf(stderr, "prism: %s\n", err.msg);
                         bad = 2;
                 } else if (rdir) {

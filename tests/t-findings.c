@@ -258,9 +258,22 @@ static void test_rules_read_known_names(void **state)
                 assert_int_equal(kn.bad, 0);
                 /* the loader picks the family from the metric chain */
                 struct ruleset rs2;
-                assert_int_equal(rules_load("rules", &a, &rs2, &err), 0);
+                assert_int_equal(rules_load("rules", &a, 1, &rs2, &err), 0);
                 assert_non_null(strstr(rs2.chain, fams[k][0]));
                 assert_non_null(strstr(rs2.chain, "base"));
+                /* the unit-test inputs: kept with cases 1 (as the family's load keeps them),
+                 * only checked with 0; the rules themselves the same */
+                struct ruleset rs0;
+                assert_int_equal(rules_load("rules", &a, 0, &rs0, &err), 0);
+                assert_int_equal(rs0.nrules, rs2.nrules);
+                size_t kept = 0;
+                for (size_t i = 0; i < rs2.nrules; i++) {
+                        assert_string_equal(rs0.rules[i].id, rs2.rules[i].id);
+                        assert_int_equal(rs0.rules[i].fires.n + rs0.rules[i].silent.n, 0);
+                        kept += rs2.rules[i].fires.n + rs2.rules[i].silent.n;
+                }
+                assert_true(kept > 0);
+                rules_free(&rs0);
                 rules_free(&rs2);
                 arch_free(&a);
                 rules_free(&rs);
@@ -478,6 +491,9 @@ static void test_errors(void **state)
              "    when: 1\n    message: m\n",
              "has no 'speedup'"},
             {"family: x\nrules:\n  r:\n    fires: {a: one}\n", "values must be numbers"},
+            {"family: x\nrules:\n  r:\n    silent: [1]\n", "must be a mapping of numbers"},
+            {"family: x\nc: &c {a: 1, b: x}\nrules:\n  r:\n    fires: {<<: *c, d: 2}\n",
+             "values must be numbers"},
             {"family: x\nrules: [1, 2]\n", "'rules' must be a mapping"},
         };
         for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -489,6 +505,11 @@ static void test_errors(void **state)
                 if (!strstr(err.msg, bad[i].want))
                         fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, bad[i].want);
                 assert_null(strchr(err.msg, '\n'));
+                /* the same error where the unit-test inputs are only checked (analyze) */
+                struct arch a = {.chain = "x"};
+                struct err err0 = {0};
+                assert_int_not_equal(rules_load(d, &a, 0, &rs, &err0), 0);
+                assert_string_equal(err0.msg, err.msg);
                 const char *const names[] = {"x.yaml", NULL};
                 rmdir_all(d, names);
         }

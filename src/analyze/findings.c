@@ -49,7 +49,7 @@ static int load(const struct arch *a, const struct analysis_opts *o, struct rule
                 free(kept.key);
                 kept.key = NULL;
         } else {
-                rc = rules_load(dir, a, rs, err);
+                rc = rules_load(dir, a, 0, rs, err);
         }
         free(key);
         free(dir);

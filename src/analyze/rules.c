@@ -134,7 +134,7 @@ static void case_put(struct rule_case *c, const char *name, double v)
 }
 
 /* {name: number, ...}; "<<: *anchor" (or a list of them) merges a shared set of inputs,
- * the keys after it override */
+ * the keys after it override. c NULL: only checked (the errors the same), nothing kept. */
 static int add_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const char *file,
                     const char *what, int depth, struct err *err)
 {
@@ -157,7 +157,7 @@ static int add_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const c
                 } else if (!k || !s || parse_double(s, &d)) {
                         rc = err_set(err, ERR_INPUT, "%s:%d:%d: '%s': values must be numbers",
                                      file, ydoc_line(val), ydoc_col(val), what);
-                } else {
+                } else if (c) {
                         case_put(c, k, d);
                 }
                 if (rc)
@@ -166,11 +166,12 @@ static int add_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const c
         return 0;
 }
 
-static int set_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, const char *file,
-                    const char *what, struct err *err)
+/* a rule's fires/silent inputs into c, or (keep 0) only checked */
+static int set_case(struct ydoc *y, yaml_node_t *v, struct rule_case *c, int keep,
+                    const char *file, const char *what, struct err *err)
 {
         case_clear(c);
-        return ydoc_is_null(v) ? 0 : add_case(y, v, c, file, what, 0, err);
+        return ydoc_is_null(v) ? 0 : add_case(y, v, keep ? c : NULL, file, what, 0, err);
 }
 
 static void rule_clear(struct rule *r)
@@ -312,9 +313,9 @@ static int merge_rule(struct ruleset *rs, struct ydoc *y, const char *id, yaml_n
                 else if (!strcmp(k, "explains"))
                         rc = set_list(y, val, &r->explains, &r->nexplains, file, what, err);
                 else if (!strcmp(k, "fires"))
-                        rc = set_case(y, val, &r->fires, file, what, err);
+                        rc = set_case(y, val, &r->fires, rs->cases, file, what, err);
                 else if (!strcmp(k, "silent"))
-                        rc = set_case(y, val, &r->silent, file, what, err);
+                        rc = set_case(y, val, &r->silent, rs->cases, file, what, err);
                 else if (!strcmp(k, "off"))
                         r->off = ydoc_str(val) && !strcmp(ydoc_str(val), "true");
                 else if (k[0] != '_' && strcmp(k, "description"))
@@ -505,9 +506,10 @@ static int check(struct ruleset *rs, struct err *err)
 
 /* family's chain of the scanned files f, merged into rs */
 static int load_chain(const char *dir, const struct rfile *f, size_t nf, const char *family,
-                      struct ruleset *rs, struct err *err)
+                      int cases, struct ruleset *rs, struct err *err)
 {
         memset(rs, 0, sizeof *rs);
+        rs->cases = cases;
         int rc = 0;
         const struct rfile *leaf = find_family(f, nf, family);
         if (!leaf)
@@ -556,12 +558,13 @@ int rules_load_family(const char *dir, const char *family, struct ruleset *rs, s
         int rc = scan(dir, &f, &nf, err);
         if (rc)
                 return rc;
-        rc = load_chain(dir, f, nf, family, rs, err);
+        rc = load_chain(dir, f, nf, family, 1, rs, err);
         rfiles_free(f, nf);
         return rc;
 }
 
-int rules_load(const char *dir, const struct arch *a, struct ruleset *rs, struct err *err)
+int rules_load(const char *dir, const struct arch *a, int cases, struct ruleset *rs,
+               struct err *err)
 {
         struct rfile *f;
         size_t nf;
@@ -580,7 +583,7 @@ int rules_load(const char *dir, const struct arch *a, struct ruleset *rs, struct
                         free(name);
                 s = e ? e + 3 : NULL;
         }
-        rc = load_chain(dir, f, nf, fam ? fam : "base", rs, err);
+        rc = load_chain(dir, f, nf, fam ? fam : "base", cases, rs, err);
         rfiles_free(f, nf);
         free(fam);
         return rc;

@@ -64,13 +64,17 @@ struct ruleset {
         /* the family's words for the base's (terms:), applied to titles, messages, hints
          * and ceiling names once the chain is merged; in file order, root first */
         char **term_from, **term_to; size_t nterms;
+        int cases; /* the rules' fires/silent inputs kept (else only checked) */
 };
 
 /* Load the rules for architecture a from dir: the file whose family is the first of a's
  * metric-family chain that has one (leaf first), else the family "base", with its
- * inherits: chain. Formula errors carry file:line:col. */
-int rules_load(const char *dir, const struct arch *a, struct ruleset *rs, struct err *err);
-/* Load one rules family by name (tests, check-data). */
+ * inherits: chain. Formula errors carry file:line:col. The rules' unit-test inputs
+ * (fires:, silent:) are checked as read, and kept when cases is 1 (an analysis reads them
+ * nowhere: about 40% of loading them, kept). */
+int rules_load(const char *dir, const struct arch *a, int cases, struct ruleset *rs,
+               struct err *err);
+/* Load one rules family by name, the unit-test inputs kept (tests, check-data). */
 int rules_load_family(const char *dir, const char *family, struct ruleset *rs,
                       struct err *err);
 void rules_free(struct ruleset *rs);

@@ -18,7 +18,7 @@ static void list_findings(FILE *f, const struct arch *a, const struct panel_tabl
         char *dir = data_path("rules");
         struct ruleset rs;
         struct err err = {0};
-        if (dir && !rules_load(dir, a, &rs, &err)) {
+        if (dir && !rules_load(dir, a, 0, &rs, &err)) {
                 for (size_t i = 0; i < rs.nrules; i++)
                         if (!rs.rules[i].off)
                                 fprintf(f, "\t\t%s -> %s\n", rs.rules[i].id, rs.rules[i].title);
