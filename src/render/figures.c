@@ -12,6 +12,12 @@ static int panel_has(const struct analysis *an, const struct panel *p, const str
         return t && t->panel == p && an->ntables;
 }
 
+int render_figures_count(const struct analysis *an, const struct panel *p,
+                         const struct render_opts *o)
+{
+        return panel_has(an, p, memchart_table(an)) + (o->roof && o->roof->panel == p);
+}
+
 void render_figures(FILE *f, const struct analysis *an, const struct panel *p,
                     const struct render_opts *o)
 {

@@ -56,6 +56,9 @@ int rtable_int_col(const struct rtable *t, size_t c);
  * tables (figures.c). */
 void render_figures(FILE *f, const struct analysis *an, const struct panel *p,
                     const struct render_opts *o);
+/* How many figures render_figures draws after panel p (0 to 2) */
+int render_figures_count(const struct analysis *an, const struct panel *p,
+                         const struct render_opts *o);
 
 /* --plot-dir: the memory chart (memory_chart.svg, when table 3.1 is shown) and the roofline
  * (roofline.svg, when o->roof has ceilings) as SVG files in dir (created if needed). The

@@ -314,24 +314,33 @@ static int part_job(void *p)
 }
 
 /* Where the report splits in two parts of about the same time: the first table of a
- * panel, or ntables when a split does not pay (a few small tables). A table's work is
- * about its cells; this thread's part is about a third of them (35%), as it also writes
- * through the escaping stream and writes the other part (phase clocks, one recorded
- * dispatch: with the cells halved the other part was done 0.3 ms before this one). */
-static size_t split_at(const struct analysis *an)
+ * panel, or ntables when a split does not pay (a few small tables). A table's time is
+ * about 45 cells' fixed, one a cell and a fifth of one a byte of its texts; a figure
+ * after a panel (memory chart, roofline plot) about 900 cells' (phase clocks over every
+ * table of four recordings, one thread: 3.7 us + 0.082 us a cell + 0.017 us a text byte,
+ * a figure 60-78 us). This thread's part is about a third of the work (SHARE), as it also
+ * writes through the escaping stream and writes the other part. */
+#define SHARE 0.35
+static size_t split_at(const struct analysis *an, const struct render_opts *o)
 {
         size_t n = an->ntables;
         double *w = xmalloc((n ? n : 1) * sizeof *w), total = 0;
         for (size_t i = 0; i < n; i++) {
                 const struct rtable *t = &an->tables[i];
-                w[i] = 16.0 + (double)(t->nrows + 1) * (double)(t->ncols + 1);
+                size_t bytes = 0, cells = t->nrows * t->ncols;
+                for (size_t c = 0; c < cells; c++)
+                        bytes += t->cells[c].text ? strlen(t->cells[c].text) : 0;
+                w[i] = 45.0 + (double)(t->nrows + 1) * (double)(t->ncols + 1) +
+                       0.2 * (double)bytes;
+                if (i + 1 == n || an->tables[i + 1].panel != t->panel)
+                        w[i] += 900.0 * render_figures_count(an, t->panel, o);
                 total += w[i];
         }
         size_t best = n;
         double acc = 0, gap = total;
         for (size_t i = 0; i < n; i++) {
                 if (i && an->tables[i].panel != an->tables[i - 1].panel) {
-                        double d = fabs(0.35 * total - acc);
+                        double d = fabs(SHARE * total - acc);
                         if (d < gap) {
                                 gap = d;
                                 best = i;
@@ -345,7 +354,7 @@ static size_t split_at(const struct analysis *an)
 
 void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
 {
-        size_t k = task_workers() > 1 ? split_at(an) : an->ntables;
+        size_t k = task_workers() > 1 ? split_at(an, o) : an->ntables;
         if (k >= an->ntables) {
                 render_range(f, an, o, 0, an->ntables);
                 return;
