@@ -144,6 +144,47 @@ static void test_smap_keys(void **state)
         smap_free(&m);
 }
 
+/* smap_add puts only a new key (its copy returned, a present one left with its value);
+ * smap_put returns its copy too; copies stay where they are as the map grows; a reserved
+ * map does not grow for as many keys */
+static void test_smap_add(void **state)
+{
+        (void)state;
+        struct smap m = {0};
+        char k[32];
+        const char *copy[600];
+        smap_reserve(&m, 600);
+        size_t cap = m.cap;
+        for (int i = 0; i < 600; i++) {
+                snprintf(k, sizeof k, "key%d", i);
+                copy[i] = smap_add(&m, k, i);
+                assert_non_null(copy[i]);
+                assert_ptr_not_equal(copy[i], k);
+                assert_string_equal(copy[i], k);
+        }
+        assert_int_equal(m.cap, cap);
+        assert_int_equal(m.len, 600);
+        for (int i = 0; i < 600; i++) {
+                snprintf(k, sizeof k, "key%d", i);
+                assert_null(smap_add(&m, k, -5)); /* there: unchanged */
+                int v = -1;
+                assert_true(smap_get(&m, k, &v));
+                assert_int_equal(v, i);
+                assert_ptr_equal(smap_put(&m, k, i + 1), copy[i]);
+                assert_true(smap_get(&m, k, &v));
+                assert_int_equal(v, i + 1);
+        }
+        for (int i = 600; i < 5000; i++) { /* grown past the reserve */
+                snprintf(k, sizeof k, "key%d", i);
+                assert_non_null(smap_add(&m, k, i));
+        }
+        assert_true(m.cap > cap);
+        assert_string_equal(copy[0], "key0");
+        assert_string_equal(copy[599], "key599");
+        assert_int_equal(m.len, 5000);
+        smap_free(&m);
+}
+
 static char id11[] = "1.1";
 /* a caller's buffer as the first block: no malloc until it is full, never freed */
 static void test_arena_buf(void **state)
@@ -271,6 +312,7 @@ int main(void)
             cmocka_unit_test(test_arena_small),
             cmocka_unit_test(test_arena_buf),
             cmocka_unit_test(test_smap_keys),
+            cmocka_unit_test(test_smap_add),
             cmocka_unit_test(test_rtable_keys),
             cmocka_unit_test(test_rtable_occ),
         };

@@ -94,7 +94,7 @@ void fvals_free(struct fvals *fv);
 /* metric key <-> metric id ("2.1.22") of the first table showing it */
 struct idmap {
         struct smap by_key, by_id;
-        char **ids, **keys;
+        const char **ids, **keys; /* the maps' copies */
         size_t n, cap;
 };
 void idmap_build(struct idmap *m, const struct arch *a, const struct panel_set *ps,

@@ -47,16 +47,16 @@ void fvals_free(struct fvals *fv)
 
 /* ---- metric ids ---- */
 
+/* key and id kept as the maps' copies (the arrays point there) */
 static void idmap_add(struct idmap *m, const char *key, const char *id)
 {
-        if (smap_get(&m->by_key, key, NULL))
+        const char *k = smap_add(&m->by_key, key, (int)m->n);
+        if (!k)
                 return;
         xgrow(&m->ids, &m->cap, m->n + 1, sizeof *m->ids);
         m->keys = xrealloc(m->keys, m->cap * sizeof *m->keys);
-        m->ids[m->n] = xstrdup(id);
-        m->keys[m->n] = xstrdup(key);
-        smap_put(&m->by_key, key, (int)m->n);
-        smap_put(&m->by_id, id, (int)m->n);
+        m->keys[m->n] = k;
+        m->ids[m->n] = smap_put(&m->by_id, id, (int)m->n);
         m->n++;
 }
 
@@ -66,6 +66,12 @@ void idmap_build(struct idmap *m, const struct arch *a, const struct panel_set *
                  const struct workload *w)
 {
         memset(m, 0, sizeof *m);
+        size_t rows = 0;
+        for (size_t i = 0; i < ps->npanels; i++)
+                for (size_t j = 0; j < ps->panels[i].ntables; j++)
+                        rows += ps->panels[i].tables[j].nrows;
+        smap_reserve(&m->by_key, rows);
+        smap_reserve(&m->by_id, rows);
         for (size_t i = 0; i < ps->npanels; i++)
                 for (size_t j = 0; j < ps->panels[i].ntables; j++) {
                         const struct panel_table *pt = &ps->panels[i].tables[j];
@@ -105,10 +111,6 @@ const char *idmap_key(const struct idmap *m, const char *id)
 
 void idmap_free(struct idmap *m)
 {
-        for (size_t i = 0; i < m->n; i++) {
-                free(m->ids[i]);
-                free(m->keys[i]);
-        }
         free(m->ids);
         free(m->keys);
         smap_free(&m->by_key);

@@ -77,7 +77,7 @@ static const char *header_name(struct loader *ld, const char *s, int *kept_out, 
         const char *name = s;
         /* tell the caller about a repeated column it reads (workload.c warns) */
         int kept = !ld->want || ld->want(ld->want_ctx, s);
-        int seen = smap_get(&ld->seen, name, NULL); /* asked once a name */
+        int seen = !smap_add(&ld->seen, name, 1); /* asked once a name; put when new */
         if (!ld->t->dup && kept && seen)
                 ld->t->dup = xstrdup(s);
         *kept_out = kept;
@@ -87,9 +87,8 @@ static const char *header_name(struct loader *ld, const char *s, int *kept_out, 
                 *owned = k == 1 ? xasprintf("%s#%zu", s, ld->field)
                                 : xasprintf("%s#%zu#%d", s, ld->field, k);
                 name = *owned;
-                seen = smap_get(&ld->seen, name, NULL);
+                seen = !smap_add(&ld->seen, name, 1);
         }
-        smap_put(&ld->seen, name, 1);
         return name;
 }
 

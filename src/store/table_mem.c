@@ -72,9 +72,13 @@ void table_clear_rows(struct table *t)
 
 int table_add_col(struct table *t, const char *name)
 {
-        int have = table_col(t, name);
-        if (have >= 0)
-                return have;
+        /* one lookup: the name is put with the new column's index unless it is there */
+        if (!smap_add(&t->index, name, (int)t->ncols)) {
+                int have = table_col(t, name);
+                if (have >= 0)
+                        return have;
+                smap_put(&t->index, name, (int)t->ncols); /* a renamed column's old name */
+        }
         if (t->ncols == t->cap_cols) {
                 size_t n = t->cap_cols ? t->cap_cols * 2 : 32;
                 t->names = xrealloc(t->names, n * sizeof *t->names);
@@ -82,13 +86,18 @@ int table_add_col(struct table *t, const char *name)
                 t->str = xrealloc(t->str, n * sizeof *t->str);
                 t->cap_cols = n;
         }
+        /* room for the first rows from the start (table_reserve's first size): the columns
+         * of a header are not each grown again at its first row */
+        if (!t->cap_rows) {
+                t->line = xrealloc(t->line, 16 * sizeof *t->line);
+                t->cap_rows = 16;
+        }
         size_t c = t->ncols++;
         t->names[c] = xstrdup(name);
-        t->num[c] = xmalloc((t->cap_rows ? t->cap_rows : 1) * sizeof(double));
+        t->num[c] = xmalloc(t->cap_rows * sizeof(double));
         for (size_t r = 0; r < t->nrows; r++)
                 t->num[c][r] = NAN;
         t->str[c] = NULL;
-        smap_put(&t->index, name, (int)c);
         return (int)c;
 }
 

@@ -208,7 +208,32 @@ static char *smap_copy(struct smap *m, const char *key)
         return k;
 }
 
-void smap_put(struct smap *m, const char *key, int val)
+const char *smap_add(struct smap *m, const char *key, int val)
+{
+        if ((m->len + 1) * 2 > m->cap)
+                smap_rehash(m, m->cap ? m->cap * 2 : 64);
+        size_t j = hash_str(key) & (m->cap - 1);
+        while (m->keys[j]) {
+                if (!strcmp(m->keys[j], key))
+                        return NULL;
+                j = (j + 1) & (m->cap - 1);
+        }
+        m->keys[j] = smap_copy(m, key);
+        m->vals[j] = val;
+        m->len++;
+        return m->keys[j];
+}
+
+void smap_reserve(struct smap *m, size_t n)
+{
+        size_t cap = m->cap ? m->cap : 64;
+        while ((n + 1) * 2 > cap)
+                cap *= 2;
+        if (cap > m->cap)
+                smap_rehash(m, cap);
+}
+
+const char *smap_put(struct smap *m, const char *key, int val)
 {
         if ((m->len + 1) * 2 > m->cap)
                 smap_rehash(m, m->cap ? m->cap * 2 : 64);
@@ -216,13 +241,14 @@ void smap_put(struct smap *m, const char *key, int val)
         while (m->keys[j]) {
                 if (!strcmp(m->keys[j], key)) {
                         m->vals[j] = val;
-                        return;
+                        return m->keys[j];
                 }
                 j = (j + 1) & (m->cap - 1);
         }
         m->keys[j] = smap_copy(m, key);
         m->vals[j] = val;
         m->len++;
+        return m->keys[j];
 }
 
 int smap_get(const struct smap *m, const char *key, int *val)

@@ -82,7 +82,13 @@ struct smap {
         char *blk;               /* the newest block: a link to the one before, then keys */
         size_t blk_used, blk_cap;
 };
-void smap_put(struct smap *m, const char *key, int val);
+/* Put key with val (replacing its value when there); returns the map's copy of key. */
+const char *smap_put(struct smap *m, const char *key, int val);
+/* Put key with val unless it is there (then nothing changes): the map's copy of key when
+ * added, NULL when it was there. */
+const char *smap_add(struct smap *m, const char *key, int val);
+/* Room for n keys without growing again. */
+void smap_reserve(struct smap *m, size_t n);
 /* Returns 1 and sets *val when found, else 0. */
 int smap_get(const struct smap *m, const char *key, int *val);
 void smap_free(struct smap *m);
