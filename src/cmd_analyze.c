@@ -421,13 +421,26 @@ int cmd_analyze(int argc, char **argv)
                 goto fail;
         if (nopen == 1)
                 o.roof = &rop;
-        if (session_analyze(&s, &o, &err))
-                goto fail;
         struct render_opts ro = {.decimal = args.decimal,
                                  .cols = cols,
                                  .ncols = args.cols.n,
                                  .max_stat_num = args.max_stat_num,
                                  .table_width = table_width(&args, raw)};
+        /* one workload's report: its second half's tables rendered on the analysis' second
+         * thread while the first builds the first half (render_ahead_fn), with the options
+         * the report then has (below) */
+        struct render_opts ahead_ro = ro;
+        struct render_ahead ra = {.o = &ahead_ro, .escaped = esc_is_stream(out)};
+        struct analysis_ahead ah = {render_ahead_fn, &ra};
+        if (nopen == 1 && !args.tui) {
+                ahead_ro.norm = s.norm;
+                ahead_ro.width = figure_width(&ahead_ro, raw);
+                o.ahead = &ah;
+        }
+        if (session_analyze(&s, &o, &err)) {
+                free(ra.buf);
+                goto fail;
+        }
         if (args.tui) { /* the interactive view instead of the report */
                 struct tui_input ti = {.w = {&w[0], &w[1]}, .a = {&a[0], &a[1]}, .nw = nopen,
                                        .ps = &s.ps, .opts = &o, .ro = &ro};
@@ -455,8 +468,11 @@ int cmd_analyze(int argc, char **argv)
                 ro.norm = s.norm;
                 ro.width = figure_width(&ro, raw);
                 ro.roof = an[0].roof;
+                ro.ahead = &ra;
                 /* the report (on both threads, render_text), then the CSV files (on both) */
                 render_text(out, &an[0], &ro);
+                free(ra.buf);
+                ra.buf = NULL;
                 struct dfs_job *dj = args.save_dfs ? render_save_dfs_start(args.save_dfs, &an[0])
                                                    : NULL;
                 int prc = args.plot_dir ? render_plots_svg(args.plot_dir, &an[0], &ro, stderr,

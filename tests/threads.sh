@@ -2,7 +2,8 @@
 # analyze on two threads (src/util/task.c: the panels read beside the architecture; the
 # panels evaluated in two halves, src/analyze/analysis.c) prints what one thread prints:
 # the text report, stderr and every --save-dfs file of each recording, with several option
-# sets, compared byte for byte with PRISM_THREADS=1. Also the first workload's layout
+# sets (the second half's tables also all rendered on its thread: PRISM_RENDER_AHEAD=1),
+# compared byte for byte with PRISM_THREADS=1. Also the first workload's layout
 # detected while the rules load (warning, failing), data whose formulas warn in the
 # first half, in the second half, or in both (the analysis is then redone on one thread, so
 # the warnings keep their one-thread order), and a panels file that fails to load while
@@ -42,6 +43,9 @@ for d in "$S"/rocprof-workloads/*/*/ "$S"/rocprof-workloads-3.3/*/*/ workloads-s
         n=$((n + 1))
         same "$d" -p "$d"
         same "$d --compat 3.0 -n per_second" -p "$d" --compat 3.0 -n per_second
+        # the second half's report tables all rendered on its thread (render_ahead_fn)
+        PRISM_RENDER_AHEAD=1 same "$d, rendered ahead" -p "$d"
+        PRISM_RENDER_AHEAD=1 same "$d -b 2 17 18, rendered ahead" -p "$d" -b 2 17 18
 done
 [ "$n" -gt 0 ] || bad "no recording found under $S"
 V=$S/rocprof-workloads/vcopy/MI200

@@ -209,12 +209,23 @@ struct half {
         struct analysis an;
         struct at from, to;
         struct err err;
+        const struct analysis_ahead *ahead;
+        const int *busy; /* the first half is being built */
 };
 
 static int half_job(void *p)
 {
         struct half *h = p;
-        return build_panels(&h->bc, h->from, h->to, &h->err);
+        int rc = build_panels(&h->bc, h->from, h->to, &h->err);
+        if (!rc && h->ahead) {
+                /* the tables of a panel the split cut are not the ahead's */
+                const struct panel *cut = h->from.t ? &h->bc.ps->panels[h->from.p] : NULL;
+                size_t from = 0;
+                while (cut && from < h->an.ntables && h->an.tables[from].panel == cut)
+                        from++;
+                h->ahead->fn(h->ahead->ctx, &h->an, from, h->busy);
+        }
+        return rc;
 }
 
 /* h's tables and missing counters after an's own (h is left empty) */
@@ -258,7 +269,10 @@ static int build_two(struct build_ctx *bc, struct err *err)
          * binds the architecture's formulas, the second half copies of them */
         struct analysis_opts po = *bc->o;
         po.private_formulas = 1;
-        struct half h = {.bc = *bc, .from = k, .to = {bc->ps->npanels, 0}};
+        po.ahead = NULL;
+        int busy = 1;
+        struct half h = {.bc = *bc, .from = k, .to = {bc->ps->npanels, 0},
+                         .ahead = bc->o->ahead, .busy = &busy};
         h.bc.o = &po;
         h.an.arch = an->arch;
         h.an.nselected = an->nselected;
@@ -268,13 +282,16 @@ static int build_two(struct build_ctx *bc, struct err *err)
         task_start(&t, half_job, &h);
         struct strbuf *outer = warn_hold(&held);
         int rc = build_panels(bc, (struct at){0, 0}, k, err);
+        __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
         warn_hold(outer);
         int hrc = task_join(&t);
         int ok = !rc && !hrc && !held.len && !t.warnings.len;
         sb_free(&held);
         sb_free(&t.warnings);
         if (ok) {
+                size_t at = an->ntables;
                 append_half(an, &h);
+                an->second_at = at;
         } else {
                 const struct arch *a = an->arch;
                 size_t n = an->nselected;

@@ -36,6 +36,21 @@ struct analysis_opts {
         int private_formulas;    /* bind copies of the architecture's formulas (binding
                                   * writes into a formula: set while another thread may
                                   * evaluate the same ones) */
+        const struct analysis_ahead *ahead; /* the second half's tables used on its thread
+                                             * (below), or NULL */
+};
+
+/* What the second thread of a two-thread analysis may do with its half's tables while the
+ * first thread still builds its own (the text report renders them there): fn(ctx, half,
+ * from, busy) on that thread, half being the second half's tables (those from `from` on
+ * start a panel of their own: the ones before belong to a panel the split cut) and *busy
+ * nonzero while the first thread still builds (read it atomically). What fn makes of them
+ * stands for the tables of analysis.second_at + from on, should the analysis keep the two
+ * halves (second_at nonzero). */
+struct analysis;
+struct analysis_ahead {
+        void (*fn)(void *ctx, const struct analysis *half, size_t from, const int *busy);
+        void *ctx;
 };
 
 struct pcsamp;
@@ -50,6 +65,8 @@ struct analysis {
         struct pcsamp *pcs;      /* the workload's PC samples (panel 21), read once */
         int pcs_tried;
         char *pcs_error;         /* why they could not be read, or NULL */
+        size_t second_at;        /* built on two threads: the first table of the second
+                                  * half (0: one thread built them all) */
 };
 
 /* Evaluate all panels (or those -b selects) of workload w with architecture a.

@@ -157,6 +157,7 @@ static int kernel_values(const struct workload *w, const struct arch *a,
         o2.kernel_names = names;
         o2.nkernel_names = 1;
         o2.threads = 0; /* a nested analysis: one thread */
+        o2.ahead = NULL;
         o2.include_desc = 0; /* its tables' columns are the panels' */
         struct analysis sub;
         int rc = nr->run(w, a, &sps, &o2, &sub, err);

@@ -19,7 +19,24 @@ struct render_opts {
         int width;            /* columns the figures may use (0: 120) */
         int table_width;      /* columns the text tables may use (0: no limit) */
         const struct roofline *roof; /* the roofline to plot after its panel, or NULL */
+        const struct render_ahead *ahead; /* tables rendered ahead (below), or NULL */
 };
+
+/* The text report's tables of an analysis' second half, rendered on the thread that built
+ * them while the first half was still being built (render_ahead_fn as the analysis'
+ * ahead: analysis.h), a panel at a time while the first thread was busy. render_text takes
+ * them for the tables second_at + [from, to) of the analysis when they match (a half that
+ * has the roofline or a memory chart is not rendered ahead: which panel shows those
+ * figures is the whole analysis' to say). */
+struct render_ahead {
+        const struct render_opts *o; /* the report's options (set before the analysis) */
+        int escaped;                 /* as esc_is_stream of the report's stream */
+        char *buf;                   /* the bytes (the caller frees), when ok */
+        size_t len;
+        size_t from, to;             /* the half's tables rendered */
+        int ok;
+};
+void render_ahead_fn(void *ctx, const struct analysis *half, size_t from, const int *busy);
 
 /* The text report's heading of a panel (a rule, "N. Title") and of a table ("N.M Title",
  * nothing for an untitled table). */

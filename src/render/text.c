@@ -1,4 +1,5 @@
-/* Text tables, panels in catalogue order (the box-drawn grid itself: grid.c). */
+/* Text tables, panels in catalogue order (the box-drawn grid itself: grid.c; the report in
+ * parts on two threads: report.c). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,9 +8,9 @@
 
 #include "../store/columns.h"
 #include "render.h"
+#include "text_int.h"
 #include "../util/esc.h"
 #include "../util/round.h"
-#include "../util/task.h"
 
 /* cells with their control characters escaped now, as the output stream would show them
  * (esc.h), so that columns are measured in what the terminal prints; NULL when no cell
@@ -243,10 +244,8 @@ void render_table_title(FILE *f, const struct rtable *t)
         }
 }
 
-/* tables [from, to) of an, each panel's heading before its first and its figures after
- * its last; from starts a panel */
-static void render_range(FILE *f, const struct analysis *an, const struct render_opts *o,
-                         size_t from, size_t to)
+void render_range(FILE *f, const struct analysis *an, const struct render_opts *o, size_t from,
+                  size_t to)
 {
         const struct panel *cur = NULL;
         for (size_t i = from; i < to; i++) {
@@ -265,114 +264,3 @@ static void render_range(FILE *f, const struct analysis *an, const struct render
                 render_figures(f, an, cur, o);
 }
 
-/* The report's second part, rendered on the other thread into memory */
-struct part {
-        const struct analysis *an;
-        const struct render_opts *o;
-        size_t from, to;
-        int escape; /* the report's stream escapes: the part is escaped here */
-        char *buf;
-        size_t len;
-        int ok;
-};
-
-/* a stream that appends to a strbuf (open_memstream zero-fills what it grows by and
- * copies: a tenth of the second part's time) */
-static ssize_t sb_write(void *c, const char *buf, size_t n)
-{
-        sb_addn(c, buf, n);
-        return (ssize_t)n;
-}
-
-static int part_job(void *p)
-{
-        struct part *pt = p;
-        struct strbuf raw = {0};
-        cookie_io_functions_t io = {.write = sb_write};
-        FILE *m = fopencookie(&raw, "w", io);
-        if (!m)
-                return 0;
-        setvbuf(m, NULL, _IOFBF, 1 << 16);
-        render_range(m, pt->an, pt->o, pt->from, pt->to);
-        if (fclose(m) != 0) {
-                sb_free(&raw);
-                return 0;
-        }
-        pt->ok = 1;
-        if (!pt->escape) {
-                pt->len = raw.len;
-                pt->buf = sb_detach(&raw);
-                return 0;
-        }
-        /* escaped here, as the report's stream escapes */
-        struct strbuf sb = {0};
-        esc_append(&sb, raw.buf ? raw.buf : "", raw.len, ESC_KEEP_NL);
-        pt->buf = sb.buf;
-        pt->len = sb.len;
-        sb_free(&raw);
-        return 0;
-}
-
-/* Where the report splits in two parts of about the same time: the first table of a
- * panel, or ntables when a split does not pay (a few small tables). A table's time is
- * about 45 cells' fixed, one a cell and a fifth of one a byte of its texts; a figure
- * after a panel (memory chart, roofline plot) about 900 cells' (phase clocks over every
- * table of four recordings, one thread: 3.7 us + 0.082 us a cell + 0.017 us a text byte,
- * a figure 60-78 us). This thread's part is about a third of the work (SHARE), as it also
- * writes through the escaping stream and writes the other part. */
-#define SHARE 0.35
-static size_t split_at(const struct analysis *an, const struct render_opts *o)
-{
-        size_t n = an->ntables;
-        double *w = xmalloc((n ? n : 1) * sizeof *w), total = 0;
-        for (size_t i = 0; i < n; i++) {
-                const struct rtable *t = &an->tables[i];
-                size_t bytes = 0, cells = t->nrows * t->ncols;
-                for (size_t c = 0; c < cells; c++)
-                        bytes += t->cells[c].text ? strlen(t->cells[c].text) : 0;
-                w[i] = 45.0 + (double)(t->nrows + 1) * (double)(t->ncols + 1) +
-                       0.2 * (double)bytes;
-                if (i + 1 == n || an->tables[i + 1].panel != t->panel)
-                        w[i] += 900.0 * render_figures_count(an, t->panel, o);
-                total += w[i];
-        }
-        size_t best = n;
-        double acc = 0, gap = total;
-        for (size_t i = 0; i < n; i++) {
-                if (i && an->tables[i].panel != an->tables[i - 1].panel) {
-                        double d = fabs(SHARE * total - acc);
-                        if (d < gap) {
-                                gap = d;
-                                best = i;
-                        }
-                }
-                acc += w[i];
-        }
-        free(w);
-        return total >= 2000 ? best : n;
-}
-
-void render_text(FILE *f, const struct analysis *an, const struct render_opts *o)
-{
-        size_t k = task_workers() > 1 ? split_at(an, o) : an->ntables;
-        if (k >= an->ntables) {
-                render_range(f, an, o, 0, an->ntables);
-                return;
-        }
-        /* the second part on the other thread while this one writes the first; the
-         * parts' bytes in order, as one thread writes them, each escaped on its thread */
-        struct part pt = {.an = an, .o = o, .from = k, .to = an->ntables,
-                          .escape = esc_is_stream(f)};
-        struct task t;
-        task_start(&t, part_job, &pt);
-        render_range(f, an, o, 0, k);
-        task_join(&t);
-        task_warnings(&t);
-        if (pt.ok && pt.escape)
-                esc_put_escaped(f, pt.buf, pt.len); /* a failure: f's close says so */
-        else if (pt.ok)
-                fwrite(pt.buf, 1, pt.len, f);
-        else
-                render_range(f, an, o, k, an->ntables);
-        free(pt.buf);
-}
