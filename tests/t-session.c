@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "analyze/findings.h"
 #include "analyze/session.h"
 #include "render/render.h"
 #include "util/esc.h"
@@ -374,6 +375,44 @@ static void test_render_ahead(void **state)
         unsetenv("PRISM_RENDER_AHEAD");
 }
 
+/* the text of the findings tables of an */
+static char *findings_text(const struct analysis *an)
+{
+        struct strbuf sb = {0};
+        for (size_t i = 0; i < an->ntables; i++) {
+                const struct rtable *t = &an->tables[i];
+                if (!t->pt->source || !findings_is_source(t->pt->source))
+                        continue;
+                for (size_t c = 0; c < t->nrows * t->ncols; c++)
+                        sb_addf(&sb, "%s|%.17g\n", t->cells[c].text ? t->cells[c].text : "",
+                                t->cells[c].v);
+        }
+        return sb_detach(&sb);
+}
+
+/* The rules a findings table was made with are kept bound for the next analysis of the same
+ * rules, which binds them again: one workload analysed twice in one session gives the
+ * same findings both times. */
+static void test_findings_rules_kept(void **state)
+{
+        (void)state;
+        struct session s;
+        char *paths[] = {WIDE_30, WIDE_30};
+        struct analysis_opts sel = {0};
+        struct err err = {0};
+        open_or_fail(&s, NULL, paths, 2, &sel);
+        struct analysis_opts o = {.norm = s.norm, .time_unit = "ns", .kernel_verbose = 5};
+        if (session_analyze(&s, &o, &err))
+                fail_msg("%s", err.msg);
+        assert_int_equal(s.nan, 2);
+        char *first = findings_text(&s.an[0]), *second = findings_text(&s.an[1]);
+        assert_true(strlen(first) > 100);
+        assert_string_equal(first, second);
+        free(first);
+        free(second);
+        session_close(&s);
+}
+
 /* --rank needs a multi-rank tree: the session says whether the first workload is one */
 static void test_multi_rank(void **state)
 {
@@ -414,6 +453,6 @@ int main(void)
             cmocka_unit_test(test_open_two),   cmocka_unit_test(test_streamed),
             cmocka_unit_test(test_open_errors), cmocka_unit_test(test_list_arch),
             cmocka_unit_test(test_analyze),    cmocka_unit_test(test_multi_rank),
-            cmocka_unit_test(test_render_ahead)};
+            cmocka_unit_test(test_render_ahead), cmocka_unit_test(test_findings_rules_kept)};
         return cmocka_run_group_tests(tests, setup, NULL);
 }
