@@ -334,6 +334,27 @@ static void test_render_ahead(void **state)
         assert_true(la > 10000);
         assert_int_equal(la, lb);
         assert_memory_equal(plain, ahead, la);
+        /* rendered ahead up to a table inside a panel (as when the first thread finishes
+         * meanwhile): the rest of that panel follows without its heading, the same bytes */
+        const struct rtable *ht = an->tables + an->second_at;
+        size_t cut = 0;
+        for (size_t i = seen.from + 1; i < seen.ntables && !cut; i++)
+                if (ht[i].panel == ht[i - 1].panel)
+                        cut = i;
+        assert_true(cut > seen.from);
+        struct analysis view = {.tables = (struct rtable *)ht, .ntables = cut};
+        struct render_ahead part = {.o = &ro, .escaped = 0};
+        render_ahead_fn(&part, &view, seen.from, NULL);
+        assert_true(part.ok);
+        assert_int_equal(part.to, cut);
+        ro.ahead = &part;
+        size_t lc;
+        char *cutr = report(an, &ro, &lc);
+        assert_int_equal(la, lc);
+        assert_memory_equal(plain, cutr, la);
+        free(cutr);
+        free(part.buf);
+        ro.ahead = &seen.ra;
         /* the bytes were taken: a wrong one in them shows */
         seen.ra.buf[seen.ra.len / 2] ^= 1;
         free(ahead);

@@ -24,7 +24,7 @@ struct render_opts {
 
 /* The text report's tables of an analysis' second half, rendered on the thread that built
  * them while the first half was still being built (render_ahead_fn as the analysis'
- * ahead: analysis.h), a panel at a time while the first thread was busy. render_text takes
+ * ahead: analysis.h), a table at a time while the first thread was busy. render_text takes
  * them for the tables second_at + [from, to) of the analysis when they match (a half that
  * has the roofline or a memory chart is not rendered ahead: which panel shows those
  * figures is the whole analysis' to say). */

@@ -23,9 +23,9 @@ static ssize_t sb_write(void *c, const char *buf, size_t n)
         return (ssize_t)n;
 }
 
-/* Tables [from, to) of an into *buf (escaped when escape), a panel at a time while *go is
- * nonzero (NULL: all of them); *end: the first table not rendered. 0 when the stream could
- * not be made or written (nothing kept). */
+/* Tables [from, to) of an into *buf (escaped when escape), a table at a time while *go is
+ * nonzero (NULL: all of them at once); *end: the first table not rendered. 0 when the
+ * stream could not be made or written (nothing kept). */
 static int render_mem(const struct analysis *an, const struct render_opts *o, size_t from,
                       size_t to, int escape, const int *go, char **buf, size_t *len,
                       size_t *end)
@@ -37,12 +37,13 @@ static int render_mem(const struct analysis *an, const struct render_opts *o, si
                 return 0;
         setvbuf(m, NULL, _IOFBF, 1 << 16);
         size_t i = from;
-        while (i < to && (!go || __atomic_load_n(go, __ATOMIC_ACQUIRE))) {
-                size_t j = i + 1;
-                while (j < to && an->tables[j].panel == an->tables[i].panel)
-                        j++;
-                render_range(m, an, o, i, j);
-                i = j;
+        if (!go) {
+                render_range(m, an, o, from, to);
+                i = to;
+        }
+        while (i < to && __atomic_load_n(go, __ATOMIC_ACQUIRE)) {
+                render_range(m, an, o, i, i + 1);
+                i++;
         }
         if (fclose(m) != 0) {
                 sb_free(&raw);
@@ -132,7 +133,7 @@ static void put_part(FILE *f, const char *buf, size_t len, int escaped)
                 fwrite(buf, 1, len, f);
 }
 
-/* Tables [from, to) of an (from starts a panel, to ends one): those from a split on
+/* Tables [from, to) of an (from may continue a panel): those from a split on
  * rendered on the other thread while this one writes the ones before (split_at's share
  * on this one). */
 static void render_span(FILE *f, const struct analysis *an, const struct render_opts *o,

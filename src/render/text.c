@@ -247,11 +247,13 @@ void render_table_title(FILE *f, const struct rtable *t)
 void render_range(FILE *f, const struct analysis *an, const struct render_opts *o, size_t from,
                   size_t to)
 {
-        const struct panel *cur = NULL;
+        /* a range that starts inside a panel continues its heading's; one that ends inside
+         * a panel leaves its figures to the range that ends it */
+        const struct panel *cur = from > 0 && from < to ? an->tables[from - 1].panel : NULL;
         for (size_t i = from; i < to; i++) {
                 const struct rtable *t = &an->tables[i];
                 if (t->panel != cur) {
-                        if (cur)
+                        if (cur && i > from)
                                 render_figures(f, an, cur, o); /* memory chart, roofline */
                         cur = t->panel;
                         render_panel_heading(f, cur, o->table_width);
@@ -260,7 +262,7 @@ void render_range(FILE *f, const struct analysis *an, const struct render_opts *
                 render_table(f, t, o);
                 fputc('\n', f);
         }
-        if (cur)
+        if (cur && from < to && (to == an->ntables || an->tables[to].panel != cur))
                 render_figures(f, an, cur, o);
 }
 
