@@ -228,6 +228,19 @@ static void test_list_arch(void **state)
         session_close(&s);
 }
 
+/* paths opened (every panel) and analyzed with o (its normalization the session's) */
+static void analyze_or_fail(struct session *s, char *const *paths, size_t n,
+                            struct analysis_opts *o)
+{
+        struct analysis_opts sel = {0};
+        struct err err = {0};
+        open_or_fail(s, NULL, paths, n, &sel);
+        *o = (struct analysis_opts){.norm = s->norm, .time_unit = "ns", .kernel_verbose = 5};
+        if (session_analyze(s, o, &err))
+                fail_msg("%s", err.msg);
+        assert_int_equal(s->nan, n);
+}
+
 /* each open workload analyzed; a filter that selects nothing names the workload */
 static void test_analyze(void **state)
 {
@@ -236,11 +249,8 @@ static void test_analyze(void **state)
         char *paths[] = {WIDE_30, MI300X};
         struct analysis_opts sel = {0};
         struct err err = {0};
-        open_or_fail(&s, NULL, paths, 2, &sel);
-        struct analysis_opts o = {.norm = s.norm, .time_unit = "ns", .kernel_verbose = 5};
-        if (session_analyze(&s, &o, &err))
-                fail_msg("%s", err.msg);
-        assert_int_equal(s.nan, 2);
+        struct analysis_opts o;
+        analyze_or_fail(&s, paths, 2, &o);
         for (size_t i = 0; i < 2; i++) {
                 assert_ptr_equal(s.an[i].arch, &s.a[i]);
                 assert_int_equal(s.an[i].nselected, s.w[i].pmc.nrows);
@@ -419,13 +429,8 @@ static void test_findings_rules_kept(void **state)
         (void)state;
         struct session s;
         char *paths[] = {WIDE_30, WIDE_30};
-        struct analysis_opts sel = {0};
-        struct err err = {0};
-        open_or_fail(&s, NULL, paths, 2, &sel);
-        struct analysis_opts o = {.norm = s.norm, .time_unit = "ns", .kernel_verbose = 5};
-        if (session_analyze(&s, &o, &err))
-                fail_msg("%s", err.msg);
-        assert_int_equal(s.nan, 2);
+        struct analysis_opts o;
+        analyze_or_fail(&s, paths, 2, &o);
         char *first = findings_text(&s.an[0]), *second = findings_text(&s.an[1]);
         assert_true(strlen(first) > 100);
         assert_string_equal(first, second);
