@@ -426,15 +426,14 @@ int cmd_analyze(int argc, char **argv)
                                  .ncols = args.cols.n,
                                  .max_stat_num = args.max_stat_num,
                                  .table_width = table_width(&args, raw)};
-        /* one workload's report: its second half's tables rendered on the analysis' second
-         * thread while the first builds the first half (render_ahead_fn), with the options
-         * the report then has (below) */
-        struct render_opts ahead_ro = ro;
-        struct render_ahead ra = {.o = &ahead_ro, .escaped = esc_is_stream(out)};
+        /* one workload's report: the figures' options (width: the terminal's), and its
+         * second half's tables rendered on the analysis' second thread while the first
+         * builds the first half (render_ahead_fn, which copies ro as it starts) */
+        struct render_ahead ra = {.o = &ro, .escaped = esc_is_stream(out)};
         struct analysis_ahead ah = {render_ahead_fn, &ra};
-        if (nopen == 1 && !args.tui) {
-                ahead_ro.norm = s.norm;
-                ahead_ro.width = figure_width(&ahead_ro, raw);
+        if (nopen != 2 && !args.tui) { /* (the report's branch below) */
+                ro.norm = s.norm;
+                ro.width = figure_width(&ro, raw);
                 o.ahead = &ah;
         }
         if (session_analyze(&s, &o, &err)) {
@@ -463,10 +462,7 @@ int cmd_analyze(int argc, char **argv)
                     render_save_dfs_compare(args.save_dfs, &an[0], &an[1], &err))
                         goto fail;
         } else {
-                /* the figures' options (width: the terminal's); the roofline is plotted
-                 * after its panel */
-                ro.norm = s.norm;
-                ro.width = figure_width(&ro, raw);
+                /* the roofline is plotted after its panel */
                 ro.roof = an[0].roof;
                 ro.ahead = &ra;
                 /* the report (on both threads, render_text), then the CSV files (on both) */

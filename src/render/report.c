@@ -161,8 +161,8 @@ void render_text(FILE *f, const struct analysis *an, const struct render_opts *o
 {
         const struct render_ahead *ra = o->ahead;
         size_t a = 0, b = 0; /* the tables rendered ahead, as an's */
-        if (ra && ra->ok && an->second_at && ra->to > ra->from &&
-            ra->to <= an->ntables - an->second_at && ra->escaped == esc_is_stream(f)) {
+        if (ra && ra->ok && an->second_at && ra->to <= an->ntables - an->second_at &&
+            ra->escaped == esc_is_stream(f)) {
                 a = an->second_at + ra->from;
                 b = an->second_at + ra->to;
         }
